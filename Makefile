@@ -1,0 +1,26 @@
+# multidraw: `make run` renders/benchmarks the default scene, `make test` runs every test.
+# Both install what they need on a fresh Debian/Ubuntu machine first (a Vulkan driver; the CPU
+# one, lavapipe, from mesa-vulkan-drivers).
+
+CARGO ?= cargo
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := mesa-vulkan-drivers libvulkan1
+
+.PHONY: run test deps bench clean-output
+
+# The main job: the default scene through the benchmark.
+run: deps
+	$(CARGO) run --release -- bench
+
+test: deps
+	$(CARGO) test --all-targets -- --test-threads=1
+
+bench: deps
+	$(CARGO) bench --bench record
+
+# Installs the Vulkan loader and Mesa's drivers when no Vulkan driver manifest is present.
+deps:
+	@if ! ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json >/dev/null 2>&1 || ! ldconfig -p | grep -q libvulkan.so.1; then \
+		echo "installing a Vulkan driver: $(APT_PACKAGES)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); \
+	fi

@@ -1,0 +1,78 @@
+//! Structs shared by every pass. Each has exactly one Rust twin in `src/gpu/types.rs`; the
+//! `layout` test parses this file with naga and checks sizes and member offsets against it.
+
+/// Per-frame data, written by the CPU once per frame (group 0, binding 0).
+struct FrameUniforms {
+    /// Projection * view of the camera that draws.
+    view_proj: mat4x4<f32>,
+    /// Frustum planes (xyz = inward normal, w = distance) of the camera that culls. It differs
+    /// from the drawing camera only when culling is frozen.
+    cull_planes: array<vec4<f32>, 6>,
+    camera_position: vec4<f32>,
+    /// xyz = direction towards the light, w = ambient term.
+    light_direction: vec4<f32>,
+    /// Per animation class: (cos orbit, sin orbit, cos spin, sin spin).
+    animation: array<vec4<f32>, ANIMATION_CLASSES>,
+    object_count: u32,
+    batch_count: u32,
+    /// 0 draws every object (culling disabled), 1 culls against `cull_planes`.
+    cull_enabled: u32,
+    /// 1: the build pass compacts non-empty batches and counts them; 0: one draw per batch,
+    /// empty ones included (for `multi_draw_indexed_indirect` without a count buffer).
+    compact: u32,
+    /// Threads per row of a dispatch split over two dimensions.
+    dispatch_width: u32,
+    /// First slot of the identity range of `instances[]` (= object count).
+    identity_base: u32,
+    time: f32,
+    _pad: u32,
+}
+
+/// One object (group 1 `objects[]`), uploaded once. Objects are sorted by batch.
+struct GpuObject {
+    /// Model matrix at time 0.
+    model: mat4x4<f32>,
+    /// xyz = centre of the mesh's bounding sphere in object space, w = world-space radius.
+    bounds: vec4<f32>,
+    mesh: u32,
+    material: u32,
+    batch: u32,
+    /// Low 16 bits: orbit class, high 16 bits: spin class (class 0 does not move).
+    animation: u32,
+}
+
+/// One batch = (mesh, pipeline variant); owns a fixed slice of `instances[]`.
+struct GpuBatch {
+    first_index: u32,
+    index_count: u32,
+    base_vertex: i32,
+    /// Start of this batch's slice of `instances[]` (= its first object).
+    first_instance: u32,
+    /// Objects in this batch = length of its slice.
+    capacity: u32,
+    variant: u32,
+    /// First batch of this batch's variant: where the variant's draws start in `draws[]`.
+    variant_first_batch: u32,
+    /// First object of this batch's variant: where per-object draws of the variant start.
+    variant_first_object: u32,
+}
+
+/// One material (group 1 `materials[]`).
+struct GpuMaterial {
+    base_color: vec4<f32>,
+    /// Layer in the base-colour texture array, or -1 for none.
+    base_color_layer: i32,
+    /// Layer in the normal texture array, or -1 for none.
+    normal_layer: i32,
+    variant: u32,
+    alpha_cutoff: f32,
+}
+
+/// `wgpu::util::DrawIndexedIndirectArgs`, as the GPU writes it.
+struct DrawIndexedIndirectArgs {
+    index_count: u32,
+    instance_count: u32,
+    first_index: u32,
+    base_vertex: i32,
+    first_instance: u32,
+}

@@ -1,0 +1,65 @@
+//! Argument parsing and the subcommands.
+
+mod render;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+use multidraw::{ContextOptions, GpuContext};
+
+#[derive(Parser)]
+#[command(name = "multidraw", version, about = "GPU-driven indirect drawing engine on wgpu: GPU culling + multi-draw-indirect vs a CPU-recorded baseline")]
+pub struct Cli {
+    /// Keep wgpu's per-sub-draw CPU validation of indirect draws (off by default: the engine
+    /// bounds every draw it writes, and the validation makes recording cost grow with the draw count).
+    #[arg(long, global = true)]
+    validate_indirect: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the adapter, backend, features used, limits and the indirect-validation choice.
+    Info,
+    /// Render one frame of the default stress scene headless and write it as a PNG.
+    Render(render::RenderArgs),
+}
+
+/// A `WxH` size with both sides at least 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl std::str::FromStr for Size {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("invalid size \"{s}\": expected WIDTHxHEIGHT with both at least 1 and at most 16384, e.g. 1280x720");
+        let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+        let (width, height) = (w.trim().parse::<u32>().map_err(|_| bad())?, h.trim().parse::<u32>().map_err(|_| bad())?);
+        if width == 0 || height == 0 || width > 16384 || height > 16384 {
+            return Err(bad());
+        }
+        Ok(Size { width, height })
+    }
+}
+
+pub fn run() -> Result<()> {
+    let cli = Cli::parse();
+    let options = ContextOptions { validate_indirect: cli.validate_indirect };
+    match cli.command {
+        Command::Info => info(&options),
+        Command::Render(args) => render::run(&options, &args),
+    }
+}
+
+fn info(options: &ContextOptions) -> Result<()> {
+    let ctx = GpuContext::headless(options)?;
+    for (key, value) in ctx.describe() {
+        println!("{key:<38} {value}");
+    }
+    Ok(())
+}

@@ -1,0 +1,61 @@
+//! The CPU-recorded baseline: CPU frustum culling (`crate::cull::cpu`, the same test as the
+//! shader), then one `draw_indexed` per visible object through the same pipelines and bind
+//! groups. It is the best plain CPU path, not a strawman: bind groups and buffers are set once
+//! per pass, pipelines once per variant (objects are sorted by variant), and each draw only
+//! selects its mesh's index range and `first_instance = identity_base + object id`.
+
+use std::ops::Range;
+
+use super::main_pass::MainPass;
+use super::recorder::CountingRenderPass;
+use crate::gpu::buffers::SceneBuffers;
+use crate::scene::PreparedScene;
+
+/// Where the baseline's draws go: a render pass or a render bundle encoder.
+pub trait DrawSink {
+    fn set_variant(&mut self, variant: usize);
+    fn draw_indexed(&mut self, indices: Range<u32>, base_vertex: i32, instances: Range<u32>);
+}
+
+struct PassSink<'m, 'a, 'b, 'p> {
+    main: &'m MainPass,
+    pass: &'a mut CountingRenderPass<'b, 'p>,
+}
+
+impl DrawSink for PassSink<'_, '_, '_, '_> {
+    fn set_variant(&mut self, variant: usize) {
+        self.pass.set_pipeline(self.main.pipeline(variant));
+    }
+
+    fn draw_indexed(&mut self, indices: Range<u32>, base_vertex: i32, instances: Range<u32>) {
+        self.pass.draw_indexed(indices, base_vertex, instances);
+    }
+}
+
+/// Records the draws of `visible` (ids in ascending order, hence grouped by variant).
+pub fn record(
+    main: &MainPass,
+    pass: &mut CountingRenderPass<'_, '_>,
+    buffers: &SceneBuffers,
+    prepared: &PreparedScene,
+    visible: &[u32],
+) {
+    puffin::profile_function!();
+    MainPass::bind_scene(pass, buffers);
+    record_draws(visible, prepared, buffers.object_count, &mut PassSink { main, pass });
+}
+
+/// The per-object draw loop shared by the baseline pass and the render bundle.
+pub fn record_draws(visible: &[u32], prepared: &PreparedScene, identity_base: u32, sink: &mut impl DrawSink) {
+    let mut current_variant = None;
+    for &id in visible {
+        let object = &prepared.objects[id as usize];
+        let batch = &prepared.batches[object.batch as usize];
+        if current_variant != Some(batch.variant) {
+            sink.set_variant(batch.variant as usize);
+            current_variant = Some(batch.variant);
+        }
+        let instance = identity_base + id;
+        sink.draw_indexed(batch.first_index..batch.first_index + batch.index_count, batch.base_vertex, instance..instance + 1);
+    }
+}

@@ -1,0 +1,63 @@
+//! Render bundles: the baseline's draws recorded once into a `RenderBundle` and replayed each
+//! frame with one `execute_bundles`. Replaying is cheap, but the bundle freezes the visible set
+//! it was recorded with, so it is only valid while nothing moves (neither objects nor the
+//! culling camera); the benchmark runs this mode with animation off and says so.
+//! wgpu bundles cannot hold multi-draws, so this is the CPU-recorded path's best case.
+
+use std::ops::Range;
+
+use super::baseline::{record_draws, DrawSink};
+use super::main_pass::MainPass;
+use crate::gpu::buffers::SceneBuffers;
+use crate::gpu::layout::group;
+use crate::gpu::target::DEPTH_FORMAT;
+use crate::scene::PreparedScene;
+
+struct BundleSink<'m, 'e> {
+    main: &'m MainPass,
+    encoder: wgpu::RenderBundleEncoder<'e>,
+}
+
+impl<'m: 'e, 'e> DrawSink for BundleSink<'m, 'e> {
+    fn set_variant(&mut self, variant: usize) {
+        self.encoder.set_pipeline(self.main.pipeline(variant));
+    }
+
+    fn draw_indexed(&mut self, indices: Range<u32>, base_vertex: i32, instances: Range<u32>) {
+        self.encoder.draw_indexed(indices, base_vertex, instances);
+    }
+}
+
+/// A recorded bundle and the visible set it froze.
+pub struct RecordedBundle {
+    pub bundle: wgpu::RenderBundle,
+    pub visible: u32,
+}
+
+/// Records the baseline's draws of `visible` into a bundle. Bundles reset pass state when they
+/// run, so the bundle sets its own bind groups and buffers.
+pub fn record(
+    device: &wgpu::Device,
+    main: &MainPass,
+    buffers: &SceneBuffers,
+    prepared: &PreparedScene,
+    visible: &[u32],
+) -> RecordedBundle {
+    puffin::profile_function!();
+    let mut encoder = device.create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
+        label: Some("baseline bundle"),
+        color_formats: &[Some(main.color_format)],
+        depth_stencil: Some(wgpu::RenderBundleDepthStencil { format: DEPTH_FORMAT, depth_read_only: false, stencil_read_only: true }),
+        sample_count: 1,
+        multiview: None,
+    });
+    encoder.set_bind_group(group::FRAME, &buffers.frame_bind_group, &[]);
+    encoder.set_bind_group(group::SCENE, &buffers.scene_bind_group, &[]);
+    encoder.set_bind_group(group::TEXTURES, &buffers.texture_bind_group, &[]);
+    encoder.set_vertex_buffer(0, buffers.vertices.slice(..));
+    encoder.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
+    let mut sink = BundleSink { main, encoder };
+    record_draws(visible, prepared, buffers.object_count, &mut sink);
+    let bundle = sink.encoder.finish(&wgpu::RenderBundleDescriptor { label: Some("baseline bundle") });
+    RecordedBundle { bundle, visible: visible.len() as u32 }
+}

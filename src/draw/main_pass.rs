@@ -1,0 +1,72 @@
+//! Pass "main": owns the render pipeline of every variant (all on the universal layout) and
+//! opens the render pass every way of drawing records into.
+
+use super::recorder::CountingRenderPass;
+use crate::gpu::buffers::SceneBuffers;
+use crate::gpu::layout::{group, Layouts};
+use crate::gpu::target::FrameTarget;
+use crate::gpu::timer::{GpuTimer, TimedPass};
+use crate::pipelines::{self, PipelineError};
+use crate::scene::Variant;
+use crate::shaders::ShaderSource;
+use crate::tunables::{VARIANT_COUNT, WORKGROUP_SIZE};
+
+/// Background colour of every frame.
+pub const CLEAR_COLOR: wgpu::Color = wgpu::Color { r: 0.02, g: 0.025, b: 0.035, a: 1.0 };
+
+pub struct MainPass {
+    /// One pipeline per [`Variant`], indexed by `Variant as usize`; all share `Layouts::render`.
+    pub pipelines: Vec<wgpu::RenderPipeline>,
+    pub color_format: wgpu::TextureFormat,
+}
+
+impl MainPass {
+    pub fn new(device: &wgpu::Device, layouts: &Layouts, color_format: wgpu::TextureFormat) -> Result<Self, PipelineError> {
+        let module = pipelines::shader_module(device, ShaderSource::Draw, WORKGROUP_SIZE)?;
+        let pipelines = Variant::ALL
+            .iter()
+            .map(|&v| pipelines::render_pipeline(device, layouts, &module, v, color_format))
+            .collect::<Result<Vec<_>, _>>()?;
+        debug_assert_eq!(pipelines.len(), VARIANT_COUNT as usize);
+        Ok(Self { pipelines, color_format })
+    }
+
+    pub fn pipeline(&self, variant: usize) -> &wgpu::RenderPipeline {
+        &self.pipelines[variant]
+    }
+
+    /// Begins the main pass (clear colour and depth), timed when a timer is given.
+    pub fn begin<'e>(
+        &self,
+        encoder: &'e mut wgpu::CommandEncoder,
+        target: &FrameTarget<'_>,
+        timer: Option<&mut GpuTimer>,
+    ) -> wgpu::RenderPass<'e> {
+        encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("main"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target.color,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(CLEAR_COLOR), store: wgpu::StoreOp::Store },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: target.depth,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timer.map(|t| t.render_writes(TimedPass::Main)),
+            occlusion_query_set: None,
+        })
+    }
+
+    /// Sets the three bind groups and the mesh arena's buffers: once per pass, they survive
+    /// every `set_pipeline` because every variant uses the same layout.
+    pub fn bind_scene(pass: &mut CountingRenderPass<'_, '_>, buffers: &SceneBuffers) {
+        pass.set_bind_group(group::FRAME, &buffers.frame_bind_group);
+        pass.set_bind_group(group::SCENE, &buffers.scene_bind_group);
+        pass.set_bind_group(group::TEXTURES, &buffers.texture_bind_group);
+        pass.set_vertex_buffer(0, &buffers.vertices);
+        pass.set_index_buffer(&buffers.indices);
+    }
+}

@@ -1,0 +1,311 @@
+//! The scene's GPU buffers and bind groups, created once per scene upload. Nothing here is
+//! re-created per frame: per frame only the frame uniforms are written and the counters
+//! cleared.
+
+use wgpu::util::DeviceExt;
+
+use super::layout::{binding, Layouts};
+use super::types::{FrameUniforms, GpuBatch, GpuMaterial, GpuObject, DRAW_ARGS_SIZE};
+use crate::scene::{PreparedScene, Scene, TextureLayers};
+use crate::tunables::VARIANT_COUNT;
+
+/// Bytes per object in the largest per-object storage binding (`objects[]`).
+pub const OBJECT_BYTES: u64 = std::mem::size_of::<GpuObject>() as u64;
+
+/// The largest object count this adapter's limits allow, and the limit that decides it.
+pub fn object_limit(limits: &wgpu::Limits) -> (u32, &'static str, u64) {
+    let binding = limits.max_storage_buffer_binding_size as u64;
+    let buffer = limits.max_buffer_size;
+    // objects[] is the largest per-object array (instances[] holds 2 × 4 bytes, draws[] 20).
+    if binding <= buffer {
+        ((binding / OBJECT_BYTES).min(u32::MAX as u64) as u32, "max_storage_buffer_binding_size", binding)
+    } else {
+        ((buffer / OBJECT_BYTES).min(u32::MAX as u64) as u32, "max_buffer_size", buffer)
+    }
+}
+
+pub fn max_objects(limits: &wgpu::Limits) -> u32 {
+    object_limit(limits).0
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum UploadError {
+    #[error(
+        "{requested} objects need {bytes} bytes of object data, over this adapter's {limit} of {limit_value} bytes \
+         ({per_object} bytes per object): at most {max_objects} objects fit"
+    )]
+    TooManyObjects { requested: u64, bytes: u64, limit: &'static str, limit_value: u64, per_object: u64, max_objects: u32 },
+    #[error("the scene has no meshes")]
+    NoMeshes,
+    #[error("the scene has no materials")]
+    NoMaterials,
+    #[error("object {object} refers to {what} {index}, but the scene has {count}")]
+    BadReference { object: usize, what: &'static str, index: u32, count: usize },
+    #[error("texture slot {slot}: layer {layer} has {got} bytes, expected {expected} ({size}×{size} RGBA8)")]
+    BadTexture { slot: &'static str, layer: usize, got: usize, expected: usize, size: u32 },
+    #[error("texture slot {slot}: {layers} layers exceed the adapter's max_texture_array_layers ({limit})")]
+    TooManyLayers { slot: &'static str, layers: usize, limit: u32 },
+}
+
+/// Checks a scene against the adapter's limits and its own references before anything is
+/// allocated.
+pub fn check_scene(scene: &Scene, limits: &wgpu::Limits) -> Result<(), UploadError> {
+    let (max_objects, limit, limit_value) = object_limit(limits);
+    if scene.objects.len() as u64 > max_objects as u64 {
+        return Err(UploadError::TooManyObjects {
+            requested: scene.objects.len() as u64,
+            bytes: scene.objects.len() as u64 * OBJECT_BYTES,
+            limit,
+            limit_value,
+            per_object: OBJECT_BYTES,
+            max_objects,
+        });
+    }
+    if scene.meshes.meshes.is_empty() {
+        return Err(UploadError::NoMeshes);
+    }
+    if scene.materials.is_empty() {
+        return Err(UploadError::NoMaterials);
+    }
+    for (i, o) in scene.objects.iter().enumerate() {
+        if o.mesh as usize >= scene.meshes.meshes.len() {
+            return Err(UploadError::BadReference { object: i, what: "mesh", index: o.mesh, count: scene.meshes.meshes.len() });
+        }
+        if o.material as usize >= scene.materials.len() {
+            return Err(UploadError::BadReference {
+                object: i,
+                what: "material",
+                index: o.material,
+                count: scene.materials.len(),
+            });
+        }
+    }
+    for (slot, textures) in [("base colour", &scene.base_color_textures), ("normal", &scene.normal_textures)] {
+        let expected = (textures.size * textures.size * 4) as usize;
+        if let Some((layer, data)) = textures.layers.iter().enumerate().find(|(_, l)| l.len() != expected) {
+            return Err(UploadError::BadTexture { slot, layer, got: data.len(), expected, size: textures.size });
+        }
+        if textures.layers.len() > limits.max_texture_array_layers as usize {
+            return Err(UploadError::TooManyLayers { slot, layers: textures.layers.len(), limit: limits.max_texture_array_layers });
+        }
+    }
+    Ok(())
+}
+
+/// Every buffer of an uploaded scene. Field docs say who writes and who reads.
+pub struct SceneBuffers {
+    /// All meshes' vertices. Written at upload; read by the main pass.
+    pub vertices: wgpu::Buffer,
+    /// All meshes' indices. Written at upload; read by the main pass.
+    pub indices: wgpu::Buffer,
+    /// `GpuObject` per object, sorted by batch. Written at upload; read by cull and main.
+    pub objects: wgpu::Buffer,
+    /// `GpuBatch` per batch. Written at upload; read by cull and build.
+    pub batches: wgpu::Buffer,
+    /// `GpuMaterial` per material. Written at upload; read by main.
+    pub materials: wgpu::Buffer,
+    /// Object ids: `[0, N)` batch slices written by cull each frame, `[N, 2N)` the identity
+    /// written at upload (per-object draws use `first_instance = N + id`). Read by main.
+    pub instances: wgpu::Buffer,
+    /// Visible objects per batch. Cleared each frame, incremented by cull, read by build.
+    pub batch_counts: wgpu::Buffer,
+    /// Indirect draws: written by build (or cull in per-object mode), read by main as INDIRECT.
+    pub draws: wgpu::Buffer,
+    /// One draw count per variant, then the visible-object total. Cleared each frame,
+    /// incremented by build/cull, read by main as the count buffer and copied out for stats.
+    pub draw_counts: wgpu::Buffer,
+    /// `FrameUniforms`. Written by the CPU each frame; read by every pass.
+    pub frame: wgpu::Buffer,
+    pub frame_bind_group: wgpu::BindGroup,
+    pub scene_bind_group: wgpu::BindGroup,
+    pub texture_bind_group: wgpu::BindGroup,
+    pub cull_bind_group: wgpu::BindGroup,
+    pub object_count: u32,
+    pub batch_count: u32,
+    /// Capacity of `draws[]` in commands: max(objects, batches).
+    pub draw_capacity: u32,
+}
+
+fn storage_buffer(device: &wgpu::Device, label: &str, contents: &[u8], extra: wgpu::BufferUsages) -> wgpu::Buffer {
+    // wgpu rejects zero-sized bindings; an empty scene still gets 4 valid bytes.
+    let padded;
+    let contents = if contents.is_empty() {
+        padded = [0u8; 4];
+        &padded[..]
+    } else {
+        contents
+    };
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | extra,
+    })
+}
+
+fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
+    wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() }
+}
+
+impl SceneBuffers {
+    /// Uploads a prepared scene; call [`check_scene`] first.
+    pub fn upload(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        layouts: &Layouts,
+        scene: &Scene,
+        prepared: &PreparedScene,
+    ) -> Self {
+        puffin::profile_function!();
+        let object_count = prepared.objects.len() as u32;
+        let batch_count = prepared.batches.len() as u32;
+        let draw_capacity = object_count.max(batch_count).max(1);
+        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("vertices"),
+            contents: bytemuck::cast_slice(&scene.meshes.vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("indices"),
+            contents: bytemuck::cast_slice(&scene.meshes.indices),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        let objects = storage_buffer(device, "objects", bytemuck::cast_slice(&prepared.objects), wgpu::BufferUsages::empty());
+        let batches = storage_buffer(device, "batches", bytemuck::cast_slice::<GpuBatch, u8>(&prepared.batches), wgpu::BufferUsages::empty());
+        let materials =
+            storage_buffer(device, "materials", bytemuck::cast_slice::<GpuMaterial, u8>(&prepared.materials), wgpu::BufferUsages::empty());
+        let instance_data: Vec<u32> = (0..object_count).chain(0..object_count).collect();
+        let instances = storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), wgpu::BufferUsages::COPY_SRC);
+        let batch_counts = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("batch counts"),
+            size: (batch_count.max(1) as u64) * 4,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let draws = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("draws"),
+            size: draw_capacity as u64 * DRAW_ARGS_SIZE,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::INDIRECT
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let draw_counts = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("draw counts"),
+            size: (VARIANT_COUNT as u64 + 1) * 4,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::INDIRECT
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let frame = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame uniforms"),
+            size: std::mem::size_of::<FrameUniforms>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let (base_color_view, normal_view) = (
+            texture_array(device, queue, "base colour textures", &scene.base_color_textures, [255, 255, 255, 255]),
+            texture_array(device, queue, "normal textures", &scene.normal_textures, [128, 128, 255, 255]),
+        );
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("material sampler"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+
+        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame"),
+            layout: &layouts.frame,
+            entries: &[entry(binding::FRAME_UNIFORMS, &frame)],
+        });
+        let scene_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("scene"),
+            layout: &layouts.scene,
+            entries: &[
+                entry(binding::SCENE_OBJECTS, &objects),
+                entry(binding::SCENE_INSTANCES, &instances),
+                entry(binding::SCENE_MATERIALS, &materials),
+            ],
+        });
+        let texture_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("textures"),
+            layout: &layouts.textures,
+            entries: &[
+                wgpu::BindGroupEntry { binding: binding::TEXTURE_BASE_COLOR, resource: wgpu::BindingResource::TextureView(&base_color_view) },
+                wgpu::BindGroupEntry { binding: binding::TEXTURE_NORMAL, resource: wgpu::BindingResource::TextureView(&normal_view) },
+                wgpu::BindGroupEntry { binding: binding::TEXTURE_SAMPLER, resource: wgpu::BindingResource::Sampler(&sampler) },
+            ],
+        });
+        let cull_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("cull io"),
+            layout: &layouts.cull_io,
+            entries: &[
+                entry(binding::CULL_OBJECTS, &objects),
+                entry(binding::CULL_BATCHES, &batches),
+                entry(binding::CULL_INSTANCES, &instances),
+                entry(binding::CULL_BATCH_COUNTS, &batch_counts),
+                entry(binding::CULL_DRAWS, &draws),
+                entry(binding::CULL_DRAW_COUNTS, &draw_counts),
+            ],
+        });
+        Self {
+            vertices,
+            indices,
+            objects,
+            batches,
+            materials,
+            instances,
+            batch_counts,
+            draws,
+            draw_counts,
+            frame,
+            frame_bind_group,
+            scene_bind_group,
+            texture_bind_group,
+            cull_bind_group,
+            object_count,
+            batch_count,
+            draw_capacity,
+        }
+    }
+}
+
+/// A `texture_2d_array` of the slot's layers, or a 1×1 placeholder of `fill` when the scene
+/// uses no texture in this slot (the layout is universal, so the slot is always bound).
+fn texture_array(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    label: &str,
+    textures: &TextureLayers,
+    fill: [u8; 4],
+) -> wgpu::TextureView {
+    let placeholder = textures.layers.is_empty();
+    let size = if placeholder { 1 } else { textures.size };
+    let layers = textures.layers.len().max(1) as u32;
+    let data: Vec<u8> = if placeholder { fill.to_vec() } else { textures.layers.concat() };
+    let texture = device.create_texture_with_data(
+        queue,
+        &wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d { width: size, height: size, depth_or_array_layers: layers },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::Rgba8Unorm,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        },
+        wgpu::util::TextureDataOrder::LayerMajor,
+        &data,
+    );
+    texture.create_view(&wgpu::TextureViewDescriptor {
+        label: Some(label),
+        dimension: Some(wgpu::TextureViewDimension::D2Array),
+        ..Default::default()
+    })
+}

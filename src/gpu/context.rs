@@ -1,0 +1,179 @@
+//! Adapter and device selection, headless or for a window surface.
+//!
+//! Features: `INDIRECT_FIRST_INSTANCE` is required (a GPU-driven draw finds its batch's slice of
+//! `instances[]` through `first_instance`); `MULTI_DRAW_INDIRECT_COUNT`, `TIMESTAMP_QUERY` and
+//! `PIPELINE_CACHE` are used when present.
+//!
+//! Indirect validation: wgpu's `InstanceFlags::VALIDATION_INDIRECT_CALL` checks every sub-draw
+//! of a `multi_draw_indexed_indirect` on the CPU, which makes recording cost grow with the draw
+//! count (DESIGN.md: 26 ms for 1M sub-draws). The engine itself guarantees what it checks: index
+//! ranges come from the mesh table, validated at upload, and instance ranges never leave a
+//! batch's slice (the cull shader bounds every write by the batch capacity; `tests/cull.rs`
+//! checks every draw the GPU writes). So it is off by default, and `--validate-indirect` turns
+//! it back on.
+
+use std::sync::{Arc, Mutex};
+
+use thiserror::Error;
+
+/// Install hint printed with every "no adapter" error.
+pub const DRIVER_HINT: &str = "install a Vulkan driver: on Debian/Ubuntu the CPU one is \
+`apt-get install mesa-vulkan-drivers` (lavapipe); `make test` and `make run` install it when missing";
+
+#[derive(Debug, Error)]
+pub enum ContextError {
+    #[error("no GPU adapter found (backends: {backends}); {hint}", hint = DRIVER_HINT)]
+    NoAdapter { backends: String },
+    #[error("adapter \"{adapter}\" lacks the required feature {feature}; multidraw needs a Vulkan 1.1+, DX12 or Metal GPU with it ({hint})", hint = DRIVER_HINT)]
+    MissingFeature { adapter: String, feature: &'static str },
+    #[error("adapter \"{adapter}\" cannot execute indirect draws (DownlevelFlags::INDIRECT_EXECUTION)")]
+    NoIndirectExecution { adapter: String },
+    #[error("requesting a device from \"{adapter}\" failed: {source}")]
+    RequestDevice { adapter: String, source: wgpu::RequestDeviceError },
+}
+
+/// How to open the GPU.
+#[derive(Clone, Debug, Default)]
+pub struct ContextOptions {
+    /// Keep wgpu's per-sub-draw validation of indirect calls (off by default, see module docs).
+    pub validate_indirect: bool,
+}
+
+/// Features the engine uses when the adapter has them.
+pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::MULTI_DRAW_INDIRECT_COUNT
+    .union(wgpu::Features::TIMESTAMP_QUERY)
+    .union(wgpu::Features::PIPELINE_CACHE);
+
+/// Features the engine cannot work without.
+pub const REQUIRED_FEATURES: wgpu::Features = wgpu::Features::INDIRECT_FIRST_INSTANCE;
+
+/// The device and what it can do. Cheap to share: every field is reference counted.
+pub struct GpuContext {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: wgpu::AdapterInfo,
+    /// Features requested from the device (required + the optional ones present).
+    pub features: wgpu::Features,
+    pub limits: wgpu::Limits,
+    /// Whether wgpu validates each indirect sub-draw on the CPU.
+    pub indirect_validation: bool,
+    /// wgpu errors not caught by an error scope, in order; see [`GpuContext::take_errors`].
+    errors: Arc<Mutex<Vec<String>>>,
+}
+
+impl GpuContext {
+    /// Opens the first suitable adapter without a window (`WGPU_ADAPTER_NAME` and
+    /// `WGPU_BACKEND` are honoured).
+    pub fn headless(options: &ContextOptions) -> Result<Self, ContextError> {
+        let instance = Self::create_instance(options);
+        let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(&instance, None))
+            .map_err(|_| ContextError::NoAdapter { backends: backend_names(&instance) })?;
+        Self::from_adapter(instance, adapter, options)
+    }
+
+    /// Creates the instance with the indirect-validation choice applied.
+    pub fn create_instance(options: &ContextOptions) -> wgpu::Instance {
+        // The option, not WGPU_VALIDATION_INDIRECT_CALL, decides: `info` and the bench report it.
+        let mut flags = wgpu::InstanceFlags::from_build_config().with_env();
+        flags.set(wgpu::InstanceFlags::VALIDATION_INDIRECT_CALL, options.validate_indirect);
+        // Vulkan, Metal and DX12 only unless WGPU_BACKEND says otherwise: every one of them has
+        // multi-draw indirect, and probing GL on a headless machine only prints EGL noise.
+        let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY);
+        let descriptor = wgpu::InstanceDescriptor { flags, backends, ..wgpu::InstanceDescriptor::from_env_or_default() };
+        wgpu::Instance::new(&descriptor)
+    }
+
+    /// Opens a device on `adapter` (for a window, pick the adapter with the surface first).
+    pub fn from_adapter(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+        options: &ContextOptions,
+    ) -> Result<Self, ContextError> {
+        let info = adapter.get_info();
+        let available = adapter.features();
+        if !available.contains(REQUIRED_FEATURES) {
+            return Err(ContextError::MissingFeature { adapter: info.name.clone(), feature: "INDIRECT_FIRST_INSTANCE" });
+        }
+        if !adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::INDIRECT_EXECUTION) {
+            return Err(ContextError::NoIndirectExecution { adapter: info.name.clone() });
+        }
+        let features = REQUIRED_FEATURES | (available & OPTIONAL_FEATURES);
+        // The adapter's own limits: wgpu's defaults would cap storage bindings and buffers below
+        // what large scenes need on GPUs that allow more.
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("multidraw"),
+            required_features: features,
+            required_limits: limits.clone(),
+            experimental_features: wgpu::ExperimentalFeatures::disabled(),
+            memory_hints: wgpu::MemoryHints::Performance,
+            trace: wgpu::Trace::Off,
+        }))
+        .map_err(|source| ContextError::RequestDevice { adapter: info.name.clone(), source })?;
+
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let sink = errors.clone();
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            let text = error.to_string();
+            eprintln!("wgpu error: {text}");
+            sink.lock().expect("error sink poisoned").push(text);
+        }));
+        Ok(Self { instance, adapter, device, queue, info, features, limits, indirect_validation: options.validate_indirect, errors })
+    }
+
+    pub fn has_count_draws(&self) -> bool {
+        self.features.contains(wgpu::Features::MULTI_DRAW_INDIRECT_COUNT)
+    }
+
+    pub fn has_timestamps(&self) -> bool {
+        self.features.contains(wgpu::Features::TIMESTAMP_QUERY)
+    }
+
+    /// wgpu errors reported since the last call (validation errors, out of memory).
+    pub fn take_errors(&self) -> Vec<String> {
+        std::mem::take(&mut *self.errors.lock().expect("error sink poisoned"))
+    }
+
+    /// Blocks until the GPU has finished everything submitted so far.
+    pub fn wait_idle(&self) {
+        // Only fails on a timeout, and `wait_indefinitely` sets none.
+        let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
+    }
+
+    /// One line per fact `multidraw info` prints.
+    pub fn describe(&self) -> Vec<(String, String)> {
+        let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
+        vec![
+            ("adapter".into(), self.info.name.clone()),
+            ("backend".into(), format!("{:?}", self.info.backend)),
+            ("device type".into(), format!("{:?}", self.info.device_type)),
+            ("driver".into(), format!("{} {}", self.info.driver, self.info.driver_info)),
+            ("INDIRECT_FIRST_INSTANCE".into(), "yes (required)".into()),
+            ("MULTI_DRAW_INDIRECT_COUNT".into(), yes_no(self.has_count_draws())),
+            ("TIMESTAMP_QUERY".into(), yes_no(self.has_timestamps())),
+            ("PIPELINE_CACHE".into(), yes_no(self.features.contains(wgpu::Features::PIPELINE_CACHE))),
+            (
+                "indirect validation".into(),
+                if self.indirect_validation {
+                    "on (wgpu checks every indirect sub-draw on the CPU)".into()
+                } else {
+                    "off (the engine bounds every draw it writes; --validate-indirect turns it on)".into()
+                },
+            ),
+            ("max_storage_buffer_binding_size".into(), self.limits.max_storage_buffer_binding_size.to_string()),
+            ("max_buffer_size".into(), self.limits.max_buffer_size.to_string()),
+            (
+                "max_compute_workgroups_per_dimension".into(),
+                self.limits.max_compute_workgroups_per_dimension.to_string(),
+            ),
+            ("max objects (storage binding limit)".into(), crate::gpu::buffers::max_objects(&self.limits).to_string()),
+        ]
+    }
+}
+
+fn backend_names(_instance: &wgpu::Instance) -> String {
+    let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY);
+    format!("{backends:?}")
+}

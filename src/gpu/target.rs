@@ -1,0 +1,106 @@
+//! Offscreen render targets (colour + depth) for headless rendering, tests and prewarming,
+//! and reading a colour target back as an image.
+
+pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// What a frame is drawn into.
+pub struct FrameTarget<'a> {
+    pub color: &'a wgpu::TextureView,
+    pub depth: &'a wgpu::TextureView,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl FrameTarget<'_> {
+    pub fn aspect(&self) -> f32 {
+        self.width as f32 / self.height.max(1) as f32
+    }
+}
+
+pub struct OffscreenTarget {
+    pub color: wgpu::Texture,
+    pub color_view: wgpu::TextureView,
+    pub depth: wgpu::Texture,
+    pub depth_view: wgpu::TextureView,
+    pub width: u32,
+    pub height: u32,
+}
+
+pub fn depth_texture(device: &wgpu::Device, width: u32, height: u32) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("depth"),
+        size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: DEPTH_FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    })
+}
+
+impl OffscreenTarget {
+    pub fn new(device: &wgpu::Device, width: u32, height: u32) -> Self {
+        let color = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("offscreen colour"),
+            size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: COLOR_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let depth = depth_texture(device, width, height);
+        let color_view = color.create_view(&Default::default());
+        let depth_view = depth.create_view(&Default::default());
+        Self { color, color_view, depth, depth_view, width, height }
+    }
+
+    pub fn frame_target(&self) -> FrameTarget<'_> {
+        FrameTarget { color: &self.color_view, depth: &self.depth_view, width: self.width, height: self.height }
+    }
+
+    /// Reads the colour target back as tightly packed RGBA8 rows.
+    pub fn read_rgba(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> image::RgbaImage {
+        read_texture_rgba(device, queue, &self.color, self.width, self.height)
+    }
+}
+
+/// Copies a 4-byte-per-pixel texture into an image (rows re-packed from wgpu's 256-byte
+/// alignment). BGRA surfaces are swizzled to RGBA.
+pub fn read_texture_rgba(device: &wgpu::Device, queue: &wgpu::Queue, texture: &wgpu::Texture, width: u32, height: u32) -> image::RgbaImage {
+    let unpadded = width * 4;
+    let padded = unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("texture readback"),
+        size: padded as u64 * height as u64,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("texture readback") });
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &staging,
+            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(height) },
+        },
+        wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+    );
+    let index = queue.submit([encoder.finish()]);
+    staging.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("mapping a fresh staging buffer cannot fail"));
+    let _ = device.poll(wgpu::PollType::Wait { submission_index: Some(index), timeout: None });
+    let mapped = staging.slice(..).get_mapped_range();
+    let bgra = matches!(texture.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb);
+    let mut pixels = Vec::with_capacity((unpadded * height) as usize);
+    for row in mapped.chunks_exact(padded as usize) {
+        pixels.extend_from_slice(&row[..unpadded as usize]);
+    }
+    drop(mapped);
+    staging.unmap();
+    if bgra {
+        pixels.chunks_exact_mut(4).for_each(|p| p.swap(0, 2));
+    }
+    image::RgbaImage::from_raw(width, height, pixels).expect("buffer holds exactly width × height pixels")
+}

@@ -1,0 +1,69 @@
+//! Host twins of the WGSL structs in `shaders/shared/types.wgsl`. One definition each;
+//! `tests/layout.rs` checks every size and member offset against naga's layout of the WGSL.
+
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec4};
+
+use crate::tunables::ANIMATION_CLASSES;
+
+/// See `FrameUniforms` in WGSL. Written once per frame by the CPU.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct FrameUniforms {
+    pub view_proj: Mat4,
+    pub cull_planes: [Vec4; 6],
+    pub camera_position: Vec4,
+    pub light_direction: Vec4,
+    pub animation: [Vec4; ANIMATION_CLASSES as usize],
+    pub object_count: u32,
+    pub batch_count: u32,
+    pub cull_enabled: u32,
+    pub compact: u32,
+    pub dispatch_width: u32,
+    pub identity_base: u32,
+    pub time: f32,
+    pub _pad: u32,
+}
+
+/// See `GpuObject` in WGSL. One per object, uploaded once; objects are sorted by batch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
+pub struct GpuObject {
+    pub model: Mat4,
+    pub bounds: Vec4,
+    pub mesh: u32,
+    pub material: u32,
+    pub batch: u32,
+    pub animation: u32,
+}
+
+/// See `GpuBatch` in WGSL.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq, Eq)]
+pub struct GpuBatch {
+    pub first_index: u32,
+    pub index_count: u32,
+    pub base_vertex: i32,
+    pub first_instance: u32,
+    pub capacity: u32,
+    pub variant: u32,
+    pub variant_first_batch: u32,
+    pub variant_first_object: u32,
+}
+
+/// See `GpuMaterial` in WGSL.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
+pub struct GpuMaterial {
+    pub base_color: Vec4,
+    pub base_color_layer: i32,
+    pub normal_layer: i32,
+    pub variant: u32,
+    pub alpha_cutoff: f32,
+}
+
+/// The indirect arguments, as wgpu defines them; the WGSL struct must match it.
+pub use wgpu::util::DrawIndexedIndirectArgs;
+
+/// Size in bytes of one indirect draw command.
+pub const DRAW_ARGS_SIZE: u64 = std::mem::size_of::<DrawIndexedIndirectArgs>() as u64;

@@ -1,0 +1,228 @@
+//! Procedural meshes: cube, UV sphere, icosphere, torus, cylinder, cone and a low-poly rock.
+//! All are centred on the origin with unit-ish size; triangles are oriented to their normals by
+//! [`MeshData::orient_to_normals`], so generators only need correct normals.
+
+use std::f32::consts::{PI, TAU};
+
+use glam::{Vec2, Vec3};
+
+use super::{MeshData, Vertex};
+
+fn vertex(position: Vec3, normal: Vec3, uv: Vec2) -> Vertex {
+    Vertex { position: position.into(), normal: normal.normalize_or_zero().into(), uv: uv.into() }
+}
+
+fn finish(mut data: MeshData) -> MeshData {
+    data.orient_to_normals();
+    data
+}
+
+/// Axis-aligned cube of edge 1, flat normals.
+pub fn cube() -> MeshData {
+    let mut data = MeshData::default();
+    for axis in 0..3 {
+        for sign in [-1.0f32, 1.0] {
+            let mut normal = Vec3::ZERO;
+            normal[axis] = sign;
+            let (mut u, mut v) = (Vec3::ZERO, Vec3::ZERO);
+            u[(axis + 1) % 3] = 1.0;
+            v[(axis + 2) % 3] = 1.0;
+            let base = data.vertices.len() as u32;
+            for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+                let p = (normal + u * su + v * sv) * 0.5;
+                data.vertices.push(vertex(p, normal, Vec2::new((su + 1.0) * 0.5, (sv + 1.0) * 0.5)));
+            }
+            data.indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+        }
+    }
+    finish(data)
+}
+
+/// Grid of (segments + 1) × (rings + 1) vertices from a parametric surface; `f(u, v)` returns
+/// position and normal for u, v in [0, 1].
+fn parametric(segments: u32, rings: u32, f: impl Fn(f32, f32) -> (Vec3, Vec3)) -> MeshData {
+    let mut data = MeshData::default();
+    for ring in 0..=rings {
+        for segment in 0..=segments {
+            let (u, v) = (segment as f32 / segments as f32, ring as f32 / rings as f32);
+            let (p, n) = f(u, v);
+            data.vertices.push(vertex(p, n, Vec2::new(u, v)));
+        }
+    }
+    let row = segments + 1;
+    for ring in 0..rings {
+        for segment in 0..segments {
+            let a = ring * row + segment;
+            let (b, c, d) = (a + 1, a + row, a + row + 1);
+            data.indices.extend([a, c, b, b, c, d]);
+        }
+    }
+    // Drop the degenerate triangles at the poles: they cost rasteriser time and orient badly.
+    let vertices = &data.vertices;
+    let area = |t: &[u32]| {
+        let [a, b, c] = [t[0], t[1], t[2]].map(|i| Vec3::from(vertices[i as usize].position));
+        (b - a).cross(c - a).length()
+    };
+    data.indices = data.indices.chunks_exact(3).filter(|t| area(t) > 1e-7).flatten().copied().collect();
+    finish(data)
+}
+
+/// UV sphere of radius 0.5.
+pub fn uv_sphere(segments: u32, rings: u32) -> MeshData {
+    parametric(segments, rings, |u, v| {
+        let (theta, phi) = (u * TAU, v * PI);
+        let n = Vec3::new(phi.sin() * theta.cos(), phi.cos(), phi.sin() * theta.sin());
+        (n * 0.5, n)
+    })
+}
+
+/// Torus in the XZ plane: ring radius 0.35, tube radius 0.15.
+pub fn torus(segments: u32, sides: u32) -> MeshData {
+    parametric(segments, sides, |u, v| {
+        let (theta, phi) = (u * TAU, v * TAU);
+        let ring = Vec3::new(theta.cos(), 0.0, theta.sin());
+        let n = ring * phi.cos() + Vec3::Y * phi.sin();
+        (ring * 0.35 + n * 0.15, n)
+    })
+}
+
+/// Closed cylinder along Y, radius 0.5, height 1.
+pub fn cylinder(segments: u32) -> MeshData {
+    frustum_solid(segments, 0.5, 0.5)
+}
+
+/// Closed cone along Y, base radius 0.5, height 1.
+pub fn cone(segments: u32) -> MeshData {
+    frustum_solid(segments, 0.5, 0.0)
+}
+
+/// A capped truncated cone along Y from y = -0.5 (radius `bottom`) to 0.5 (radius `top`).
+fn frustum_solid(segments: u32, bottom: f32, top: f32) -> MeshData {
+    let mut data = MeshData::default();
+    let slope = bottom - top; // the side normal tilts up by this over a height of 1
+    for i in 0..segments {
+        let (a0, a1) = (i as f32 / segments as f32 * TAU, (i + 1) as f32 / segments as f32 * TAU);
+        let (d0, d1) = (Vec3::new(a0.cos(), 0.0, a0.sin()), Vec3::new(a1.cos(), 0.0, a1.sin()));
+        let (n0, n1) = (d0 + Vec3::Y * slope, d1 + Vec3::Y * slope);
+        let base = data.vertices.len() as u32;
+        let (u0, u1) = (i as f32 / segments as f32, (i + 1) as f32 / segments as f32);
+        data.vertices.extend([
+            vertex(d0 * bottom - Vec3::Y * 0.5, n0, Vec2::new(u0, 1.0)),
+            vertex(d1 * bottom - Vec3::Y * 0.5, n1, Vec2::new(u1, 1.0)),
+            vertex(d1 * top + Vec3::Y * 0.5, n1, Vec2::new(u1, 0.0)),
+            vertex(d0 * top + Vec3::Y * 0.5, n0, Vec2::new(u0, 0.0)),
+        ]);
+        data.indices.extend([base, base + 1, base + 2]);
+        if top > 0.0 {
+            data.indices.extend([base, base + 2, base + 3]);
+        }
+        for (y, radius, normal) in [(-0.5, bottom, -Vec3::Y), (0.5, top, Vec3::Y)] {
+            if radius <= 0.0 {
+                continue;
+            }
+            let cap = data.vertices.len() as u32;
+            let centre = Vec3::Y * y;
+            data.vertices.extend([
+                vertex(centre, normal, Vec2::splat(0.5)),
+                vertex(centre + d0 * radius, normal, Vec2::new(0.5 + d0.x * 0.5, 0.5 + d0.z * 0.5)),
+                vertex(centre + d1 * radius, normal, Vec2::new(0.5 + d1.x * 0.5, 0.5 + d1.z * 0.5)),
+            ]);
+            data.indices.extend([cap, cap + 1, cap + 2]);
+        }
+    }
+    finish(data)
+}
+
+/// Icosphere of radius 0.5 with `subdivisions` rounds of 4-way splitting, smooth normals.
+pub fn icosphere(subdivisions: u32) -> MeshData {
+    let (positions, triangles) = icosahedron(subdivisions);
+    let vertices = positions.iter().map(|&p| vertex(p * 0.5, p, Vec2::new(p.x * 0.5 + 0.5, p.y * 0.5 + 0.5))).collect();
+    finish(MeshData { vertices, indices: triangles.into_iter().flatten().collect() })
+}
+
+/// A low-poly rock: an icosphere pushed in and out by a hash of each vertex, flat shaded
+/// (vertices are not shared, so every face keeps its own normal).
+pub fn rock(seed: u32) -> MeshData {
+    let (positions, triangles) = icosahedron(1);
+    let displaced: Vec<Vec3> = positions
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| p * (0.38 + 0.14 * hash01(seed.wrapping_mul(2654435761).wrapping_add(i as u32))))
+        .collect();
+    let mut data = MeshData::default();
+    for tri in triangles {
+        let [a, b, c] = tri.map(|i| displaced[i as usize]);
+        let mut normal = (b - a).cross(c - a).normalize_or_zero();
+        if normal.dot(a + b + c) < 0.0 {
+            normal = -normal;
+        }
+        let base = data.vertices.len() as u32;
+        for p in [a, b, c] {
+            data.vertices.push(vertex(p, normal, Vec2::new(p.x + 0.5, p.z + 0.5)));
+        }
+        data.indices.extend([base, base + 1, base + 2]);
+    }
+    finish(data)
+}
+
+/// Unit icosahedron subdivided `subdivisions` times, vertices on the unit sphere.
+fn icosahedron(subdivisions: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let t = (1.0 + 5.0f32.sqrt()) / 2.0;
+    let mut positions: Vec<Vec3> = [
+        (-1.0, t, 0.0), (1.0, t, 0.0), (-1.0, -t, 0.0), (1.0, -t, 0.0),
+        (0.0, -1.0, t), (0.0, 1.0, t), (0.0, -1.0, -t), (0.0, 1.0, -t),
+        (t, 0.0, -1.0), (t, 0.0, 1.0), (-t, 0.0, -1.0), (-t, 0.0, 1.0),
+    ]
+    .iter()
+    .map(|&(x, y, z)| Vec3::new(x, y, z).normalize())
+    .collect();
+    let mut triangles: Vec<[u32; 3]> = vec![
+        [0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11], [1, 5, 9], [5, 11, 4], [11, 10, 2],
+        [10, 7, 6], [7, 1, 8], [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9], [4, 9, 5],
+        [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1],
+    ];
+    for _ in 0..subdivisions {
+        let mut midpoints = std::collections::HashMap::new();
+        let mut midpoint = |a: u32, b: u32, positions: &mut Vec<Vec3>| {
+            *midpoints.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                positions.push(((positions[a as usize] + positions[b as usize]) * 0.5).normalize());
+                positions.len() as u32 - 1
+            })
+        };
+        triangles = triangles
+            .iter()
+            .flat_map(|&[a, b, c]| {
+                let ab = midpoint(a, b, &mut positions);
+                let bc = midpoint(b, c, &mut positions);
+                let ca = midpoint(c, a, &mut positions);
+                [[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]
+            })
+            .collect();
+    }
+    (positions, triangles)
+}
+
+/// A well-mixed hash of `x` mapped to [0, 1).
+pub fn hash01(x: u32) -> f32 {
+    let mut h = x.wrapping_mul(747796405).wrapping_add(2891336453);
+    h = ((h >> ((h >> 28) + 4)) ^ h).wrapping_mul(277803737);
+    h = (h >> 22) ^ h;
+    (h >> 8) as f32 / (1u32 << 24) as f32
+}
+
+/// The built-in meshes by name, as scenes refer to them.
+pub const BUILTIN_NAMES: [&str; 7] = ["cube", "sphere", "icosphere", "torus", "cylinder", "cone", "rock"];
+
+/// Builds a built-in mesh by name with the engine's default tessellation.
+pub fn builtin(name: &str) -> Option<MeshData> {
+    Some(match name {
+        "cube" => cube(),
+        "sphere" => uv_sphere(16, 8),
+        "icosphere" => icosphere(1),
+        "torus" => torus(16, 8),
+        "cylinder" => cylinder(12),
+        "cone" => cone(12),
+        "rock" => rock(7),
+        _ => return None,
+    })
+}

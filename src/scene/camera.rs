@@ -1,0 +1,41 @@
+//! Perspective camera and frustum planes, in wgpu's clip space (z in [0, 1], y up).
+
+use glam::{Mat4, Vec3, Vec4};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    pub position: Vec3,
+    pub target: Vec3,
+    pub up: Vec3,
+    /// Vertical field of view in radians.
+    pub fov_y: f32,
+    pub near: f32,
+    pub far: f32,
+}
+
+impl Camera {
+    pub fn view(&self) -> Mat4 {
+        glam::camera::rh::view::look_at_mat4(self.position, self.target, self.up)
+    }
+
+    pub fn projection(&self, aspect: f32) -> Mat4 {
+        glam::camera::rh::proj::directx::perspective(self.fov_y, aspect, self.near, self.far)
+    }
+
+    pub fn view_proj(&self, aspect: f32) -> Mat4 {
+        self.projection(aspect) * self.view()
+    }
+
+    /// The camera's forward unit vector.
+    pub fn forward(&self) -> Vec3 {
+        (self.target - self.position).normalize_or(Vec3::NEG_Z)
+    }
+}
+
+/// The six planes of a view-projection's frustum (left, right, bottom, top, near, far), each
+/// `xyz·p + w >= 0` inside, normalised so `w` is a distance. Gribb & Hartmann, adapted to a
+/// [0, 1] depth range (the near plane is row 2 alone).
+pub fn frustum_planes(view_proj: Mat4) -> [Vec4; 6] {
+    let [r0, r1, r2, r3] = [0, 1, 2, 3].map(|i| view_proj.row(i));
+    [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r2, r3 - r2].map(|p| p / p.truncate().length())
+}
