@@ -5,6 +5,9 @@
 CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := mesa-vulkan-drivers libvulkan1
+# Without a runtime dir, libwayland (loaded by the Vulkan driver's window-system code) prints
+# "XDG_RUNTIME_DIR is invalid" on every device open, even headless.
+export XDG_RUNTIME_DIR ?= $(shell d=/tmp/runtime-$$(id -u); mkdir -p -m 700 $$d; echo $$d)
 
 .PHONY: run test deps bench clean-output
 

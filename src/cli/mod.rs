@@ -8,7 +8,11 @@ use clap::{Parser, Subcommand};
 use multidraw::{ContextOptions, GpuContext};
 
 #[derive(Parser)]
-#[command(name = "multidraw", version, about = "GPU-driven indirect drawing engine on wgpu: GPU culling + multi-draw-indirect vs a CPU-recorded baseline")]
+#[command(
+    name = "multidraw",
+    version,
+    about = "GPU-driven indirect drawing engine on wgpu: GPU culling + multi-draw-indirect vs a CPU-recorded baseline"
+)]
 pub struct Cli {
     /// Keep wgpu's per-sub-draw CPU validation of indirect draws (off by default: the engine
     /// bounds every draw it writes, and the validation makes recording cost grow with the draw count).
@@ -37,9 +41,12 @@ impl std::str::FromStr for Size {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || format!("invalid size \"{s}\": expected WIDTHxHEIGHT with both at least 1 and at most 16384, e.g. 1280x720");
+        let bad = || {
+            format!("invalid size \"{s}\": expected WIDTHxHEIGHT with both at least 1 and at most 16384, e.g. 1280x720")
+        };
         let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-        let (width, height) = (w.trim().parse::<u32>().map_err(|_| bad())?, h.trim().parse::<u32>().map_err(|_| bad())?);
+        let (width, height) =
+            (w.trim().parse::<u32>().map_err(|_| bad())?, h.trim().parse::<u32>().map_err(|_| bad())?);
         if width == 0 || height == 0 || width > 16384 || height > 16384 {
             return Err(bad());
         }

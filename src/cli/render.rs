@@ -17,10 +17,10 @@ pub struct RenderArgs {
     #[arg(long, default_value = "gpu")]
     mode: DrawMode,
     /// Number of objects in the generated stress scene.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = 100_000, allow_negative_numbers = true)]
     objects: u32,
     /// Image size, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x720")]
+    #[arg(long, default_value = "1280x720", allow_hyphen_values = true)]
     size: Size,
     /// Frame number to render (animation time = frame / 60 s).
     #[arg(long, default_value_t = 0)]
@@ -38,6 +38,7 @@ pub struct RenderArgs {
 
 pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     let ctx = GpuContext::headless(options)?;
+    multidraw::gpu::buffers::check_object_count(args.objects as u64, &ctx.limits)?;
     // Bundles freeze the visible set, so they are rendered static, as the bench does.
     let animated = args.mode != DrawMode::Bundle;
     let scene = stress_scene(&StressParams { objects: args.objects, seed: args.seed, animated });
@@ -51,7 +52,8 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     let stats = renderer.render(&ctx, &target.frame_target(), &input);
     ctx.wait_idle();
     let readbacks = renderer.collect(&ctx.device);
-    let visible = stats.cpu_visible.or_else(|| readbacks.iter().find(|r| r.frame == stats.frame).and_then(|r| r.visible));
+    let visible =
+        stats.cpu_visible.or_else(|| readbacks.iter().find(|r| r.frame == stats.frame).and_then(|r| r.visible));
     let image = target.read_rgba(&ctx.device, &ctx.queue);
     let errors = ctx.take_errors();
     if !errors.is_empty() {

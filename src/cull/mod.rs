@@ -50,7 +50,13 @@ impl CullPass {
         let build_module = pipelines::shader_module(device, ShaderSource::Build, workgroup_size)?;
         Ok(Self {
             cull: pipelines::compute_pipeline(device, "cull", &layouts.cull, &cull_module, "cull")?,
-            cull_per_object: pipelines::compute_pipeline(device, "cull per object", &layouts.cull, &cull_module, "cull_per_object")?,
+            cull_per_object: pipelines::compute_pipeline(
+                device,
+                "cull per object",
+                &layouts.cull,
+                &cull_module,
+                "cull_per_object",
+            )?,
             build: pipelines::compute_pipeline(device, "build", &layouts.cull, &build_module, "build")?,
             workgroup_size,
         })

@@ -56,6 +56,10 @@ pub fn record_draws(visible: &[u32], prepared: &PreparedScene, identity_base: u3
             current_variant = Some(batch.variant);
         }
         let instance = identity_base + id;
-        sink.draw_indexed(batch.first_index..batch.first_index + batch.index_count, batch.base_vertex, instance..instance + 1);
+        sink.draw_indexed(
+            batch.first_index..batch.first_index + batch.index_count,
+            batch.base_vertex,
+            instance..instance + 1,
+        );
     }
 }

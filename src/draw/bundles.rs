@@ -47,7 +47,11 @@ pub fn record(
     let mut encoder = device.create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
         label: Some("baseline bundle"),
         color_formats: &[Some(main.color_format)],
-        depth_stencil: Some(wgpu::RenderBundleDepthStencil { format: DEPTH_FORMAT, depth_read_only: false, stencil_read_only: true }),
+        depth_stencil: Some(wgpu::RenderBundleDepthStencil {
+            format: DEPTH_FORMAT,
+            depth_read_only: false,
+            stencil_read_only: true,
+        }),
         sample_count: 1,
         multiview: None,
     });

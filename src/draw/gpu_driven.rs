@@ -44,9 +44,11 @@ pub fn record(
                 count_offset,
                 range.batch_count,
             ),
-            IndirectDraws::BatchesAll => {
-                pass.multi_draw_indexed_indirect(&buffers.draws, range.first_batch as u64 * DRAW_ARGS_SIZE, range.batch_count)
-            }
+            IndirectDraws::BatchesAll => pass.multi_draw_indexed_indirect(
+                &buffers.draws,
+                range.first_batch as u64 * DRAW_ARGS_SIZE,
+                range.batch_count,
+            ),
             IndirectDraws::ObjectsCounted => pass.multi_draw_indexed_indirect_count(
                 &buffers.draws,
                 range.first_object as u64 * DRAW_ARGS_SIZE,
@@ -54,9 +56,11 @@ pub fn record(
                 count_offset,
                 range.object_count,
             ),
-            IndirectDraws::ObjectsAll => {
-                pass.multi_draw_indexed_indirect(&buffers.draws, range.first_object as u64 * DRAW_ARGS_SIZE, range.object_count)
-            }
+            IndirectDraws::ObjectsAll => pass.multi_draw_indexed_indirect(
+                &buffers.draws,
+                range.first_object as u64 * DRAW_ARGS_SIZE,
+                range.object_count,
+            ),
         }
     }
 }

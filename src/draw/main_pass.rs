@@ -21,7 +21,11 @@ pub struct MainPass {
 }
 
 impl MainPass {
-    pub fn new(device: &wgpu::Device, layouts: &Layouts, color_format: wgpu::TextureFormat) -> Result<Self, PipelineError> {
+    pub fn new(
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        color_format: wgpu::TextureFormat,
+    ) -> Result<Self, PipelineError> {
         let module = pipelines::shader_module(device, ShaderSource::Draw, WORKGROUP_SIZE)?;
         let pipelines = Variant::ALL
             .iter()

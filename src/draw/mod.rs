@@ -47,7 +47,8 @@ pub enum DrawMode {
 }
 
 impl DrawMode {
-    pub const ALL: [DrawMode; 5] = [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject, DrawMode::Cpu, DrawMode::Bundle];
+    pub const ALL: [DrawMode; 5] =
+        [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject, DrawMode::Cpu, DrawMode::Bundle];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -275,13 +276,21 @@ impl Renderer {
         let record_start = Instant::now();
         let command_buffer = {
             puffin::profile_scope!("record");
-            let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+            let mut encoder =
+                ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
             if let Some(draws) = indirect {
                 let output = match draws {
                     IndirectDraws::BatchesCounted | IndirectDraws::BatchesAll => CullOutput::Batches,
                     IndirectDraws::ObjectsCounted | IndirectDraws::ObjectsAll => CullOutput::PerObject,
                 };
-                self.cull.record(&mut encoder, &self.buffers, output, self.timer.as_mut(), &mut commands.cull, &mut commands.build);
+                self.cull.record(
+                    &mut encoder,
+                    &self.buffers,
+                    output,
+                    self.timer.as_mut(),
+                    &mut commands.cull,
+                    &mut commands.build,
+                );
                 let size = self.visible_ring.size();
                 if let Some(staging) = self.visible_ring.begin(frame) {
                     encoder.copy_buffer_to_buffer(&self.buffers.draw_counts, 0, staging, 0, size);
@@ -352,7 +361,9 @@ impl Renderer {
         // A frame is complete once every readback it asked for has arrived; anything older than
         // the ring depth will never get more.
         let (done, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending).into_iter().partition(|r| {
-            r.gpu.is_some() || self.timer.is_none() || latest_submitted > r.frame + crate::tunables::READBACK_RING as u64 + 1
+            r.gpu.is_some()
+                || self.timer.is_none()
+                || latest_submitted > r.frame + crate::tunables::READBACK_RING as u64 + 1
         });
         self.pending = waiting;
         let mut done = done;

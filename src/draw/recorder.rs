@@ -22,7 +22,10 @@ pub struct PassCommands {
 impl PassCommands {
     /// Draw-type commands: direct draws, multi-draws and bundle executions.
     pub fn draw_commands(&self) -> u32 {
-        self.draw_indexed + self.multi_draw_indexed_indirect + self.multi_draw_indexed_indirect_count + self.execute_bundles
+        self.draw_indexed
+            + self.multi_draw_indexed_indirect
+            + self.multi_draw_indexed_indirect_count
+            + self.execute_bundles
     }
 
     pub fn total(&self) -> u32 {
@@ -50,7 +53,9 @@ impl FrameCommands {
 
     /// `set_bind_group` calls per group index, summed over the frame's passes.
     pub fn bind_group_sets(&self) -> [u32; group::COUNT] {
-        std::array::from_fn(|g| self.cull.set_bind_group[g] + self.build.set_bind_group[g] + self.main.set_bind_group[g])
+        std::array::from_fn(|g| {
+            self.cull.set_bind_group[g] + self.build.set_bind_group[g] + self.main.set_bind_group[g]
+        })
     }
 }
 

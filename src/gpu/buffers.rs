@@ -2,6 +2,8 @@
 //! re-created per frame: per frame only the frame uniforms are written and the counters
 //! cleared.
 
+use std::mem::size_of;
+
 use wgpu::util::DeviceExt;
 
 use super::layout::{binding, Layouts};
@@ -34,7 +36,14 @@ pub enum UploadError {
         "{requested} objects need {bytes} bytes of object data, over this adapter's {limit} of {limit_value} bytes \
          ({per_object} bytes per object): at most {max_objects} objects fit"
     )]
-    TooManyObjects { requested: u64, bytes: u64, limit: &'static str, limit_value: u64, per_object: u64, max_objects: u32 },
+    TooManyObjects {
+        requested: u64,
+        bytes: u64,
+        limit: &'static str,
+        limit_value: u64,
+        per_object: u64,
+        max_objects: u32,
+    },
     #[error("the scene has no meshes")]
     NoMeshes,
     #[error("the scene has no materials")]
@@ -47,20 +56,27 @@ pub enum UploadError {
     TooManyLayers { slot: &'static str, layers: usize, limit: u32 },
 }
 
-/// Checks a scene against the adapter's limits and its own references before anything is
-/// allocated.
-pub fn check_scene(scene: &Scene, limits: &wgpu::Limits) -> Result<(), UploadError> {
+/// Checks an object count against the adapter's limits; callers that generate scenes check
+/// before generating.
+pub fn check_object_count(requested: u64, limits: &wgpu::Limits) -> Result<(), UploadError> {
     let (max_objects, limit, limit_value) = object_limit(limits);
-    if scene.objects.len() as u64 > max_objects as u64 {
+    if requested > max_objects as u64 {
         return Err(UploadError::TooManyObjects {
-            requested: scene.objects.len() as u64,
-            bytes: scene.objects.len() as u64 * OBJECT_BYTES,
+            requested,
+            bytes: requested * OBJECT_BYTES,
             limit,
             limit_value,
             per_object: OBJECT_BYTES,
             max_objects,
         });
     }
+    Ok(())
+}
+
+/// Checks a scene against the adapter's limits and its own references before anything is
+/// allocated.
+pub fn check_scene(scene: &Scene, limits: &wgpu::Limits) -> Result<(), UploadError> {
+    check_object_count(scene.objects.len() as u64, limits)?;
     if scene.meshes.meshes.is_empty() {
         return Err(UploadError::NoMeshes);
     }
@@ -69,7 +85,12 @@ pub fn check_scene(scene: &Scene, limits: &wgpu::Limits) -> Result<(), UploadErr
     }
     for (i, o) in scene.objects.iter().enumerate() {
         if o.mesh as usize >= scene.meshes.meshes.len() {
-            return Err(UploadError::BadReference { object: i, what: "mesh", index: o.mesh, count: scene.meshes.meshes.len() });
+            return Err(UploadError::BadReference {
+                object: i,
+                what: "mesh",
+                index: o.mesh,
+                count: scene.meshes.meshes.len(),
+            });
         }
         if o.material as usize >= scene.materials.len() {
             return Err(UploadError::BadReference {
@@ -86,7 +107,11 @@ pub fn check_scene(scene: &Scene, limits: &wgpu::Limits) -> Result<(), UploadErr
             return Err(UploadError::BadTexture { slot, layer, got: data.len(), expected, size: textures.size });
         }
         if textures.layers.len() > limits.max_texture_array_layers as usize {
-            return Err(UploadError::TooManyLayers { slot, layers: textures.layers.len(), limit: limits.max_texture_array_layers });
+            return Err(UploadError::TooManyLayers {
+                slot,
+                layers: textures.layers.len(),
+                limit: limits.max_texture_array_layers,
+            });
         }
     }
     Ok(())
@@ -126,11 +151,19 @@ pub struct SceneBuffers {
     pub draw_capacity: u32,
 }
 
-fn storage_buffer(device: &wgpu::Device, label: &str, contents: &[u8], extra: wgpu::BufferUsages) -> wgpu::Buffer {
-    // wgpu rejects zero-sized bindings; an empty scene still gets 4 valid bytes.
+/// A storage buffer holding `contents`, or one zeroed element of `element_size` bytes when
+/// empty: bindings must hold at least one element of the shader's array, even for an empty
+/// scene.
+fn storage_buffer(
+    device: &wgpu::Device,
+    label: &str,
+    contents: &[u8],
+    element_size: usize,
+    extra: wgpu::BufferUsages,
+) -> wgpu::Buffer {
     let padded;
     let contents = if contents.is_empty() {
-        padded = [0u8; 4];
+        padded = vec![0u8; element_size];
         &padded[..]
     } else {
         contents
@@ -169,12 +202,30 @@ impl SceneBuffers {
             contents: bytemuck::cast_slice(&scene.meshes.indices),
             usage: wgpu::BufferUsages::INDEX,
         });
-        let objects = storage_buffer(device, "objects", bytemuck::cast_slice(&prepared.objects), wgpu::BufferUsages::empty());
-        let batches = storage_buffer(device, "batches", bytemuck::cast_slice::<GpuBatch, u8>(&prepared.batches), wgpu::BufferUsages::empty());
-        let materials =
-            storage_buffer(device, "materials", bytemuck::cast_slice::<GpuMaterial, u8>(&prepared.materials), wgpu::BufferUsages::empty());
+        let objects = storage_buffer(
+            device,
+            "objects",
+            bytemuck::cast_slice(&prepared.objects),
+            size_of::<GpuObject>(),
+            wgpu::BufferUsages::empty(),
+        );
+        let batches = storage_buffer(
+            device,
+            "batches",
+            bytemuck::cast_slice::<GpuBatch, u8>(&prepared.batches),
+            size_of::<GpuBatch>(),
+            wgpu::BufferUsages::empty(),
+        );
+        let materials = storage_buffer(
+            device,
+            "materials",
+            bytemuck::cast_slice::<GpuMaterial, u8>(&prepared.materials),
+            size_of::<GpuMaterial>(),
+            wgpu::BufferUsages::empty(),
+        );
         let instance_data: Vec<u32> = (0..object_count).chain(0..object_count).collect();
-        let instances = storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), wgpu::BufferUsages::COPY_SRC);
+        let instances =
+            storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), 4, wgpu::BufferUsages::COPY_SRC);
         let batch_counts = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("batch counts"),
             size: (batch_count.max(1) as u64) * 4,
@@ -236,9 +287,18 @@ impl SceneBuffers {
             label: Some("textures"),
             layout: &layouts.textures,
             entries: &[
-                wgpu::BindGroupEntry { binding: binding::TEXTURE_BASE_COLOR, resource: wgpu::BindingResource::TextureView(&base_color_view) },
-                wgpu::BindGroupEntry { binding: binding::TEXTURE_NORMAL, resource: wgpu::BindingResource::TextureView(&normal_view) },
-                wgpu::BindGroupEntry { binding: binding::TEXTURE_SAMPLER, resource: wgpu::BindingResource::Sampler(&sampler) },
+                wgpu::BindGroupEntry {
+                    binding: binding::TEXTURE_BASE_COLOR,
+                    resource: wgpu::BindingResource::TextureView(&base_color_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: binding::TEXTURE_NORMAL,
+                    resource: wgpu::BindingResource::TextureView(&normal_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: binding::TEXTURE_SAMPLER,
+                    resource: wgpu::BindingResource::Sampler(&sampler),
+                },
             ],
         });
         let cull_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {

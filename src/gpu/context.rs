@@ -81,7 +81,8 @@ impl GpuContext {
         // Vulkan, Metal and DX12 only unless WGPU_BACKEND says otherwise: every one of them has
         // multi-draw indirect, and probing GL on a headless machine only prints EGL noise.
         let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY);
-        let descriptor = wgpu::InstanceDescriptor { flags, backends, ..wgpu::InstanceDescriptor::from_env_or_default() };
+        let descriptor =
+            wgpu::InstanceDescriptor { flags, backends, ..wgpu::InstanceDescriptor::from_env_or_default() };
         wgpu::Instance::new(&descriptor)
     }
 
@@ -94,7 +95,10 @@ impl GpuContext {
         let info = adapter.get_info();
         let available = adapter.features();
         if !available.contains(REQUIRED_FEATURES) {
-            return Err(ContextError::MissingFeature { adapter: info.name.clone(), feature: "INDIRECT_FIRST_INSTANCE" });
+            return Err(ContextError::MissingFeature {
+                adapter: info.name.clone(),
+                feature: "INDIRECT_FIRST_INSTANCE",
+            });
         }
         if !adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::INDIRECT_EXECUTION) {
             return Err(ContextError::NoIndirectExecution { adapter: info.name.clone() });
@@ -120,7 +124,17 @@ impl GpuContext {
             eprintln!("wgpu error: {text}");
             sink.lock().expect("error sink poisoned").push(text);
         }));
-        Ok(Self { instance, adapter, device, queue, info, features, limits, indirect_validation: options.validate_indirect, errors })
+        Ok(Self {
+            instance,
+            adapter,
+            device,
+            queue,
+            info,
+            features,
+            limits,
+            indirect_validation: options.validate_indirect,
+            errors,
+        })
     }
 
     pub fn has_count_draws(&self) -> bool {

@@ -4,7 +4,13 @@
 use crate::tunables::READBACK_RING;
 
 /// Copies `size` bytes of `source` from `offset` into a staging buffer, waits, returns them.
-pub fn read_buffer(device: &wgpu::Device, queue: &wgpu::Queue, source: &wgpu::Buffer, offset: u64, size: u64) -> Vec<u8> {
+pub fn read_buffer(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    source: &wgpu::Buffer,
+    offset: u64,
+    size: u64,
+) -> Vec<u8> {
     let staging = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("readback staging"),
         size,

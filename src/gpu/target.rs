@@ -70,7 +70,13 @@ impl OffscreenTarget {
 
 /// Copies a 4-byte-per-pixel texture into an image (rows re-packed from wgpu's 256-byte
 /// alignment). BGRA surfaces are swizzled to RGBA.
-pub fn read_texture_rgba(device: &wgpu::Device, queue: &wgpu::Queue, texture: &wgpu::Texture, width: u32, height: u32) -> image::RgbaImage {
+pub fn read_texture_rgba(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    width: u32,
+    height: u32,
+) -> image::RgbaImage {
     let unpadded = width * 4;
     let padded = unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
     let staging = device.create_buffer(&wgpu::BufferDescriptor {
@@ -79,12 +85,17 @@ pub fn read_texture_rgba(device: &wgpu::Device, queue: &wgpu::Queue, texture: &w
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("texture readback") });
+    let mut encoder =
+        device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("texture readback") });
     encoder.copy_texture_to_buffer(
         texture.as_image_copy(),
         wgpu::TexelCopyBufferInfo {
             buffer: &staging,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded), rows_per_image: Some(height) },
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(height),
+            },
         },
         wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
     );

@@ -105,7 +105,9 @@ impl GpuTimer {
             return;
         }
         let passes = 32 - written.leading_zeros();
-        let Some(staging) = self.ring.begin(frame) else { return };
+        let Some(staging) = self.ring.begin(frame) else {
+            return;
+        };
         encoder.resolve_query_set(&self.queries, 0..passes * 2, &self.resolve, 0);
         encoder.copy_buffer_to_buffer(&self.resolve, 0, staging, 0, passes as u64 * 2 * wgpu::QUERY_SIZE as u64);
         self.in_flight.push((frame, written));
@@ -120,7 +122,9 @@ impl GpuTimer {
     pub fn collect(&mut self, device: &wgpu::Device) -> Vec<(u64, GpuPassTimes)> {
         let mut results = Vec::new();
         for (frame, bytes) in self.ring.collect(device) {
-            let Some(position) = self.in_flight.iter().position(|(f, _)| *f == frame) else { continue };
+            let Some(position) = self.in_flight.iter().position(|(f, _)| *f == frame) else {
+                continue;
+            };
             let (_, written) = self.in_flight.swap_remove(position);
             let ticks: &[u64] = bytemuck::cast_slice(&bytes);
             let time = |pass: TimedPass| {
@@ -130,7 +134,11 @@ impl GpuTimer {
             };
             results.push((
                 frame,
-                GpuPassTimes { cull: time(TimedPass::Cull), build: time(TimedPass::Build), main: time(TimedPass::Main) },
+                GpuPassTimes {
+                    cull: time(TimedPass::Cull),
+                    build: time(TimedPass::Build),
+                    main: time(TimedPass::Main),
+                },
             ));
         }
         results

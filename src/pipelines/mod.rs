@@ -34,13 +34,24 @@ pub fn with_error_scope<T>(device: &wgpu::Device, label: &str, create: impl FnOn
     }
 }
 
-pub fn shader_module(device: &wgpu::Device, source: ShaderSource, workgroup_size: u32) -> Result<wgpu::ShaderModule, PipelineError> {
+pub fn shader_module(
+    device: &wgpu::Device,
+    source: ShaderSource,
+    workgroup_size: u32,
+) -> Result<wgpu::ShaderModule, PipelineError> {
     shader_module_from_wgsl(device, source.file_name(), &source.compose(workgroup_size))
 }
 
-pub fn shader_module_from_wgsl(device: &wgpu::Device, label: &str, wgsl: &str) -> Result<wgpu::ShaderModule, PipelineError> {
+pub fn shader_module_from_wgsl(
+    device: &wgpu::Device,
+    label: &str,
+    wgsl: &str,
+) -> Result<wgpu::ShaderModule, PipelineError> {
     with_error_scope(device, label, || {
-        device.create_shader_module(wgpu::ShaderModuleDescriptor { label: Some(label), source: wgpu::ShaderSource::Wgsl(wgsl.into()) })
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+        })
     })
 }
 

@@ -98,7 +98,10 @@ pub fn stress_scene(params: &StressParams) -> Scene {
         .collect();
     // A double-sided and a masked, textured material, so the default scene exercises every
     // lit variant and the texture slots.
-    materials.push(Material { variant: Variant::DoubleSided, ..Material::colored("two-sided", Vec4::new(0.9, 0.5, 0.6, 1.0)) });
+    materials.push(Material {
+        variant: Variant::DoubleSided,
+        ..Material::colored("two-sided", Vec4::new(0.9, 0.5, 0.6, 1.0))
+    });
     materials.push(Material {
         base_color_layer: Some(0),
         normal_layer: Some(0),
@@ -111,7 +114,8 @@ pub fn stress_scene(params: &StressParams) -> Scene {
     let objects = (0..params.objects)
         .map(|_| {
             let translation = Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) * extent;
-            let axis = Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)).normalize_or(Vec3::Y);
+            let axis =
+                Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)).normalize_or(Vec3::Y);
             let rotation = Quat::from_axis_angle(axis, rng.range(0.0, std::f32::consts::TAU));
             Object {
                 translation,
@@ -144,7 +148,11 @@ pub fn lattice_texture(size: u32) -> Vec<u8> {
         .flat_map(|i| {
             let (x, y) = (i % size, i / size);
             let bar = x % cell < cell / 3 || y % cell < cell / 3;
-            if bar { [255, 255, 255, 255] } else { [255, 255, 255, 0] }
+            if bar {
+                [255, 255, 255, 255]
+            } else {
+                [255, 255, 255, 0]
+            }
         })
         .collect()
 }

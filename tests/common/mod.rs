@@ -1,0 +1,100 @@
+//! Helpers shared by the GPU tests. A test that finds no adapter fails with a message on how
+//! to install one; it never passes without a GPU.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
+use multidraw::scene::generator::{stress_scene, StressParams};
+use multidraw::scene::Scene;
+use multidraw::{ContextOptions, DrawMode, FrameInput, GpuContext, Renderer};
+
+pub fn context() -> GpuContext {
+    context_with(&ContextOptions::default())
+}
+
+pub fn context_with(options: &ContextOptions) -> GpuContext {
+    match GpuContext::headless(options) {
+        Ok(ctx) => ctx,
+        Err(error) => {
+            panic!("GPU tests need a Vulkan adapter: {error}\n(run `make test`, which installs mesa-vulkan-drivers)")
+        }
+    }
+}
+
+pub fn scene(objects: u32, animated: bool) -> Scene {
+    stress_scene(&StressParams { objects, seed: 7, animated })
+}
+
+/// Asserts the GPU reported no error since the last call.
+pub fn assert_no_gpu_errors(ctx: &GpuContext) {
+    let errors = ctx.take_errors();
+    assert!(errors.is_empty(), "wgpu reported errors: {errors:#?}");
+}
+
+/// Renders one frame and reads it back.
+pub fn render_image(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    input: &FrameInput,
+    width: u32,
+    height: u32,
+) -> image::RgbaImage {
+    let target = OffscreenTarget::new(&ctx.device, width, height);
+    renderer.render(ctx, &target.frame_target(), input);
+    ctx.wait_idle();
+    let image = target.read_rgba(&ctx.device, &ctx.queue);
+    assert_no_gpu_errors(ctx);
+    image
+}
+
+pub fn renderer(ctx: &GpuContext, scene: &Scene) -> Renderer {
+    Renderer::new(ctx, scene, COLOR_FORMAT).expect("renderer for a valid scene")
+}
+
+pub fn input(scene: &Scene, mode: DrawMode, time: f32) -> FrameInput {
+    FrameInput { time, ..FrameInput::new(scene.camera, mode) }
+}
+
+/// Where tests write images they want a human to look at.
+pub fn output_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("test-output");
+    std::fs::create_dir_all(&dir).expect("create test output dir");
+    dir
+}
+
+/// Pixels that differ between two images of equal size, and their bounding box.
+pub fn differing_pixels(a: &image::RgbaImage, b: &image::RgbaImage) -> (usize, Option<(u32, u32, u32, u32)>) {
+    assert_eq!(a.dimensions(), b.dimensions());
+    let mut count = 0;
+    let mut bounds: Option<(u32, u32, u32, u32)> = None;
+    for (x, y, pa) in a.enumerate_pixels() {
+        if pa != b.get_pixel(x, y) {
+            count += 1;
+            bounds = Some(match bounds {
+                None => (x, y, x, y),
+                Some((x0, y0, x1, y1)) => (x0.min(x), y0.min(y), x1.max(x), y1.max(y)),
+            });
+        }
+    }
+    (count, bounds)
+}
+
+/// Writes `actual` and a difference image next to the test output; returns their paths.
+pub fn write_mismatch(name: &str, expected: &image::RgbaImage, actual: &image::RgbaImage) -> (PathBuf, PathBuf) {
+    let dir = output_dir();
+    let actual_path = dir.join(format!("{name}-actual.png"));
+    let diff_path = dir.join(format!("{name}-diff.png"));
+    actual.save(&actual_path).expect("write actual image");
+    let diff = image::RgbaImage::from_fn(actual.width(), actual.height(), |x, y| {
+        if actual.get_pixel(x, y) == expected.get_pixel(x, y) {
+            image::Rgba([0, 0, 0, 255])
+        } else {
+            image::Rgba([255, 0, 255, 255])
+        }
+    });
+    diff.save(&diff_path).expect("write diff image");
+    expected.save(dir.join(format!("{name}-expected.png"))).expect("write expected image");
+    (actual_path, diff_path)
+}

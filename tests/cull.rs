@@ -1,0 +1,226 @@
+//! GPU culling equals the CPU reference. For several object counts (0, 1, 63, 64, 65, 100,000
+//! and one that needs more than 65,535 workgroups) and cameras, the instance counts and object
+//! ids the GPU wrote are read back and compared with `cull::cpu` as sets (atomic append order
+//! is not deterministic). Outputs are poisoned before every run so stale data cannot pass.
+//!
+//! The same readback checks every indirect command against the mesh table and the batch
+//! slices: this is the guarantee that lets the engine run without wgpu's indirect validation.
+
+mod common;
+
+use std::collections::{BTreeSet, HashMap};
+
+use glam::Vec3;
+use multidraw::cull::{cpu, dispatch_size};
+use multidraw::gpu::readback::read_buffer;
+use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
+use multidraw::gpu::types::{DrawIndexedIndirectArgs, DRAW_ARGS_SIZE};
+use multidraw::scene::{Camera, Scene};
+use multidraw::tunables::{VARIANT_COUNT, VISIBLE_COUNTER_SLOT, WORKGROUP_SIZE};
+use multidraw::{DrawMode, FrameInput, GpuContext, Renderer};
+
+const POISON: u8 = 0xAB;
+
+fn read_u32s(ctx: &GpuContext, buffer: &wgpu::Buffer, count: u64) -> Vec<u32> {
+    if count == 0 {
+        return Vec::new();
+    }
+    bytemuck::cast_slice(&read_buffer(&ctx.device, &ctx.queue, buffer, 0, count * 4)).to_vec()
+}
+
+fn read_draws(ctx: &GpuContext, buffer: &wgpu::Buffer, count: u64) -> Vec<DrawIndexedIndirectArgs> {
+    if count == 0 {
+        return Vec::new();
+    }
+    bytemuck::cast_slice(&read_buffer(&ctx.device, &ctx.queue, buffer, 0, count * DRAW_ARGS_SIZE)).to_vec()
+}
+
+fn poison(ctx: &GpuContext, renderer: &Renderer) {
+    let b = &renderer.buffers;
+    let fill = |buffer: &wgpu::Buffer, size: u64| ctx.queue.write_buffer(buffer, 0, &vec![POISON; size as usize]);
+    // Only the batch slices of instances[]: the identity half is data, not output.
+    fill(&b.instances, (b.object_count.max(1) as u64) * 4);
+    fill(&b.draws, b.draw_capacity as u64 * DRAW_ARGS_SIZE);
+    fill(&b.batch_counts, b.batch_count.max(1) as u64 * 4);
+    fill(&b.draw_counts, (VARIANT_COUNT as u64 + 1) * 4);
+}
+
+fn cameras(scene: &Scene) -> Vec<Camera> {
+    let base = scene.camera;
+    let extent = scene.camera.position.length().max(1.0);
+    vec![
+        base,
+        // Narrow view into the middle.
+        Camera { fov_y: 15f32.to_radians(), ..base },
+        // From inside the volume, looking sideways.
+        Camera { position: Vec3::ZERO, target: Vec3::new(1.0, 0.2, 0.3), ..base },
+        // From far away: everything is in view.
+        Camera { position: Vec3::new(0.0, 0.0, 10.0 * extent + 20.0), target: Vec3::ZERO, far: 40.0 * extent + 80.0, ..base },
+        // Looking away from everything.
+        Camera { position: Vec3::new(0.0, 0.0, 3.0 * extent), target: Vec3::new(0.0, 0.0, 6.0 * extent), ..base },
+    ]
+}
+
+/// Runs one GPU frame and checks the cull outputs of `mode` against the CPU reference.
+/// Returns the number of visible objects.
+fn check_frame(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    camera: Camera,
+    time: f32,
+    mode: DrawMode,
+    label: &str,
+) -> usize {
+    let target = OffscreenTarget::new(&ctx.device, 64, 48);
+    poison(ctx, renderer);
+    let input = FrameInput { time, ..FrameInput::new(camera, mode) };
+    renderer.render(ctx, &target.frame_target(), &input);
+    ctx.wait_idle();
+    common::assert_no_gpu_errors(ctx);
+
+    let compact = mode != DrawMode::GpuNocount;
+    let uniforms = renderer.frame_uniforms(&input, target.frame_target().aspect(), compact);
+    let prepared = &renderer.prepared;
+    let expected: BTreeSet<u32> = cpu::cull(&uniforms, &prepared.objects).into_iter().collect();
+    let n = renderer.buffers.object_count as usize;
+    let index_total = renderer.buffers.indices.size() / 4;
+
+    let draw_counts = read_u32s(ctx, &renderer.buffers.draw_counts, VARIANT_COUNT as u64 + 1);
+    assert_eq!(draw_counts[VISIBLE_COUNTER_SLOT as usize] as usize, expected.len(), "{label}: GPU visible counter");
+
+    let draws = read_draws(ctx, &renderer.buffers.draws, renderer.buffers.draw_capacity as u64);
+    // Every command the main pass may read stays inside the index buffer and instances[].
+    let check_bounds = |d: &DrawIndexedIndirectArgs| {
+        assert!(
+            d.first_index as u64 + d.index_count as u64 <= index_total,
+            "{label}: index range out of bounds: {d:?}"
+        );
+        assert!(
+            d.first_instance as u64 + d.instance_count as u64 <= 2 * n as u64,
+            "{label}: instance range out of bounds: {d:?}"
+        );
+        let mesh_ok = prepared.batches.iter().any(|b| {
+            b.first_index == d.first_index && b.index_count == d.index_count && b.base_vertex == d.base_vertex
+        });
+        assert!(mesh_ok, "{label}: draw does not name a mesh of the arena: {d:?}");
+    };
+
+    match mode {
+        DrawMode::Gpu | DrawMode::GpuNocount => {
+            let counts = read_u32s(ctx, &renderer.buffers.batch_counts, prepared.batches.len() as u64);
+            let instances = read_u32s(ctx, &renderer.buffers.instances, n as u64);
+            let mut seen = BTreeSet::new();
+            for (b, batch) in prepared.batches.iter().enumerate() {
+                let count = counts[b];
+                assert!(count <= batch.capacity, "{label}: batch {b} count {count} over capacity {}", batch.capacity);
+                for &id in &instances[batch.first_instance as usize..(batch.first_instance + count) as usize] {
+                    assert!((id as usize) < n, "{label}: batch {b} holds poison or garbage id {id:#x}");
+                    assert_eq!(
+                        prepared.objects[id as usize].batch, b as u32,
+                        "{label}: object {id} in the wrong batch"
+                    );
+                    assert!(seen.insert(id), "{label}: object {id} written twice");
+                }
+            }
+            assert_eq!(seen, expected, "{label}: GPU visible set differs from the CPU reference");
+
+            // The build pass's draws: per variant, exactly the non-empty batches (compacted) or
+            // every batch (not compacted), each with its batch's count.
+            for (v, range) in prepared.variants.iter().enumerate() {
+                let slice = &draws[range.first_batch as usize..(range.first_batch + range.batch_count) as usize];
+                let batches =
+                    &prepared.batches[range.first_batch as usize..(range.first_batch + range.batch_count) as usize];
+                let want: HashMap<u32, u32> = batches
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (b.first_instance, counts[range.first_batch as usize + i]))
+                    .filter(|&(_, c)| !compact || c > 0)
+                    .collect();
+                let used = if compact { draw_counts[v] as usize } else { slice.len() };
+                assert_eq!(used, want.len(), "{label}: variant {v} draw count");
+                let got: HashMap<u32, u32> =
+                    slice[..used].iter().map(|d| (d.first_instance, d.instance_count)).collect();
+                assert_eq!(got.len(), used, "{label}: variant {v} has a batch drawn twice");
+                assert_eq!(got, want, "{label}: variant {v} draws differ from the batch counts");
+                slice[..used].iter().for_each(check_bounds);
+            }
+        }
+        DrawMode::GpuPerObject => {
+            let mut seen = BTreeSet::new();
+            for (v, range) in prepared.variants.iter().enumerate() {
+                let count = draw_counts[v] as usize;
+                assert!(count <= range.object_count as usize, "{label}: variant {v} count over its objects");
+                for d in &draws[range.first_object as usize..range.first_object as usize + count] {
+                    check_bounds(d);
+                    assert_eq!(d.instance_count, 1, "{label}: per-object draw must draw one instance");
+                    let id = d.first_instance - n as u32;
+                    assert_eq!(prepared.batches[prepared.objects[id as usize].batch as usize].variant, v as u32);
+                    assert!(seen.insert(id), "{label}: object {id} drawn twice");
+                }
+            }
+            assert_eq!(seen, expected, "{label}: per-object visible set differs from the CPU reference");
+        }
+        DrawMode::Cpu | DrawMode::Bundle => unreachable!("not a GPU-culled mode"),
+    }
+    expected.len()
+}
+
+fn check_count(ctx: &GpuContext, objects: u32, workgroup_size: u32) {
+    let scene = common::scene(objects, true);
+    let mut renderer = Renderer::with_workgroup_size(ctx, &scene, COLOR_FORMAT, workgroup_size).expect("renderer");
+    let mut visible_somewhere = objects == 0;
+    for (c, camera) in cameras(&scene).into_iter().enumerate() {
+        for (mode, time) in
+            [(DrawMode::Gpu, 0.0), (DrawMode::Gpu, 3.7), (DrawMode::GpuNocount, 1.3), (DrawMode::GpuPerObject, 2.1)]
+        {
+            let label = format!("{objects} objects, camera {c}, {mode}, t={time}");
+            let visible = check_frame(ctx, &mut renderer, camera, time, mode, &label);
+            visible_somewhere |= visible > 0;
+            if c == 3 {
+                assert_eq!(visible, objects as usize, "{label}: a camera far away sees everything");
+            }
+            if c == 4 {
+                assert_eq!(visible, 0, "{label}: a camera looking away sees nothing");
+            }
+        }
+    }
+    assert!(visible_somewhere, "{objects} objects: no camera saw anything; the test would prove nothing");
+}
+
+#[test]
+fn gpu_culling_matches_cpu_for_small_counts() {
+    let ctx = common::context();
+    for objects in [0, 1, 63, 64, 65] {
+        check_count(&ctx, objects, WORKGROUP_SIZE);
+    }
+}
+
+#[test]
+fn gpu_culling_matches_cpu_for_100k_objects() {
+    let ctx = common::context();
+    check_count(&ctx, 100_000, WORKGROUP_SIZE);
+}
+
+#[test]
+fn gpu_culling_matches_cpu_past_65535_workgroups() {
+    // 300,000 objects at 4 threads per workgroup need 75,000 workgroups: more than one
+    // dispatch dimension holds, so the dispatch is split over y. (At the default 64 threads,
+    // that would take 4.2M objects, more than lavapipe's 128 MiB storage binding holds.)
+    let (objects, workgroup_size) = (300_000, 4);
+    let (x, y, _) = dispatch_size(objects, workgroup_size);
+    assert!(y > 1 && x <= 65_535, "the test must need a 2D dispatch, got {x}×{y}");
+    let ctx = common::context();
+    check_count(&ctx, objects, workgroup_size);
+}
+
+#[test]
+fn dispatch_covers_every_object_exactly() {
+    for (threads, wg) in
+        [(0, 64), (1, 64), (64, 64), (65, 64), (4_194_240, 64), (4_194_241, 64), (300_000, 4), (10_000_000, 64)]
+    {
+        let (x, y, width) = dispatch_size(threads, wg);
+        assert!(x <= 65_535 && y <= 65_535, "{threads}/{wg}: {x}×{y}");
+        assert_eq!(width, x * wg);
+        assert!(x as u64 * y as u64 * wg as u64 >= threads as u64, "{threads}/{wg}: {x}×{y} too small");
+    }
+}
