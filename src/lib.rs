@@ -6,11 +6,13 @@
 //! CPU-recorded baseline and render bundles draw the same frame for comparison.
 //! See `docs/` and the repository's DESIGN notes for the data flow.
 
+pub mod bench;
 pub mod cull;
 pub mod draw;
 pub mod gpu;
 pub mod mesh;
 pub mod pipelines;
+pub mod profiling;
 pub mod scene;
 pub mod shaders;
 pub mod tunables;

@@ -1,5 +1,6 @@
 //! Argument parsing and the subcommands.
 
+mod bench;
 mod render;
 
 use anyhow::Result;
@@ -28,6 +29,8 @@ enum Command {
     Info,
     /// Render one frame of the default stress scene headless and write it as a PNG.
     Render(render::RenderArgs),
+    /// Benchmark the ways of drawing over object counts: table, JSON, chart, puffin capture.
+    Bench(bench::BenchArgs),
 }
 
 /// A `WxH` size with both sides at least 1.
@@ -60,6 +63,7 @@ pub fn run() -> Result<()> {
     match cli.command {
         Command::Info => info(&options),
         Command::Render(args) => render::run(&options, &args),
+        Command::Bench(args) => bench::run(&options, &args),
     }
 }
 

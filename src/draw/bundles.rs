@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use super::baseline::{record_draws, DrawSink};
 use super::main_pass::MainPass;
+use super::recorder::PassCommands;
 use crate::gpu::buffers::SceneBuffers;
 use crate::gpu::layout::group;
 use crate::gpu::target::DEPTH_FORMAT;
@@ -16,14 +17,17 @@ use crate::scene::PreparedScene;
 struct BundleSink<'m, 'e> {
     main: &'m MainPass,
     encoder: wgpu::RenderBundleEncoder<'e>,
+    commands: PassCommands,
 }
 
 impl<'m: 'e, 'e> DrawSink for BundleSink<'m, 'e> {
     fn set_variant(&mut self, variant: usize) {
+        self.commands.set_pipeline += 1;
         self.encoder.set_pipeline(self.main.pipeline(variant));
     }
 
     fn draw_indexed(&mut self, indices: Range<u32>, base_vertex: i32, instances: Range<u32>) {
+        self.commands.draw_indexed += 1;
         self.encoder.draw_indexed(indices, base_vertex, instances);
     }
 }
@@ -32,6 +36,8 @@ impl<'m: 'e, 'e> DrawSink for BundleSink<'m, 'e> {
 pub struct RecordedBundle {
     pub bundle: wgpu::RenderBundle,
     pub visible: u32,
+    /// What the bundle replays each time it runs.
+    pub commands: PassCommands,
 }
 
 /// Records the baseline's draws of `visible` into a bundle. Bundles reset pass state when they
@@ -60,8 +66,11 @@ pub fn record(
     encoder.set_bind_group(group::TEXTURES, &buffers.texture_bind_group, &[]);
     encoder.set_vertex_buffer(0, buffers.vertices.slice(..));
     encoder.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
-    let mut sink = BundleSink { main, encoder };
+    let mut sink = BundleSink { main, encoder, commands: PassCommands::default() };
+    sink.commands.set_bind_group = [1; group::COUNT];
+    sink.commands.set_vertex_buffer = 1;
+    sink.commands.set_index_buffer = 1;
     record_draws(visible, prepared, buffers.object_count, &mut sink);
     let bundle = sink.encoder.finish(&wgpu::RenderBundleDescriptor { label: Some("baseline bundle") });
-    RecordedBundle { bundle, visible: visible.len() as u32 }
+    RecordedBundle { bundle, visible: visible.len() as u32, commands: sink.commands }
 }

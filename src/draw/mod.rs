@@ -307,6 +307,8 @@ impl Renderer {
                     (_, None) => {
                         let bundle = self.bundle.as_ref().expect("the bundle was recorded above");
                         pass.execute_bundle(&bundle.bundle);
+                        // The bundle's own state changes run again with every replay.
+                        pass.counts.set_bind_group = bundle.commands.set_bind_group;
                     }
                 }
             }

@@ -1,0 +1,226 @@
+//! `multidraw bench`: every requested way of drawing at every requested object count, the
+//! same frames (same camera, same animation times) for each, measured after a warm-up.
+//!
+//! CPU times come from the process (`Instant`), GPU times from timestamp queries. Each frame
+//! is waited for before the next, so CPU times measure recording and submission alone, not
+//! queueing behind the GPU.
+
+pub mod chart;
+pub mod report;
+
+use std::time::Instant;
+
+use crate::draw::{DrawMode, FrameInput, FrameReadback, Renderer, RendererError};
+use crate::gpu::buffers::{check_object_count, UploadError};
+use crate::gpu::target::{OffscreenTarget, COLOR_FORMAT};
+use crate::gpu::timer::GpuPassTimes;
+use crate::gpu::GpuContext;
+use crate::profiling;
+use crate::scene::generator::{stress_scene, StressParams};
+use report::{AdapterJson, BenchReport, GpuMs, Row, Stat};
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct BenchConfig {
+    pub objects: Vec<u32>,
+    pub modes: Vec<DrawMode>,
+    pub frames: u32,
+    pub warmup: u32,
+    pub width: u32,
+    pub height: u32,
+    pub seed: u64,
+    /// Animate the scene (bundle rows are always static).
+    pub animated: bool,
+}
+
+impl Default for BenchConfig {
+    fn default() -> Self {
+        Self {
+            objects: vec![1_000, 10_000, 100_000],
+            modes: vec![DrawMode::Gpu, DrawMode::Cpu, DrawMode::Bundle],
+            frames: 30,
+            warmup: 5,
+            width: 1280,
+            height: 720,
+            seed: 1,
+            animated: true,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error(transparent)]
+    Renderer(#[from] RendererError),
+    #[error(transparent)]
+    Upload(#[from] UploadError),
+    #[error("the GPU reported an error during the {mode} run at {objects} objects: {message}")]
+    Gpu { mode: DrawMode, objects: u32, message: String },
+}
+
+/// Progress of a run: (frames done, frames in all, current row's description).
+pub type Progress<'a> = &'a mut dyn FnMut(u64, u64, &str);
+
+/// Parses `--objects`: a comma-separated list of positive counts.
+pub fn parse_object_list(text: &str) -> Result<Vec<u32>, String> {
+    let bad = |item: &str| {
+        format!("invalid --objects value \"{item}\": expected a comma-separated list of positive integers, e.g. 1000,10000,100000")
+    };
+    let list: Vec<u32> = text
+        .split(',')
+        .map(|item| item.trim().replace('_', "").parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| bad(item.trim())))
+        .collect::<Result<_, _>>()?;
+    if list.is_empty() {
+        return Err(bad(text));
+    }
+    Ok(list)
+}
+
+/// Parses `--modes`: a comma-separated list of mode names.
+pub fn parse_mode_list(text: &str) -> Result<Vec<DrawMode>, String> {
+    let modes: Vec<DrawMode> =
+        text.split(',').map(|m| m.trim().parse::<DrawMode>().map_err(|e| format!("invalid --modes value: {e}"))).collect::<Result<_, _>>()?;
+    if modes.is_empty() {
+        return Err("invalid --modes value: empty list".into());
+    }
+    Ok(modes)
+}
+
+pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Result<BenchReport, BenchError> {
+    for &n in &config.objects {
+        check_object_count(n as u64, &ctx.limits)?;
+    }
+    let total = (config.objects.len() * config.modes.len()) as u64 * (config.frames + config.warmup) as u64;
+    let mut done = 0u64;
+    let mut rows = Vec::new();
+    let target = OffscreenTarget::new(&ctx.device, config.width, config.height);
+    let mut notes = Vec::new();
+    if config.modes.contains(&DrawMode::Bundle) {
+        notes.push(
+            "bundle replays draws recorded once: valid only for a static scene, so its rows run with animation off \
+             (with objects moving it would draw a stale visible set)"
+                .into(),
+        );
+    }
+    if !ctx.has_count_draws() && config.modes.iter().any(|m| matches!(m, DrawMode::Gpu | DrawMode::GpuPerObject)) {
+        notes.push("no MULTI_DRAW_INDIRECT_COUNT on this adapter: gpu modes draw every slot without a count buffer".into());
+    }
+    for &objects in &config.objects {
+        let params = StressParams { objects, seed: config.seed, animated: config.animated };
+        let animated_scene = stress_scene(&params);
+        let static_scene = stress_scene(&StressParams { animated: false, ..params });
+        let mut renderer = Renderer::new(ctx, &animated_scene, COLOR_FORMAT)?;
+        let mut scene_is_animated = true;
+        for &mode in &config.modes {
+            let animated = config.animated && mode != DrawMode::Bundle;
+            if animated != scene_is_animated {
+                renderer.set_scene(ctx, if animated { &animated_scene } else { &static_scene })?;
+                scene_is_animated = animated;
+            }
+            let label = format!("{mode} at {objects} objects");
+            let row = run_row(ctx, &mut renderer, &target, config, mode, animated_scene.camera, animated, &mut |i| {
+                progress(done + i as u64, total, &label)
+            })?;
+            done += (config.frames + config.warmup) as u64;
+            progress(done, total, &label);
+            rows.push(row);
+        }
+    }
+    Ok(BenchReport {
+        adapter: AdapterJson {
+            name: ctx.info.name.clone(),
+            backend: format!("{:?}", ctx.info.backend),
+            device_type: format!("{:?}", ctx.info.device_type),
+            driver: format!("{} {}", ctx.info.driver, ctx.info.driver_info).trim().to_string(),
+        },
+        indirect_validation: ctx.indirect_validation,
+        size: [config.width, config.height],
+        scene: format!("default stress scene (seed {}, {})", config.seed, if config.animated { "animated" } else { "static" }),
+        rows,
+        timestamps: ctx.has_timestamps(),
+        multi_draw_indirect_count: ctx.has_count_draws(),
+        warmup_frames: config.warmup,
+        notes,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_row(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    target: &OffscreenTarget,
+    config: &BenchConfig,
+    mode: DrawMode,
+    camera: crate::scene::Camera,
+    animated: bool,
+    progress: &mut dyn FnMut(u32),
+) -> Result<Row, BenchError> {
+    let mut record = Vec::new();
+    let mut cull = Vec::new();
+    let mut frame_times = Vec::new();
+    let mut submit = Vec::new();
+    let mut gpu: Vec<GpuPassTimes> = Vec::new();
+    let mut visible = Vec::new();
+    let mut commands = Default::default();
+    let mut indirect_call = None;
+    renderer.invalidate_bundle();
+    for i in 0..config.frames + config.warmup {
+        let measured = i >= config.warmup;
+        let input = FrameInput { time: i as f32 / 60.0, ..FrameInput::new(camera, mode) };
+        let frame_start = Instant::now();
+        let submit_ns = puffin::now_ns();
+        let stats = renderer.render(ctx, &target.frame_target(), &input);
+        let frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
+        {
+            puffin::profile_scope!("wait for gpu");
+            ctx.wait_idle();
+        }
+        let readbacks: Vec<FrameReadback> = renderer.collect(&ctx.device);
+        let readback = readbacks.iter().find(|r| r.frame == stats.frame).copied().unwrap_or_default();
+        if let Some(times) = readback.gpu {
+            profiling::report_gpu_passes(submit_ns, &times);
+        }
+        puffin::GlobalProfiler::lock().new_frame();
+        let errors = ctx.take_errors();
+        if let Some(message) = errors.into_iter().next() {
+            return Err(BenchError::Gpu { mode, objects: renderer.buffers.object_count, message });
+        }
+        if measured {
+            record.push(stats.record_ms);
+            cull.push(stats.cpu_cull_ms);
+            submit.push(stats.submit_ms);
+            frame_times.push(frame_ms);
+            gpu.extend(readback.gpu);
+            visible.push(stats.cpu_visible.or(readback.visible).unwrap_or(0));
+            commands = stats.commands;
+            indirect_call = stats.indirect.map(str::to_string);
+        }
+        progress(i + 1);
+    }
+    let gpu_ms = (!gpu.is_empty()).then(|| {
+        let median = |f: fn(&GpuPassTimes) -> Option<f64>| Stat::of(&gpu.iter().filter_map(f).collect::<Vec<_>>()).median;
+        GpuMs {
+            cull: median(|g| g.cull),
+            build: median(|g| g.build),
+            main: median(|g| g.main),
+            total: Stat::of(&gpu.iter().map(GpuPassTimes::total).collect::<Vec<_>>()).median,
+        }
+    });
+    Ok(Row {
+        mode: mode.name().to_string(),
+        objects: renderer.buffers.object_count,
+        visible: visible.last().copied().unwrap_or(0),
+        frames: config.frames,
+        draw_commands: commands.draw_commands(),
+        bind_group_sets: commands.bind_group_sets().to_vec(),
+        cpu_record_ms: Stat::of(&record),
+        cpu_cull_ms: Stat::of(&cull),
+        cpu_frame_ms: Stat::of(&frame_times),
+        gpu_ms,
+        submit_ms: Stat::of(&submit),
+        gpu_total_p95_ms: (!gpu.is_empty()).then(|| Stat::of(&gpu.iter().map(GpuPassTimes::total).collect::<Vec<_>>()).p95),
+        animated,
+        indirect_call,
+        visible_per_frame: visible,
+    })
+}

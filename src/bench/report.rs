@@ -1,0 +1,212 @@
+//! The benchmark's results: the JSON shape (documented in the README; the field names are
+//! fixed), summary statistics and the text table.
+
+use serde::{Deserialize, Serialize};
+
+/// Median and 95th percentile of a series, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stat {
+    pub median: f64,
+    pub p95: f64,
+}
+
+impl Stat {
+    /// Nearest-rank median and p95; zeros for an empty series.
+    pub fn of(values: &[f64]) -> Self {
+        if values.is_empty() {
+            return Self::default();
+        }
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let rank = |q: f64| sorted[((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len()) - 1];
+        let median = if sorted.len() % 2 == 1 {
+            sorted[sorted.len() / 2]
+        } else {
+            (sorted[sorted.len() / 2 - 1] + sorted[sorted.len() / 2]) / 2.0
+        };
+        Self { median, p95: rank(0.95) }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AdapterJson {
+    pub name: String,
+    pub backend: String,
+    pub device_type: String,
+    pub driver: String,
+}
+
+/// Median GPU time of each pass, in ms, from timestamp queries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GpuMs {
+    pub cull: f64,
+    pub build: f64,
+    pub main: f64,
+    pub total: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub mode: String,
+    pub objects: u32,
+    /// Visible objects in the last measured frame (the same frame number, hence the same
+    /// animation time, for every mode).
+    pub visible: u32,
+    /// Measured frames (after warm-up).
+    pub frames: u32,
+    /// Draw-type commands recorded into the main pass per frame.
+    pub draw_commands: u32,
+    /// `set_bind_group` calls per group index per frame, all passes.
+    pub bind_group_sets: Vec<u32>,
+    pub cpu_record_ms: Stat,
+    pub cpu_cull_ms: Stat,
+    pub cpu_frame_ms: Stat,
+    /// `null` where the adapter has no timestamp queries.
+    pub gpu_ms: Option<GpuMs>,
+    // Fields beyond the fixed shape.
+    pub submit_ms: Stat,
+    /// 95th percentile of the GPU total, where timed.
+    pub gpu_total_p95_ms: Option<f64>,
+    /// Whether objects moved during the row (bundle rows are static).
+    pub animated: bool,
+    /// The indirect draw call used, for GPU-driven modes.
+    pub indirect_call: Option<String>,
+    /// Visible objects per measured frame.
+    pub visible_per_frame: Vec<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchReport {
+    pub adapter: AdapterJson,
+    pub indirect_validation: bool,
+    pub size: [u32; 2],
+    pub scene: String,
+    pub rows: Vec<Row>,
+    // Fields beyond the fixed shape.
+    pub timestamps: bool,
+    pub multi_draw_indirect_count: bool,
+    pub warmup_frames: u32,
+    pub notes: Vec<String>,
+}
+
+impl BenchReport {
+    pub fn row(&self, mode: &str, objects: u32) -> Option<&Row> {
+        self.rows.iter().find(|r| r.mode == mode && r.objects == objects)
+    }
+
+    /// Rows whose modes culled the same frames but disagree on the visible count, per frame.
+    pub fn visible_disagreements(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        for row in self.rows.iter().filter(|r| r.animated || r.mode != "bundle") {
+            for other in self.rows.iter().filter(|o| o.objects == row.objects && o.mode < row.mode && o.animated == row.animated) {
+                if other.visible_per_frame != row.visible_per_frame {
+                    problems.push(format!("{} objects: {} and {} disagree on visible counts", row.objects, other.mode, row.mode));
+                }
+            }
+        }
+        problems
+    }
+
+    /// The human-readable table.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        out += &format!(
+            "adapter: {} ({}, {}, {})\nscene: {}   size: {}x{}   indirect validation: {}   timestamps: {}\n\n",
+            self.adapter.name,
+            self.adapter.backend,
+            self.adapter.device_type,
+            self.adapter.driver,
+            self.scene,
+            self.size[0],
+            self.size[1],
+            if self.indirect_validation { "on" } else { "off" },
+            if self.timestamps { "yes" } else { "no (GPU times not available on this adapter)" },
+        );
+        out += &format!(
+            "{:<15} {:>9} {:>9} {:>7} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8} {:>9} {:>10}\n",
+            "mode",
+            "objects",
+            "visible",
+            "draws",
+            "record ms",
+            "cpu cull ms",
+            "cpu frame ms",
+            "gpu cull",
+            "build",
+            "main",
+            "gpu total",
+            "bind sets"
+        );
+        out += &format!("{:<15} {:>9} {:>9} {:>7} {:>17} {:>17} {:>17}\n", "", "", "", "", "med / p95", "med / p95", "med / p95");
+        for r in &self.rows {
+            let stat = |s: &Stat| format!("{:.3} / {:.3}", s.median, s.p95);
+            let gpu_culled = r.mode.starts_with("gpu");
+            let gpu = |f: fn(&GpuMs) -> f64| r.gpu_ms.as_ref().map_or("n/a".to_string(), |g| format!("{:.3}", f(g)));
+            let gpu_pass = |f: fn(&GpuMs) -> f64| if gpu_culled { gpu(f) } else { "-".to_string() };
+            out += &format!(
+                "{:<15} {:>9} {:>9} {:>7} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8} {:>9} {:>10}\n",
+                r.mode,
+                r.objects,
+                r.visible,
+                r.draw_commands,
+                stat(&r.cpu_record_ms),
+                stat(&r.cpu_cull_ms),
+                stat(&r.cpu_frame_ms),
+                gpu_pass(|g| g.cull),
+                gpu_pass(|g| g.build),
+                gpu(|g| g.main),
+                gpu(|g| g.total),
+                format!("{:?}", r.bind_group_sets),
+            );
+        }
+        out += "\n";
+        out += &self.summary();
+        for note in &self.notes {
+            out += &format!("note: {note}\n");
+        }
+        out
+    }
+
+    /// Ratios that answer the benchmark's questions, computed from rows of this run.
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        let cpu_work = |r: &Row| r.cpu_record_ms.median + r.cpu_cull_ms.median;
+        let mut counts: Vec<u32> = self.rows.iter().map(|r| r.objects).collect();
+        counts.sort_unstable();
+        counts.dedup();
+        for &n in &counts {
+            if let (Some(gpu), Some(cpu)) = (self.row("gpu", n), self.row("cpu", n)) {
+                out += &format!(
+                    "{n:>9} objects: CPU work per frame (record + cull) gpu {:.3} ms vs cpu {:.3} ms: {:.1}x less",
+                    cpu_work(gpu),
+                    cpu_work(cpu),
+                    cpu_work(cpu) / cpu_work(gpu).max(1e-9)
+                );
+                if let (Some(g), Some(c)) = (gpu.gpu_ms, cpu.gpu_ms) {
+                    out += &format!("; GPU time gpu {:.3} ms vs cpu {:.3} ms", g.total, c.total);
+                }
+                out += "\n";
+            }
+        }
+        if let (Some(&lo), Some(&hi)) = (counts.first(), counts.last()) {
+            if let (Some(a), Some(b)) = (self.row("gpu", lo), self.row("gpu", hi)) {
+                if lo != hi {
+                    out += &format!(
+                        "gpu record time {hi} vs {lo} objects: {:.3} ms vs {:.3} ms ({:.2}x)\n",
+                        b.cpu_record_ms.median,
+                        a.cpu_record_ms.median,
+                        b.cpu_record_ms.median / a.cpu_record_ms.median.max(1e-9)
+                    );
+                }
+            }
+        }
+        let disagreements = self.visible_disagreements();
+        if disagreements.is_empty() {
+            out += "visible counts agree between the GPU-culled and CPU-culled modes on every frame\n";
+        }
+        for d in disagreements {
+            out += &format!("WARNING: {d}\n");
+        }
+        out
+    }
+}

@@ -1,0 +1,108 @@
+//! `multidraw bench`: the benchmark table, JSON, chart and puffin capture.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use multidraw::bench::{self, BenchConfig};
+use multidraw::draw::DrawMode;
+use multidraw::profiling::Capture;
+use multidraw::{ContextOptions, GpuContext};
+
+use super::Size;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Scene: only the embedded default stress scene for now ("default").
+    #[arg(default_value = "default")]
+    scene: String,
+    /// Object counts to sweep, comma-separated.
+    #[arg(long, default_value = "1000,10000,100000", value_parser = parse_objects)]
+    objects: List<u32>,
+    /// Modes, comma-separated: gpu, gpu-nocount, gpu-per-object, cpu, bundle.
+    #[arg(long, default_value = "gpu,cpu,bundle", value_parser = parse_modes)]
+    modes: List<DrawMode>,
+    /// Measured frames per mode and object count.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    frames: u32,
+    /// Frames rendered before measuring.
+    #[arg(long, default_value_t = 5)]
+    warmup: u32,
+    /// Render target size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", allow_hyphen_values = true)]
+    size: Size,
+    /// Keep objects still (bundle rows are always still).
+    #[arg(long)]
+    r#static: bool,
+    /// Write the results as JSON (shape in the README).
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Write a PNG chart of CPU record time and GPU time against object count.
+    #[arg(long)]
+    chart: Option<PathBuf>,
+    /// Save the run's puffin frames (CPU scopes + GPU pass scopes) for puffin_viewer.
+    #[arg(long)]
+    puffin: Option<PathBuf>,
+}
+
+/// A comma-separated list as one clap value (a bare `Vec` would mean repeated flags).
+#[derive(Clone, Debug)]
+pub struct List<T>(Vec<T>);
+
+fn parse_objects(text: &str) -> Result<List<u32>, String> {
+    bench::parse_object_list(text).map(List)
+}
+
+fn parse_modes(text: &str) -> Result<List<DrawMode>, String> {
+    bench::parse_mode_list(text).map(List)
+}
+
+pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
+    if args.scene != "default" {
+        anyhow::bail!("unknown scene \"{}\": only the embedded default scene (\"default\") is available", args.scene);
+    }
+    let config = BenchConfig {
+        objects: args.objects.0.clone(),
+        modes: args.modes.0.clone(),
+        frames: args.frames,
+        warmup: args.warmup,
+        width: args.size.width,
+        height: args.size.height,
+        animated: !args.r#static,
+        ..BenchConfig::default()
+    };
+    let ctx = GpuContext::headless(options)?;
+    let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
+    let mut last_draw = std::time::Instant::now() - std::time::Duration::from_secs(1);
+    let mut progress = |done: u64, total: u64, label: &str| {
+        if done < total && last_draw.elapsed().as_millis() < 100 {
+            return;
+        }
+        last_draw = std::time::Instant::now();
+        let width = 30;
+        let filled = (done * width / total.max(1)) as usize;
+        eprint!("\r[{}{}] {done}/{total} frames  {label:<32}", "#".repeat(filled), " ".repeat(width as usize - filled));
+        if done == total {
+            eprintln!();
+        }
+        let _ = std::io::stderr().flush();
+    };
+    let report = bench::run(&ctx, &config, &mut progress)?;
+    print!("{}", report.table());
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report)?;
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    if let Some(path) = &args.chart {
+        bench::chart::write_chart(&report, path).with_context(|| format!("writing chart {}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    if let (Some(path), Some(capture)) = (&args.puffin, &capture) {
+        let frames = capture.save(path).with_context(|| format!("writing {}", path.display()))?;
+        println!("wrote {} ({frames} puffin frames; open with puffin_viewer)", path.display());
+    }
+    Ok(())
+}

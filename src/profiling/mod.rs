@@ -1,0 +1,73 @@
+//! puffin integration: GPU pass times (from timestamp queries) reported as scopes of their own
+//! "GPU" thread, and saving a capture that `puffin_viewer` opens.
+//!
+//! GPU timestamps have their own clock, so the passes are placed on the CPU timeline starting at
+//! the frame's submit time, one after the other in the order the GPU runs them, each as long as
+//! its timestamps say.
+
+use std::sync::OnceLock;
+
+use crate::gpu::timer::{GpuPassTimes, TimedPass};
+
+fn scope_ids() -> &'static [puffin::ScopeId; 3] {
+    static IDS: OnceLock<[puffin::ScopeId; 3]> = OnceLock::new();
+    IDS.get_or_init(|| {
+        let details: Vec<_> = [TimedPass::Cull, TimedPass::Build, TimedPass::Main]
+            .iter()
+            .map(|p| puffin::ScopeDetails::from_scope_name(p.name()))
+            .collect();
+        let ids = puffin::GlobalProfiler::lock().register_user_scopes(&details);
+        [ids[0], ids[1], ids[2]]
+    })
+}
+
+/// Reports one frame's GPU pass times to puffin's current frame, starting at `start_ns`
+/// (`puffin::now_ns()` taken when the frame was submitted). Does nothing while puffin is off.
+/// Must not be called while a puffin scope is open on this thread's outermost level.
+pub fn report_gpu_passes(start_ns: puffin::NanoSecond, times: &GpuPassTimes) {
+    if !puffin::are_scopes_on() {
+        return;
+    }
+    let ids = scope_ids();
+    let mut info = puffin::StreamInfo::default();
+    let mut now = start_ns;
+    for (time, id) in [times.cull, times.build, times.main].iter().zip(ids) {
+        let Some(ms) = time else { continue };
+        let end = now + (ms * 1e6) as i64;
+        let (offset, _) = info.stream.begin_scope(|| now, *id, "");
+        info.stream.end_scope(offset, end);
+        info.num_scopes += 1;
+        info.depth = 1;
+        info.range_ns = if info.num_scopes == 1 { (now, end) } else { (info.range_ns.0.min(now), info.range_ns.1.max(end)) };
+        now = end;
+    }
+    if info.num_scopes > 0 {
+        puffin::GlobalProfiler::lock()
+            .report_user_scopes(puffin::ThreadInfo { start_time_ns: None, name: "GPU".into() }, &info.as_stream_into_ref());
+    }
+}
+
+/// Records every puffin frame from creation on, to save as a `.puffin` file.
+pub struct Capture {
+    view: puffin::GlobalFrameView,
+}
+
+impl Capture {
+    /// Turns puffin scopes on and starts keeping frames (up to `max_frames`).
+    pub fn start(max_frames: usize) -> Self {
+        puffin::set_scopes_on(true);
+        let view = puffin::GlobalFrameView::default();
+        view.lock().set_max_recent(max_frames);
+        Self { view }
+    }
+
+    /// Writes the frames captured so far; `puffin_viewer FILE` opens it.
+    pub fn save(&self, path: &std::path::Path) -> anyhow::Result<usize> {
+        puffin::GlobalProfiler::lock().new_frame();
+        let view = self.view.lock();
+        let frames = view.recent_frames().count();
+        let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+        view.write(&mut file)?;
+        Ok(frames)
+    }
+}
