@@ -31,6 +31,8 @@ pub struct BenchConfig {
     pub seed: u64,
     /// Animate the scene (bundle rows are always static).
     pub animated: bool,
+    /// Wait for each frame's GPU work by spinning (see `GpuContext::wait_idle_spinning`).
+    pub spin_wait: bool,
 }
 
 impl Default for BenchConfig {
@@ -44,6 +46,7 @@ impl Default for BenchConfig {
             height: 720,
             seed: 1,
             animated: true,
+            spin_wait: false,
         }
     }
 }
@@ -140,6 +143,7 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
         timestamps: ctx.has_timestamps(),
         multi_draw_indirect_count: ctx.has_count_draws(),
         warmup_frames: config.warmup,
+        gpu_wait: if config.spin_wait { "spin" } else { "block" }.into(),
         notes,
     })
 }
@@ -161,6 +165,7 @@ fn run_row(
     let mut submit = Vec::new();
     let mut gpu: Vec<GpuPassTimes> = Vec::new();
     let mut visible = Vec::new();
+    let mut boundary = Vec::new();
     let mut commands = Default::default();
     let mut indirect_call = None;
     renderer.invalidate_bundle();
@@ -173,7 +178,11 @@ fn run_row(
         let frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
         {
             puffin::profile_scope!("wait for gpu");
-            ctx.wait_idle();
+            if config.spin_wait {
+                ctx.wait_idle_spinning();
+            } else {
+                ctx.wait_idle();
+            }
         }
         let readbacks: Vec<FrameReadback> = renderer.collect(&ctx.device);
         let readback = readbacks.iter().find(|r| r.frame == stats.frame).copied().unwrap_or_default();
@@ -192,6 +201,10 @@ fn run_row(
             frame_times.push(frame_ms);
             gpu.extend(readback.gpu);
             visible.push(stats.cpu_visible.or(readback.visible).unwrap_or(0));
+            if mode == DrawMode::Cpu {
+                let uniforms = renderer.frame_uniforms(&input, target.frame_target().aspect(), false);
+                boundary.push(crate::cull::cpu::boundary_count(&uniforms, &renderer.prepared.objects));
+            }
             commands = stats.commands;
             indirect_call = stats.indirect.map(str::to_string);
         }
@@ -222,5 +235,6 @@ fn run_row(
         animated,
         indirect_call,
         visible_per_frame: visible,
+        boundary_per_frame: boundary,
     })
 }

@@ -36,6 +36,11 @@ pub struct BenchArgs {
     /// Keep objects still (bundle rows are always still).
     #[arg(long)]
     r#static: bool,
+    /// How to wait for each frame's GPU work: spin (keeps the core awake, so a long GPU frame
+    /// does not inflate the next CPU time) or block. Default: spin on GPUs, block on CPU
+    /// adapters such as lavapipe, where spinning would steal a core from the rasteriser.
+    #[arg(long, value_parser = ["spin", "block"])]
+    wait: Option<String>,
     /// Write the results as JSON (shape in the README).
     #[arg(long)]
     json: Option<PathBuf>,
@@ -74,6 +79,13 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
         ..BenchConfig::default()
     };
     let ctx = GpuContext::headless(options)?;
+    let config = BenchConfig {
+        spin_wait: match args.wait.as_deref() {
+            Some(choice) => choice == "spin",
+            None => ctx.info.device_type != wgpu::DeviceType::Cpu,
+        },
+        ..config
+    };
     let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
     let mut last_draw = std::time::Instant::now() - std::time::Duration::from_secs(1);
     let mut progress = |done: u64, total: u64, label: &str| {

@@ -43,3 +43,26 @@ pub fn cull(frame: &FrameUniforms, objects: &[GpuObject]) -> Vec<u32> {
     cull_into(frame, objects, &mut visible);
     visible
 }
+
+/// Relative distance to a plane under which a sphere counts as touching it to float precision:
+/// about 16 f32 rounding steps of the largest term of the plane test.
+pub const BOUNDARY_TOLERANCE: f32 = 2e-6;
+
+/// Objects whose sphere touches a culling plane to within float rounding. Their visibility can
+/// differ by one rounding step between the CPU and a GPU that fuses multiply-adds, so the
+/// benchmark accepts GPU/CPU visible counts that differ by at most this many objects.
+pub fn boundary_count(frame: &FrameUniforms, objects: &[GpuObject]) -> u32 {
+    if frame.cull_enabled == 0 {
+        return 0;
+    }
+    let touching = |object: &GpuObject| {
+        let center = animate_point(frame, object, object.bounds.xyz());
+        let radius = object.bounds.w;
+        frame.cull_planes.iter().any(|p| {
+            let margin = p.xyz().dot(center) + p.w + radius;
+            let scale = center.abs().dot(p.xyz().abs()) + p.w.abs() + radius;
+            margin.abs() <= BOUNDARY_TOLERANCE * scale
+        })
+    };
+    objects.iter().filter(|o| touching(o)).count() as u32
+}

@@ -156,6 +156,20 @@ impl GpuContext {
         let _ = self.device.poll(wgpu::PollType::wait_indefinitely());
     }
 
+    /// Waits for the GPU by polling in a loop instead of sleeping in the driver. A thread that
+    /// sleeps through a long GPU frame wakes on a cold, down-clocked core, which inflated the
+    /// next frame's measured record time by 2–3× on the H200 host (0.08 ms at 1k objects, 0.22
+    /// ms at 1M with 68 ms GPU frames). Not for CPU adapters: there the spinning thread would
+    /// steal a core from the rasteriser.
+    pub fn wait_idle_spinning(&self) {
+        while let Ok(status) = self.device.poll(wgpu::PollType::Poll) {
+            if status.is_queue_empty() {
+                return;
+            }
+            std::hint::spin_loop();
+        }
+    }
+
     /// One line per fact `multidraw info` prints.
     pub fn describe(&self) -> Vec<(String, String)> {
         let yes_no = |b: bool| if b { "yes" } else { "no" }.to_string();
