@@ -71,7 +71,7 @@ fn indirect_validation_does_not_change_the_image() {
     let images: Vec<_> = [false, true]
         .into_iter()
         .map(|validate_indirect| {
-            let ctx = common::context_with(&ContextOptions { validate_indirect });
+            let ctx = common::context_with(&ContextOptions { validate_indirect, ..Default::default() });
             assert_eq!(ctx.indirect_validation, validate_indirect);
             let mut renderer = common::renderer(&ctx, &scene);
             common::render_image(&ctx, &mut renderer, &common::input(&scene, DrawMode::GpuNocount, 2.0), WIDTH, HEIGHT)

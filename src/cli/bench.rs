@@ -103,6 +103,7 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
     };
     let report = bench::run(&ctx, &config, &mut progress)?;
     print!("{}", report.table());
+    super::save_driver_cache(&ctx);
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)?;
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;

@@ -6,6 +6,7 @@ mod render;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+use multidraw::gpu::DriverCacheSource;
 use multidraw::{ContextOptions, GpuContext};
 
 #[derive(Parser)]
@@ -59,7 +60,7 @@ impl std::str::FromStr for Size {
 
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
-    let options = ContextOptions { validate_indirect: cli.validate_indirect };
+    let options = ContextOptions { validate_indirect: cli.validate_indirect, driver_cache: DriverCacheSource::Disk };
     match cli.command {
         Command::Info => info(&options),
         Command::Render(args) => render::run(&options, &args),
@@ -73,4 +74,12 @@ fn info(options: &ContextOptions) -> Result<()> {
         println!("{key:<38} {value}");
     }
     Ok(())
+}
+
+/// Saves the driver's pipeline cache for the next run; a failure costs only the next start-up,
+/// so it is a warning.
+pub fn save_driver_cache(ctx: &GpuContext) {
+    if let Err(error) = ctx.save_driver_cache() {
+        eprintln!("warning: could not save the pipeline cache: {error}");
+    }
 }

@@ -70,6 +70,7 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     if stats.mode == DrawMode::Cpu {
         println!("cpu cull time      {:.3} ms", stats.cpu_cull_ms);
     }
+    super::save_driver_cache(&ctx);
     println!("wrote              {}", args.out.display());
     Ok(())
 }

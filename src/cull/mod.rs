@@ -7,7 +7,7 @@ use crate::draw::recorder::{CountingComputePass, PassCommands};
 use crate::gpu::buffers::SceneBuffers;
 use crate::gpu::layout::{group, Layouts};
 use crate::gpu::timer::{GpuTimer, TimedPass};
-use crate::pipelines::{self, PipelineError};
+use crate::pipelines::{compile_parallel, compute_spec, shader_spec, PipelineCache, PipelineError};
 use crate::shaders::ShaderSource;
 use crate::tunables::MAX_WORKGROUPS_PER_DIMENSION;
 
@@ -45,21 +45,30 @@ pub struct CullPass {
 }
 
 impl CullPass {
-    pub fn new(device: &wgpu::Device, layouts: &Layouts, workgroup_size: u32) -> Result<Self, PipelineError> {
-        let cull_module = pipelines::shader_module(device, ShaderSource::Cull, workgroup_size)?;
-        let build_module = pipelines::shader_module(device, ShaderSource::Build, workgroup_size)?;
-        Ok(Self {
-            cull: pipelines::compute_pipeline(device, "cull", &layouts.cull, &cull_module, "cull")?,
-            cull_per_object: pipelines::compute_pipeline(
-                device,
-                "cull per object",
-                &layouts.cull,
-                &cull_module,
-                "cull_per_object",
-            )?,
-            build: pipelines::compute_pipeline(device, "build", &layouts.cull, &build_module, "build")?,
-            workgroup_size,
-        })
+    /// Gets the three pipelines from the cache, compiling them in parallel on worker threads.
+    pub fn new(cache: &PipelineCache, layouts: &Layouts, workgroup_size: u32) -> Result<Self, PipelineError> {
+        let cull_shader = shader_spec(ShaderSource::Cull, workgroup_size);
+        let build_shader = shader_spec(ShaderSource::Build, workgroup_size);
+        let specs = [
+            compute_spec("cull", &layouts.cull, &cull_shader, "cull"),
+            compute_spec("cull per object", &layouts.cull, &cull_shader, "cull_per_object"),
+            compute_spec("build", &layouts.cull, &build_shader, "build"),
+        ];
+        let jobs = specs.iter().map(|spec| Box::new(move || cache.compute(spec)) as Box<dyn FnOnce() -> _ + Send>).collect();
+        let mut pipelines = compile_parallel(jobs).into_iter();
+        let mut next = || pipelines.next().expect("one result per spec");
+        Ok(Self { cull: next()?, cull_per_object: next()?, build: next()?, workgroup_size })
+    }
+
+    /// Runs each pipeline once (see `pipelines::prewarm`).
+    pub fn prewarm(&self, encoder: &mut wgpu::CommandEncoder, buffers: &SceneBuffers) {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("prewarm cull"), timestamp_writes: None });
+        pass.set_bind_group(group::FRAME, &buffers.frame_bind_group, &[]);
+        pass.set_bind_group(group::CULL_IO, &buffers.cull_bind_group, &[]);
+        for pipeline in [&self.cull, &self.cull_per_object, &self.build] {
+            pass.set_pipeline(pipeline);
+            pass.dispatch_workgroups(1, 1, 1);
+        }
     }
 
     /// Records the counter reset, "cull" and (for batches) "build".

@@ -6,10 +6,10 @@ use crate::gpu::buffers::SceneBuffers;
 use crate::gpu::layout::{group, Layouts};
 use crate::gpu::target::FrameTarget;
 use crate::gpu::timer::{GpuTimer, TimedPass};
-use crate::pipelines::{self, PipelineError};
+use crate::pipelines::{compile_parallel, shader_spec, variant_spec, PipelineCache, PipelineError};
 use crate::scene::Variant;
 use crate::shaders::ShaderSource;
-use crate::tunables::{VARIANT_COUNT, WORKGROUP_SIZE};
+use crate::tunables::WORKGROUP_SIZE;
 
 /// Background colour of every frame.
 pub const CLEAR_COLOR: wgpu::Color = wgpu::Color { r: 0.02, g: 0.025, b: 0.035, a: 1.0 };
@@ -21,18 +21,28 @@ pub struct MainPass {
 }
 
 impl MainPass {
-    pub fn new(
-        device: &wgpu::Device,
-        layouts: &Layouts,
-        color_format: wgpu::TextureFormat,
-    ) -> Result<Self, PipelineError> {
-        let module = pipelines::shader_module(device, ShaderSource::Draw, WORKGROUP_SIZE)?;
-        let pipelines = Variant::ALL
-            .iter()
-            .map(|&v| pipelines::render_pipeline(device, layouts, &module, v, color_format))
-            .collect::<Result<Vec<_>, _>>()?;
-        debug_assert_eq!(pipelines.len(), VARIANT_COUNT as usize);
+    /// Gets every variant's pipeline from the cache, compiling them in parallel.
+    pub fn new(cache: &PipelineCache, layouts: &Layouts, color_format: wgpu::TextureFormat) -> Result<Self, PipelineError> {
+        let shader = shader_spec(ShaderSource::Draw, WORKGROUP_SIZE);
+        let specs: Vec<_> = Variant::ALL.iter().map(|&v| variant_spec(&layouts.render, &shader, v, color_format)).collect();
+        let jobs = specs.iter().map(|spec| Box::new(move || cache.render(spec)) as Box<dyn FnOnce() -> _ + Send>).collect();
+        let pipelines = compile_parallel(jobs).into_iter().collect::<Result<Vec<_>, _>>()?;
         Ok(Self { pipelines, color_format })
+    }
+
+    /// Draws once with every pipeline into a 1×1 target (see `pipelines::prewarm`).
+    pub fn prewarm(&self, encoder: &mut wgpu::CommandEncoder, buffers: &SceneBuffers, color: &wgpu::TextureView, depth: &wgpu::TextureView) {
+        let target = FrameTarget { color, depth, width: 1, height: 1 };
+        let mut pass = self.begin(encoder, &target, None);
+        let mut counts = Default::default();
+        let mut pass = CountingRenderPass { pass: &mut pass, counts: &mut counts };
+        Self::bind_scene(&mut pass, buffers);
+        // The identity slot of object 0, or the padding element of an empty scene.
+        let instance = if buffers.object_count > 0 { buffers.object_count } else { 0 };
+        for pipeline in &self.pipelines {
+            pass.set_pipeline(pipeline);
+            pass.draw_indexed(0..3, 0, instance..instance + 1);
+        }
     }
 
     pub fn pipeline(&self, variant: usize) -> &wgpu::RenderPipeline {

@@ -10,6 +10,7 @@ pub mod gpu_driven;
 pub mod main_pass;
 pub mod recorder;
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use glam::Vec3;
@@ -137,8 +138,38 @@ pub struct FrameReadback {
     pub gpu: Option<GpuPassTimes>,
 }
 
+/// How to build a renderer.
+#[derive(Clone, Copy, Debug)]
+pub struct RendererOptions {
+    pub color_format: wgpu::TextureFormat,
+    /// Cull workgroup size (tests use a tiny one to reach more than 65,535 workgroups with a
+    /// scene that fits the storage limits).
+    pub workgroup_size: u32,
+    /// Run every pipeline once before the first frame (see `pipelines::prewarm`).
+    pub prewarm: bool,
+}
+
+impl RendererOptions {
+    pub fn new(color_format: wgpu::TextureFormat) -> Self {
+        Self { color_format, workgroup_size: WORKGROUP_SIZE, prewarm: true }
+    }
+}
+
+/// Start-up timings of a renderer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StartupTimes {
+    /// Getting every pipeline from the cache (compiling on worker threads), in ms.
+    pub pipelines_ms: f64,
+    /// Preparing and uploading the scene (in parallel with the pipelines), in ms.
+    pub upload_ms: f64,
+    /// Prewarming (0 when off), in ms.
+    pub prewarm_ms: f64,
+    /// All of start-up, in ms.
+    pub total_ms: f64,
+}
+
 pub struct Renderer {
-    pub layouts: Layouts,
+    pub layouts: Arc<Layouts>,
     pub cull: CullPass,
     pub main: MainPass,
     pub buffers: SceneBuffers,
@@ -151,27 +182,47 @@ pub struct Renderer {
     frame_number: u64,
     has_count: bool,
     pending: Vec<FrameReadback>,
+    pub startup: StartupTimes,
 }
 
 impl Renderer {
+    /// A renderer with default options: prewarmed, default workgroup size.
     pub fn new(ctx: &GpuContext, scene: &Scene, color_format: wgpu::TextureFormat) -> Result<Self, RendererError> {
-        Self::with_workgroup_size(ctx, scene, color_format, WORKGROUP_SIZE)
+        Self::with_options(ctx, scene, &RendererOptions::new(color_format))
     }
 
-    /// As [`Renderer::new`] with another cull workgroup size (tests use a tiny one to reach
-    /// more than 65,535 workgroups with a scene that fits the storage limits).
     pub fn with_workgroup_size(
         ctx: &GpuContext,
         scene: &Scene,
         color_format: wgpu::TextureFormat,
         workgroup_size: u32,
     ) -> Result<Self, RendererError> {
+        Self::with_options(ctx, scene, &RendererOptions { workgroup_size, ..RendererOptions::new(color_format) })
+    }
+
+    /// Gets the pipelines (compiled on worker threads) while the scene is prepared and
+    /// uploaded on this one, then prewarms.
+    pub fn with_options(ctx: &GpuContext, scene: &Scene, options: &RendererOptions) -> Result<Self, RendererError> {
+        puffin::profile_function!();
+        let start = Instant::now();
         check_scene(scene, &ctx.limits)?;
-        let layouts = Layouts::new(&ctx.device);
-        let cull = CullPass::new(&ctx.device, &layouts, workgroup_size)?;
-        let main = MainPass::new(&ctx.device, &layouts, color_format)?;
-        let prepared = prepare(scene);
-        let buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &layouts, scene, &prepared);
+        let layouts = ctx.layouts.clone();
+        let (cull, main, prepared, buffers, pipelines_ms, upload_ms) = std::thread::scope(|scope| {
+            let compile = scope.spawn(|| {
+                let start = Instant::now();
+                let cull = CullPass::new(&ctx.pipelines, &layouts, options.workgroup_size);
+                let main = MainPass::new(&ctx.pipelines, &layouts, options.color_format);
+                (cull, main, start.elapsed().as_secs_f64() * 1e3)
+            });
+            let upload_start = Instant::now();
+            let prepared = prepare(scene);
+            let buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &layouts, scene, &prepared);
+            let upload_ms = upload_start.elapsed().as_secs_f64() * 1e3;
+            let (cull, main, pipelines_ms) = compile.join().expect("pipeline compilation thread panicked");
+            (cull, main, prepared, buffers, pipelines_ms, upload_ms)
+        });
+        let (cull, main) = (cull?, main?);
+        let prewarm_ms = if options.prewarm { crate::pipelines::prewarm::prewarm(ctx, &cull, &main, &buffers) } else { 0.0 };
         Ok(Self {
             timer: GpuTimer::new(&ctx.device, &ctx.queue),
             visible_ring: ReadbackRing::new(&ctx.device, "draw count readback", (VARIANT_COUNT as u64 + 1) * 4),
@@ -185,6 +236,7 @@ impl Renderer {
             frame_number: 0,
             has_count: ctx.has_count_draws(),
             pending: Vec::new(),
+            startup: StartupTimes { pipelines_ms, upload_ms, prewarm_ms, total_ms: start.elapsed().as_secs_f64() * 1e3 },
         })
     }
 

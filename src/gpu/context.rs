@@ -16,6 +16,9 @@ use std::sync::{Arc, Mutex};
 
 use thiserror::Error;
 
+use super::layout::Layouts;
+use crate::pipelines::PipelineCache;
+
 /// Install hint printed with every "no adapter" error.
 pub const DRIVER_HINT: &str = "install a Vulkan driver: on Debian/Ubuntu the CPU one is \
 `apt-get install mesa-vulkan-drivers` (lavapipe); `make test` and `make run` install it when missing";
@@ -32,11 +35,27 @@ pub enum ContextError {
     RequestDevice { adapter: String, source: wgpu::RequestDeviceError },
 }
 
+/// Where the driver's pipeline cache (`Features::PIPELINE_CACHE`, Vulkan) starts from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum DriverCacheSource {
+    /// No driver cache.
+    #[default]
+    Off,
+    /// An empty cache (a cold start that can still be saved).
+    Empty,
+    /// The file in the platform cache directory for this adapter and driver
+    /// (`pipelines::disk`), saved again by [`GpuContext::save_driver_cache`].
+    Disk,
+    /// Data from an earlier run in this process.
+    Data(Arc<Vec<u8>>),
+}
+
 /// How to open the GPU.
 #[derive(Clone, Debug, Default)]
 pub struct ContextOptions {
     /// Keep wgpu's per-sub-draw validation of indirect calls (off by default, see module docs).
     pub validate_indirect: bool,
+    pub driver_cache: DriverCacheSource,
 }
 
 /// Features the engine uses when the adapter has them.
@@ -59,6 +78,14 @@ pub struct GpuContext {
     pub limits: wgpu::Limits,
     /// Whether wgpu validates each indirect sub-draw on the CPU.
     pub indirect_validation: bool,
+    /// The universal layouts, shared by every renderer on this device so pipelines are reused.
+    pub layouts: Arc<Layouts>,
+    /// Every pipeline of this device, by content key.
+    pub pipelines: Arc<PipelineCache>,
+    /// Bytes of driver-cache data the context started with (0: cold).
+    pub driver_cache_loaded: usize,
+    /// Where [`GpuContext::save_driver_cache`] writes, with the file's key.
+    driver_cache_file: Option<(std::path::PathBuf, String)>,
     /// wgpu errors not caught by an error scope, in order; see [`GpuContext::take_errors`].
     errors: Arc<Mutex<Vec<String>>>,
 }
@@ -124,6 +151,10 @@ impl GpuContext {
             eprintln!("wgpu error: {text}");
             sink.lock().expect("error sink poisoned").push(text);
         }));
+        let (driver_cache, driver_cache_loaded, driver_cache_file) =
+            open_driver_cache(&device, &info, features, &options.driver_cache);
+        let layouts = Arc::new(Layouts::new(&device));
+        let pipelines = Arc::new(PipelineCache::new(device.clone(), driver_cache));
         Ok(Self {
             instance,
             adapter,
@@ -133,8 +164,27 @@ impl GpuContext {
             features,
             limits,
             indirect_validation: options.validate_indirect,
+            layouts,
+            pipelines,
+            driver_cache_loaded,
+            driver_cache_file,
             errors,
         })
+    }
+
+    /// The driver cache's current data, if the device has one.
+    pub fn driver_cache_data(&self) -> Option<Vec<u8>> {
+        self.pipelines.driver_cache().and_then(|c| c.get_data())
+    }
+
+    /// Saves the driver cache where it was loaded from ([`DriverCacheSource::Disk`]); returns
+    /// the file written, if any.
+    pub fn save_driver_cache(&self) -> std::io::Result<Option<std::path::PathBuf>> {
+        let (Some((path, key)), Some(data)) = (&self.driver_cache_file, self.driver_cache_data()) else {
+            return Ok(None);
+        };
+        crate::pipelines::disk::save(path, key, &data)?;
+        Ok(Some(path.clone()))
     }
 
     pub fn has_count_draws(&self) -> bool {
@@ -199,6 +249,49 @@ impl GpuContext {
             ("max objects (storage binding limit)".into(), crate::gpu::buffers::max_objects(&self.limits).to_string()),
         ]
     }
+}
+
+/// Creates the driver cache the options ask for. A cache file that cannot be used is reported
+/// as a warning and the context starts cold.
+fn open_driver_cache(
+    device: &wgpu::Device,
+    info: &wgpu::AdapterInfo,
+    features: wgpu::Features,
+    source: &DriverCacheSource,
+) -> (Option<wgpu::PipelineCache>, usize, Option<(std::path::PathBuf, String)>) {
+    use crate::pipelines::disk;
+    if *source == DriverCacheSource::Off || !features.contains(wgpu::Features::PIPELINE_CACHE) {
+        return (None, 0, None);
+    }
+    let mut file = None;
+    let data: Option<Vec<u8>> = match source {
+        DriverCacheSource::Off | DriverCacheSource::Empty => None,
+        DriverCacheSource::Data(data) => Some(data.to_vec()),
+        DriverCacheSource::Disk => match (disk::cache_dir(), disk::cache_key(info)) {
+            (Some(dir), Some(key)) => {
+                let path = disk::cache_file(&dir, &key);
+                let data = disk::load(&path, &key).unwrap_or_else(|warning| {
+                    eprintln!("warning: {warning}");
+                    None
+                });
+                file = Some((path, key));
+                data
+            }
+            _ => None,
+        },
+    };
+    let loaded = data.as_ref().map_or(0, Vec::len);
+    // SAFETY: the data is either None, bytes wgpu's own `get_data` produced in this process,
+    // or a file whose key (adapter + driver) and checksum were verified by `disk::load`;
+    // `fallback: true` makes wgpu start empty if it still rejects the data.
+    let cache = unsafe {
+        device.create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
+            label: Some("driver pipeline cache"),
+            data: data.as_deref(),
+            fallback: true,
+        })
+    };
+    (Some(cache), loaded, file)
 }
 
 fn backend_names(_instance: &wgpu::Instance) -> String {

@@ -9,4 +9,4 @@ pub mod target;
 pub mod timer;
 pub mod types;
 
-pub use context::{ContextError, ContextOptions, GpuContext};
+pub use context::{ContextError, ContextOptions, DriverCacheSource, GpuContext};

@@ -1,9 +1,19 @@
-//! Pipeline creation: every pipeline of the engine is made here, inside error scopes, so a
-//! shader or descriptor error becomes a typed [`PipelineError`] naming the pipeline instead of
-//! wgpu's default panic. Pipelines are created once, when a renderer is built, never inside the
-//! frame loop.
+//! Pipelines: every pipeline of the engine comes from the content-keyed [`PipelineCache`],
+//! is created on worker threads when a renderer is built ([`compile_parallel`]), drawn once
+//! before the first frame ([`prewarm`]), and compiled through the driver's cache, persisted on
+//! disk between runs ([`disk`]). Nothing is compiled inside the frame loop.
+//!
+//! Render variants differ only in fragment entry point and rasteriser state; all use the one
+//! universal pipeline layout, so bind groups survive every `set_pipeline`.
 
-use crate::gpu::layout::Layouts;
+pub mod cache;
+pub mod disk;
+pub mod prewarm;
+
+use std::sync::Arc;
+
+pub use cache::{ComputeSpec, PipelineCache, RenderSpec, ShaderSpec, VertexBufferSpec};
+
 use crate::gpu::target::DEPTH_FORMAT;
 use crate::mesh::Vertex;
 use crate::scene::Variant;
@@ -15,63 +25,26 @@ pub enum PipelineError {
     Compile { label: String, message: String },
 }
 
-/// The device's error scopes form one stack shared by every thread (wgpu 27), so creations
-/// that use them are serialised through this lock.
-static ERROR_SCOPE_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+impl PipelineError {
+    /// The same error, reported for the pipeline that needed the failed shader.
+    pub fn for_pipeline(self, pipeline: &str) -> Self {
+        match self {
+            PipelineError::Compile { label, message } => {
+                PipelineError::Compile { label: pipeline.to_string(), message: format!("shader \"{label}\": {message}") }
+            }
+        }
+    }
 
-/// Runs `create` inside validation and out-of-memory scopes and turns a captured error into a
-/// [`PipelineError`] for `label`.
-pub fn with_error_scope<T>(device: &wgpu::Device, label: &str, create: impl FnOnce() -> T) -> Result<T, PipelineError> {
-    let _serial = ERROR_SCOPE_LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-    device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let value = create();
-    let validation = pollster::block_on(device.pop_error_scope());
-    let memory = pollster::block_on(device.pop_error_scope());
-    match validation.or(memory) {
-        Some(error) => Err(PipelineError::Compile { label: label.to_string(), message: error.to_string() }),
-        None => Ok(value),
+    pub fn label(&self) -> &str {
+        match self {
+            PipelineError::Compile { label, .. } => label,
+        }
     }
 }
 
-pub fn shader_module(
-    device: &wgpu::Device,
-    source: ShaderSource,
-    workgroup_size: u32,
-) -> Result<wgpu::ShaderModule, PipelineError> {
-    shader_module_from_wgsl(device, source.file_name(), &source.compose(workgroup_size))
-}
-
-pub fn shader_module_from_wgsl(
-    device: &wgpu::Device,
-    label: &str,
-    wgsl: &str,
-) -> Result<wgpu::ShaderModule, PipelineError> {
-    with_error_scope(device, label, || {
-        device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-        })
-    })
-}
-
-pub fn compute_pipeline(
-    device: &wgpu::Device,
-    label: &str,
-    layout: &wgpu::PipelineLayout,
-    module: &wgpu::ShaderModule,
-    entry_point: &str,
-) -> Result<wgpu::ComputePipeline, PipelineError> {
-    with_error_scope(device, label, || {
-        device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(label),
-            layout: Some(layout),
-            module,
-            entry_point: Some(entry_point),
-            compilation_options: Default::default(),
-            cache: None,
-        })
-    })
+/// The composed WGSL of a pass, labelled with its file name.
+pub fn shader_spec(source: ShaderSource, workgroup_size: u32) -> ShaderSpec {
+    ShaderSpec { label: source.file_name().to_string(), source: Arc::new(source.compose(workgroup_size)) }
 }
 
 /// What distinguishes one render variant from another: only shader entry and rasteriser state.
@@ -89,52 +62,78 @@ pub fn variant_state(variant: Variant) -> VariantState {
     }
 }
 
-/// The render pipeline of one variant, on the universal layout.
-pub fn render_pipeline(
-    device: &wgpu::Device,
-    layouts: &Layouts,
-    module: &wgpu::ShaderModule,
+/// The render pipeline of one variant on `layout` (the universal layout everywhere but tests).
+pub fn variant_spec(
+    layout: &wgpu::PipelineLayout,
+    shader: &ShaderSpec,
     variant: Variant,
     color_format: wgpu::TextureFormat,
-) -> Result<wgpu::RenderPipeline, PipelineError> {
+) -> RenderSpec {
     let state = variant_state(variant);
-    let label = format!("main {}", variant.name());
-    with_error_scope(device, &label, || {
-        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some(&label),
-            layout: Some(&layouts.render),
-            vertex: wgpu::VertexState {
-                module,
-                entry_point: Some("vs_main"),
-                compilation_options: Default::default(),
-                buffers: &[Vertex::layout()],
-            },
-            primitive: wgpu::PrimitiveState {
-                topology: wgpu::PrimitiveTopology::TriangleList,
-                front_face: wgpu::FrontFace::Ccw,
-                cull_mode: state.cull_mode,
-                ..Default::default()
-            },
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: true,
-                depth_compare: wgpu::CompareFunction::Less,
-                stencil: Default::default(),
-                bias: Default::default(),
-            }),
-            multisample: Default::default(),
-            fragment: Some(wgpu::FragmentState {
-                module,
-                entry_point: Some(state.fragment_entry),
-                compilation_options: Default::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: color_format,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview: None,
-            cache: None,
-        })
-    })
+    let vertex = Vertex::layout();
+    RenderSpec {
+        label: format!("main {}", variant.name()),
+        layout: layout.clone(),
+        shader: shader.clone(),
+        vertex_entry: "vs_main".into(),
+        fragment_entry: Some(state.fragment_entry.into()),
+        constants: Vec::new(),
+        vertex_buffers: vec![VertexBufferSpec {
+            array_stride: vertex.array_stride,
+            step_mode: vertex.step_mode,
+            attributes: vertex.attributes.to_vec(),
+        }],
+        targets: vec![Some(wgpu::ColorTargetState {
+            format: color_format,
+            blend: None,
+            write_mask: wgpu::ColorWrites::ALL,
+        })],
+        primitive: wgpu::PrimitiveState {
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            front_face: wgpu::FrontFace::Ccw,
+            cull_mode: state.cull_mode,
+            ..Default::default()
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: true,
+            depth_compare: wgpu::CompareFunction::Less,
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+    }
+}
+
+pub fn compute_spec(label: &str, layout: &wgpu::PipelineLayout, shader: &ShaderSpec, entry: &str) -> ComputeSpec {
+    ComputeSpec {
+        label: label.to_string(),
+        layout: layout.clone(),
+        shader: shader.clone(),
+        entry: entry.to_string(),
+        constants: Vec::new(),
+    }
+}
+
+/// Runs `jobs` on worker threads (one per job, at most the machine's parallelism at once) and
+/// returns their results in order. Used at start-up so pipelines compile in parallel, off the
+/// thread that builds the scene.
+pub fn compile_parallel<T: Send>(jobs: Vec<Box<dyn FnOnce() -> T + Send + '_>>) -> Vec<T> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).max(1);
+    let mut results: Vec<Option<T>> = (0..jobs.len()).map(|_| None).collect();
+    let queue = std::sync::Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>());
+    let finished = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..workers.min(queue.lock().expect("job queue").len()) {
+            scope.spawn(|| loop {
+                let Some((index, job)) = queue.lock().expect("job queue").pop() else { break };
+                let result = job();
+                finished.lock().expect("results").push((index, result));
+            });
+        }
+    });
+    for (index, result) in finished.into_inner().expect("results") {
+        results[index] = Some(result);
+    }
+    results.into_iter().map(|r| r.expect("every job ran")).collect()
 }
