@@ -16,7 +16,10 @@ fn assert_fails_with(args: &[&str], expected: &str) {
 
 #[test]
 fn unknown_mode_is_an_error() {
-    assert_fails_with(&["render", "--mode", "fast", "--out", "x.png"], "unknown mode \"fast\"; expected one of: gpu, gpu-nocount");
+    assert_fails_with(
+        &["render", "--mode", "fast", "--out", "x.png"],
+        "unknown mode \"fast\"; expected one of: gpu, gpu-nocount",
+    );
 }
 
 #[test]

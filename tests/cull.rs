@@ -55,7 +55,12 @@ fn cameras(scene: &Scene) -> Vec<Camera> {
         // From inside the volume, looking sideways.
         Camera { position: Vec3::ZERO, target: Vec3::new(1.0, 0.2, 0.3), ..base },
         // From far away: everything is in view.
-        Camera { position: Vec3::new(0.0, 0.0, 10.0 * extent + 20.0), target: Vec3::ZERO, far: 40.0 * extent + 80.0, ..base },
+        Camera {
+            position: Vec3::new(0.0, 0.0, 10.0 * extent + 20.0),
+            target: Vec3::ZERO,
+            far: 40.0 * extent + 80.0,
+            ..base
+        },
         // Looking away from everything.
         Camera { position: Vec3::new(0.0, 0.0, 3.0 * extent), target: Vec3::new(0.0, 0.0, 6.0 * extent), ..base },
     ]

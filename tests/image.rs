@@ -42,7 +42,8 @@ fn every_mode_draws_the_baseline_image() {
     let scene = common::scene(5_000, true);
     let mut renderer = common::renderer(&ctx, &scene);
     for time in [0.0, 4.5] {
-        let baseline = common::render_image(&ctx, &mut renderer, &common::input(&scene, DrawMode::Cpu, time), WIDTH, HEIGHT);
+        let baseline =
+            common::render_image(&ctx, &mut renderer, &common::input(&scene, DrawMode::Cpu, time), WIDTH, HEIGHT);
         assert!(coverage(&baseline) > (WIDTH * HEIGHT / 4) as usize, "the baseline frame is mostly empty");
         for mode in [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject] {
             let image = common::render_image(&ctx, &mut renderer, &common::input(&scene, mode, time), WIDTH, HEIGHT);
@@ -58,7 +59,8 @@ fn bundle_draws_the_baseline_image_of_a_static_scene() {
     let mut renderer = common::renderer(&ctx, &scene);
     let baseline = common::render_image(&ctx, &mut renderer, &common::input(&scene, DrawMode::Cpu, 0.0), WIDTH, HEIGHT);
     for _ in 0..2 {
-        let image = common::render_image(&ctx, &mut renderer, &common::input(&scene, DrawMode::Bundle, 0.0), WIDTH, HEIGHT);
+        let image =
+            common::render_image(&ctx, &mut renderer, &common::input(&scene, DrawMode::Bundle, 0.0), WIDTH, HEIGHT);
         assert_same("bundle", &baseline, &image);
     }
 }
@@ -87,10 +89,12 @@ fn culling_removes_only_invisible_objects() {
     let mut renderer = common::renderer(&ctx, &scene);
     let input = common::input(&scene, DrawMode::Gpu, 1.0);
     let culled = common::render_image(&ctx, &mut renderer, &input, WIDTH, HEIGHT);
-    let visible = renderer.collect(&ctx.device).into_iter().filter_map(|r| r.visible).last().expect("visible count read back");
+    let visible =
+        renderer.collect(&ctx.device).into_iter().filter_map(|r| r.visible).last().expect("visible count read back");
     let unculled_input = FrameInput { cull_enabled: false, ..input };
     let unculled = common::render_image(&ctx, &mut renderer, &unculled_input, WIDTH, HEIGHT);
-    let all = renderer.collect(&ctx.device).into_iter().filter_map(|r| r.visible).last().expect("visible count read back");
+    let all =
+        renderer.collect(&ctx.device).into_iter().filter_map(|r| r.visible).last().expect("visible count read back");
     assert_eq!(all, 20_000, "with culling off every object is drawn");
     assert!(visible > 0 && visible < all * 3 / 4, "culling kept {visible} of {all}: it must drop a real share");
     // Culled objects were all outside the view: the pictures are the same.

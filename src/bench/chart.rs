@@ -7,8 +7,13 @@ use super::report::BenchReport;
 
 static FONT: &[u8] = include_bytes!("font/DejaVuSans.ttf");
 
-const COLORS: [RGBColor; 5] =
-    [RGBColor(31, 119, 180), RGBColor(214, 39, 40), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(255, 127, 14)];
+const COLORS: [RGBColor; 5] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+];
 
 fn register_font() {
     static ONCE: std::sync::Once = std::sync::Once::new();
@@ -33,10 +38,14 @@ pub fn write_chart(report: &BenchReport, path: &std::path::Path) -> anyhow::Resu
     let (left, right) = root.split_horizontally(700);
     let mut modes: Vec<&str> = report.rows.iter().map(|r| r.mode.as_str()).collect();
     modes.dedup();
-    let modes: Vec<&str> = modes.iter().enumerate().filter(|(i, m)| !modes[..*i].contains(m)).map(|(_, m)| *m).collect();
+    let modes: Vec<&str> =
+        modes.iter().enumerate().filter(|(i, m)| !modes[..*i].contains(m)).map(|(_, m)| *m).collect();
 
     let panels: [(&str, Box<dyn Fn(&super::report::Row) -> Option<f64>>); 2] = [
-        ("CPU work per frame: record + CPU cull (ms, median)", Box::new(|r| Some(r.cpu_record_ms.median + r.cpu_cull_ms.median))),
+        (
+            "CPU work per frame: record + CPU cull (ms, median)",
+            Box::new(|r| Some(r.cpu_record_ms.median + r.cpu_cull_ms.median)),
+        ),
         ("GPU time per frame (ms, median, timestamps)", Box::new(|r| r.gpu_ms.map(|g| g.total))),
     ];
     for (area, (caption, value)) in [left, right].into_iter().zip(panels.iter()) {

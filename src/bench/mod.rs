@@ -81,8 +81,10 @@ pub fn parse_object_list(text: &str) -> Result<Vec<u32>, String> {
 
 /// Parses `--modes`: a comma-separated list of mode names.
 pub fn parse_mode_list(text: &str) -> Result<Vec<DrawMode>, String> {
-    let modes: Vec<DrawMode> =
-        text.split(',').map(|m| m.trim().parse::<DrawMode>().map_err(|e| format!("invalid --modes value: {e}"))).collect::<Result<_, _>>()?;
+    let modes: Vec<DrawMode> = text
+        .split(',')
+        .map(|m| m.trim().parse::<DrawMode>().map_err(|e| format!("invalid --modes value: {e}")))
+        .collect::<Result<_, _>>()?;
     if modes.is_empty() {
         return Err("invalid --modes value: empty list".into());
     }
@@ -106,7 +108,9 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
         );
     }
     if !ctx.has_count_draws() && config.modes.iter().any(|m| matches!(m, DrawMode::Gpu | DrawMode::GpuPerObject)) {
-        notes.push("no MULTI_DRAW_INDIRECT_COUNT on this adapter: gpu modes draw every slot without a count buffer".into());
+        notes.push(
+            "no MULTI_DRAW_INDIRECT_COUNT on this adapter: gpu modes draw every slot without a count buffer".into(),
+        );
     }
     for &objects in &config.objects {
         let params = StressParams { objects, seed: config.seed, animated: config.animated };
@@ -138,7 +142,11 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
         },
         indirect_validation: ctx.indirect_validation,
         size: [config.width, config.height],
-        scene: format!("default stress scene (seed {}, {})", config.seed, if config.animated { "animated" } else { "static" }),
+        scene: format!(
+            "default stress scene (seed {}, {})",
+            config.seed,
+            if config.animated { "animated" } else { "static" }
+        ),
         rows,
         timestamps: ctx.has_timestamps(),
         multi_draw_indirect_count: ctx.has_count_draws(),
@@ -211,7 +219,8 @@ fn run_row(
         progress(i + 1);
     }
     let gpu_ms = (!gpu.is_empty()).then(|| {
-        let median = |f: fn(&GpuPassTimes) -> Option<f64>| Stat::of(&gpu.iter().filter_map(f).collect::<Vec<_>>()).median;
+        let median =
+            |f: fn(&GpuPassTimes) -> Option<f64>| Stat::of(&gpu.iter().filter_map(f).collect::<Vec<_>>()).median;
         GpuMs {
             cull: median(|g| g.cull),
             build: median(|g| g.build),
@@ -231,7 +240,8 @@ fn run_row(
         cpu_frame_ms: Stat::of(&frame_times),
         gpu_ms,
         submit_ms: Stat::of(&submit),
-        gpu_total_p95_ms: (!gpu.is_empty()).then(|| Stat::of(&gpu.iter().map(GpuPassTimes::total).collect::<Vec<_>>()).p95),
+        gpu_total_p95_ms: (!gpu.is_empty())
+            .then(|| Stat::of(&gpu.iter().map(GpuPassTimes::total).collect::<Vec<_>>()).p95),
         animated,
         indirect_call,
         visible_per_frame: visible,

@@ -163,7 +163,10 @@ impl BenchReport {
             "gpu total",
             "bind sets"
         );
-        out += &format!("{:<15} {:>9} {:>9} {:>7} {:>17} {:>17} {:>17}\n", "", "", "", "", "med / p95", "med / p95", "med / p95");
+        out += &format!(
+            "{:<15} {:>9} {:>9} {:>7} {:>17} {:>17} {:>17}\n",
+            "", "", "", "", "med / p95", "med / p95", "med / p95"
+        );
         for r in &self.rows {
             let stat = |s: &Stat| format!("{:.3} / {:.3}", s.median, s.p95);
             let gpu_culled = r.mode.starts_with("gpu");

@@ -1,6 +1,7 @@
 //! Argument parsing and the subcommands.
 
 mod bench;
+mod pipelines;
 mod render;
 
 use anyhow::Result;
@@ -32,6 +33,8 @@ enum Command {
     Render(render::RenderArgs),
     /// Benchmark the ways of drawing over object counts: table, JSON, chart, puffin capture.
     Bench(bench::BenchArgs),
+    /// List every pipeline with key, compile time and cache hits; cold vs warm start-up; first vs steady frames.
+    Pipelines(pipelines::PipelinesArgs),
 }
 
 /// A `WxH` size with both sides at least 1.
@@ -65,6 +68,7 @@ pub fn run() -> Result<()> {
         Command::Info => info(&options),
         Command::Render(args) => render::run(&options, &args),
         Command::Bench(args) => bench::run(&options, &args),
+        Command::Pipelines(args) => pipelines::run(&options, &args),
     }
 }
 

@@ -54,7 +54,8 @@ impl CullPass {
             compute_spec("cull per object", &layouts.cull, &cull_shader, "cull_per_object"),
             compute_spec("build", &layouts.cull, &build_shader, "build"),
         ];
-        let jobs = specs.iter().map(|spec| Box::new(move || cache.compute(spec)) as Box<dyn FnOnce() -> _ + Send>).collect();
+        let jobs =
+            specs.iter().map(|spec| Box::new(move || cache.compute(spec)) as Box<dyn FnOnce() -> _ + Send>).collect();
         let mut pipelines = compile_parallel(jobs).into_iter();
         let mut next = || pipelines.next().expect("one result per spec");
         Ok(Self { cull: next()?, cull_per_object: next()?, build: next()?, workgroup_size })
@@ -62,7 +63,8 @@ impl CullPass {
 
     /// Runs each pipeline once (see `pipelines::prewarm`).
     pub fn prewarm(&self, encoder: &mut wgpu::CommandEncoder, buffers: &SceneBuffers) {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("prewarm cull"), timestamp_writes: None });
+        let mut pass = encoder
+            .begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("prewarm cull"), timestamp_writes: None });
         pass.set_bind_group(group::FRAME, &buffers.frame_bind_group, &[]);
         pass.set_bind_group(group::CULL_IO, &buffers.cull_bind_group, &[]);
         for pipeline in [&self.cull, &self.cull_per_object, &self.build] {

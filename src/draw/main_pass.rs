@@ -22,16 +22,28 @@ pub struct MainPass {
 
 impl MainPass {
     /// Gets every variant's pipeline from the cache, compiling them in parallel.
-    pub fn new(cache: &PipelineCache, layouts: &Layouts, color_format: wgpu::TextureFormat) -> Result<Self, PipelineError> {
+    pub fn new(
+        cache: &PipelineCache,
+        layouts: &Layouts,
+        color_format: wgpu::TextureFormat,
+    ) -> Result<Self, PipelineError> {
         let shader = shader_spec(ShaderSource::Draw, WORKGROUP_SIZE);
-        let specs: Vec<_> = Variant::ALL.iter().map(|&v| variant_spec(&layouts.render, &shader, v, color_format)).collect();
-        let jobs = specs.iter().map(|spec| Box::new(move || cache.render(spec)) as Box<dyn FnOnce() -> _ + Send>).collect();
+        let specs: Vec<_> =
+            Variant::ALL.iter().map(|&v| variant_spec(&layouts.render, &shader, v, color_format)).collect();
+        let jobs =
+            specs.iter().map(|spec| Box::new(move || cache.render(spec)) as Box<dyn FnOnce() -> _ + Send>).collect();
         let pipelines = compile_parallel(jobs).into_iter().collect::<Result<Vec<_>, _>>()?;
         Ok(Self { pipelines, color_format })
     }
 
     /// Draws once with every pipeline into a 1×1 target (see `pipelines::prewarm`).
-    pub fn prewarm(&self, encoder: &mut wgpu::CommandEncoder, buffers: &SceneBuffers, color: &wgpu::TextureView, depth: &wgpu::TextureView) {
+    pub fn prewarm(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        buffers: &SceneBuffers,
+        color: &wgpu::TextureView,
+        depth: &wgpu::TextureView,
+    ) {
         let target = FrameTarget { color, depth, width: 1, height: 1 };
         let mut pass = self.begin(encoder, &target, None);
         let mut counts = Default::default();

@@ -222,7 +222,8 @@ impl Renderer {
             (cull, main, prepared, buffers, pipelines_ms, upload_ms)
         });
         let (cull, main) = (cull?, main?);
-        let prewarm_ms = if options.prewarm { crate::pipelines::prewarm::prewarm(ctx, &cull, &main, &buffers) } else { 0.0 };
+        let prewarm_ms =
+            if options.prewarm { crate::pipelines::prewarm::prewarm(ctx, &cull, &main, &buffers) } else { 0.0 };
         Ok(Self {
             timer: GpuTimer::new(&ctx.device, &ctx.queue),
             visible_ring: ReadbackRing::new(&ctx.device, "draw count readback", (VARIANT_COUNT as u64 + 1) * 4),
@@ -236,7 +237,12 @@ impl Renderer {
             frame_number: 0,
             has_count: ctx.has_count_draws(),
             pending: Vec::new(),
-            startup: StartupTimes { pipelines_ms, upload_ms, prewarm_ms, total_ms: start.elapsed().as_secs_f64() * 1e3 },
+            startup: StartupTimes {
+                pipelines_ms,
+                upload_ms,
+                prewarm_ms,
+                total_ms: start.elapsed().as_secs_f64() * 1e3,
+            },
         })
     }
 

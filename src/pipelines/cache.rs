@@ -335,7 +335,10 @@ impl PipelineCache {
                     layout: Some(&spec.layout),
                     module: &module,
                     entry_point: Some(&spec.entry),
-                    compilation_options: wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() },
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &constants,
+                        ..Default::default()
+                    },
                     cache: self.driver_cache.as_ref(),
                 })
             })

@@ -29,9 +29,10 @@ impl PipelineError {
     /// The same error, reported for the pipeline that needed the failed shader.
     pub fn for_pipeline(self, pipeline: &str) -> Self {
         match self {
-            PipelineError::Compile { label, message } => {
-                PipelineError::Compile { label: pipeline.to_string(), message: format!("shader \"{label}\": {message}") }
-            }
+            PipelineError::Compile { label, message } => PipelineError::Compile {
+                label: pipeline.to_string(),
+                message: format!("shader \"{label}\": {message}"),
+            },
         }
     }
 

@@ -31,7 +31,12 @@ pub fn prewarm(ctx: &GpuContext, cull: &CullPass, main: &MainPass, buffers: &Sce
     let depth = crate::gpu::target::depth_texture(&ctx.device, 1, 1);
     let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("prewarm") });
     cull.prewarm(&mut encoder, buffers);
-    main.prewarm(&mut encoder, buffers, &color.create_view(&Default::default()), &depth.create_view(&Default::default()));
+    main.prewarm(
+        &mut encoder,
+        buffers,
+        &color.create_view(&Default::default()),
+        &depth.create_view(&Default::default()),
+    );
     ctx.queue.submit([encoder.finish()]);
     ctx.wait_idle();
     start.elapsed().as_secs_f64() * 1e3

@@ -38,12 +38,15 @@ pub fn report_gpu_passes(start_ns: puffin::NanoSecond, times: &GpuPassTimes) {
         info.stream.end_scope(offset, end);
         info.num_scopes += 1;
         info.depth = 1;
-        info.range_ns = if info.num_scopes == 1 { (now, end) } else { (info.range_ns.0.min(now), info.range_ns.1.max(end)) };
+        info.range_ns =
+            if info.num_scopes == 1 { (now, end) } else { (info.range_ns.0.min(now), info.range_ns.1.max(end)) };
         now = end;
     }
     if info.num_scopes > 0 {
-        puffin::GlobalProfiler::lock()
-            .report_user_scopes(puffin::ThreadInfo { start_time_ns: None, name: "GPU".into() }, &info.as_stream_into_ref());
+        puffin::GlobalProfiler::lock().report_user_scopes(
+            puffin::ThreadInfo { start_time_ns: None, name: "GPU".into() },
+            &info.as_stream_into_ref(),
+        );
     }
 }
 

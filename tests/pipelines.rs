@@ -1,0 +1,185 @@
+//! The pipeline cache: one compilation per key (also under concurrent requests), layout
+//! identity in the key, typed errors for broken shaders, the persistent cache file's checks,
+//! and one bind-group set per group while every variant gets its own `set_pipeline`.
+
+mod common;
+
+use std::sync::{Arc, Barrier};
+
+use multidraw::gpu::layout::Layouts;
+use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
+use multidraw::pipelines::{disk, shader_spec, variant_spec, PipelineCache, PipelineError, ShaderSpec};
+use multidraw::scene::Variant;
+use multidraw::shaders::ShaderSource;
+use multidraw::tunables::WORKGROUP_SIZE;
+use multidraw::DrawMode;
+
+fn draw_shader() -> ShaderSpec {
+    shader_spec(ShaderSource::Draw, WORKGROUP_SIZE)
+}
+
+#[test]
+fn same_descriptor_compiles_once() {
+    let ctx = common::context();
+    let cache = PipelineCache::new(ctx.device.clone(), None);
+    let spec = variant_spec(&ctx.layouts.render, &draw_shader(), Variant::Opaque, COLOR_FORMAT);
+    let first = cache.render(&spec).expect("compiles");
+    let second = cache.render(&spec.clone()).expect("served");
+    assert_eq!(first, second, "the same pipeline object comes back");
+    assert_eq!(cache.compilations(), 1);
+    let records = cache.records();
+    let hits: Vec<bool> = records.iter().filter(|r| r.kind == "render").map(|r| r.cache_hit).collect();
+    assert_eq!(hits, [false, true]);
+}
+
+#[test]
+fn concurrent_requests_for_one_key_compile_once() {
+    let ctx = common::context();
+    let cache = Arc::new(PipelineCache::new(ctx.device.clone(), None));
+    let spec = variant_spec(&ctx.layouts.render, &draw_shader(), Variant::Masked, COLOR_FORMAT);
+    let barrier = Arc::new(Barrier::new(2));
+    let threads: Vec<_> = (0..2)
+        .map(|_| {
+            let (cache, spec, barrier) = (cache.clone(), spec.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                barrier.wait();
+                cache.render(&spec).expect("compiles")
+            })
+        })
+        .collect();
+    let pipelines: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert_eq!(pipelines[0], pipelines[1]);
+    assert_eq!(cache.compilations(), 1, "the second request waited for the first compilation");
+}
+
+#[test]
+fn equal_but_distinct_layouts_are_different_keys() {
+    let ctx = common::context();
+    let cache = PipelineCache::new(ctx.device.clone(), None);
+    let (a, b) = (Layouts::new(&ctx.device), Layouts::new(&ctx.device));
+    let shader = draw_shader();
+    let spec_a = variant_spec(&a.render, &shader, Variant::Opaque, COLOR_FORMAT);
+    let spec_b = variant_spec(&b.render, &shader, Variant::Opaque, COLOR_FORMAT);
+    assert_ne!(spec_a.key(), spec_b.key());
+    let (pa, pb) = (cache.render(&spec_a).unwrap(), cache.render(&spec_b).unwrap());
+    assert_ne!(pa, pb);
+    assert_eq!(cache.compilations(), 2);
+    // Any content change is a different key too.
+    let other_format = variant_spec(&a.render, &shader, Variant::Opaque, wgpu::TextureFormat::Bgra8UnormSrgb);
+    assert_ne!(spec_a.key(), other_format.key());
+}
+
+#[test]
+fn broken_shader_is_a_typed_error_naming_the_pipeline() {
+    let ctx = common::context();
+    let cache = PipelineCache::new(ctx.device.clone(), None);
+    let mut shader = draw_shader();
+    shader.source =
+        Arc::new(shader.source.replace("let object = objects[instances[instance]];", "let object = objects[missing];"));
+    let spec = variant_spec(&ctx.layouts.render, &shader, Variant::Opaque, COLOR_FORMAT);
+    match cache.render(&spec) {
+        Err(PipelineError::Compile { label, message }) => {
+            assert_eq!(label, "main opaque");
+            assert!(message.contains("missing"), "message should name the problem: {message}");
+        }
+        Ok(_) => panic!("a broken shader compiled"),
+    }
+    common::assert_no_gpu_errors(&ctx);
+}
+
+#[test]
+fn wgpu_validation_error_is_caught_by_the_scope() {
+    // Valid WGSL, invalid pipeline: the fragment entry point does not exist. Only wgpu's
+    // validation (in the error scope) can catch this one.
+    let ctx = common::context();
+    let cache = PipelineCache::new(ctx.device.clone(), None);
+    let mut spec = variant_spec(&ctx.layouts.render, &draw_shader(), Variant::Opaque, COLOR_FORMAT);
+    spec.label = "no such entry".into();
+    spec.fragment_entry = Some("fs_does_not_exist".into());
+    let error = cache.render(&spec).expect_err("an unknown entry point must fail");
+    assert_eq!(error.label(), "no such entry");
+    assert!(error.to_string().contains("fs_does_not_exist"), "{error}");
+    common::assert_no_gpu_errors(&ctx);
+}
+
+#[test]
+fn every_variant_shares_the_bind_groups() {
+    let ctx = common::context();
+    let mut scene = common::scene(4_000, true);
+    // One material per variant: the scene then uses all four.
+    for (material, variant) in scene.materials.iter_mut().zip(Variant::ALL) {
+        material.variant = variant;
+    }
+    let mut renderer = common::renderer(&ctx, &scene);
+    assert!(renderer.prepared.variants.iter().all(|v| v.object_count > 0), "every variant is used");
+    let target = OffscreenTarget::new(&ctx.device, 64, 64);
+    for mode in [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::Cpu] {
+        let stats = renderer.render(&ctx, &target.frame_target(), &common::input(&scene, mode, 0.3));
+        ctx.wait_idle();
+        assert_eq!(stats.commands.main.set_bind_group, [1, 1, 1], "{mode}: each group set once in the main pass");
+        assert_eq!(stats.commands.main.set_pipeline, 4, "{mode}: one set_pipeline per variant");
+    }
+    common::assert_no_gpu_errors(&ctx);
+}
+
+#[test]
+fn renderer_start_up_compiles_each_pipeline_once_and_prewarms() {
+    let ctx = common::context();
+    let scene = common::scene(1_000, true);
+    let first = common::renderer(&ctx, &scene);
+    let compiled = ctx.pipelines.compilations();
+    assert_eq!(compiled, 7, "3 compute + 4 render pipelines");
+    assert!(first.startup.prewarm_ms > 0.0);
+    let _second = common::renderer(&ctx, &scene);
+    assert_eq!(ctx.pipelines.compilations(), compiled, "a second renderer on the same device reuses every pipeline");
+}
+
+#[test]
+fn cache_file_round_trips_and_rejects_bad_files() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pcache-{}", std::process::id()));
+    let path = disk::cache_file(&dir, "key-a");
+    assert_eq!(disk::load(&path, "key-a"), Ok(None), "no file is not an error");
+    let data: Vec<u8> = (0..=255).collect();
+    disk::save(&path, "key-a", &data).unwrap();
+    assert_eq!(disk::load(&path, "key-a"), Ok(Some(data.clone())));
+
+    let foreign = disk::load(&path, "key-b").expect_err("another adapter's file");
+    assert!(foreign.contains("another adapter or driver"), "{foreign}");
+
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xFF;
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(disk::load(&path, "key-a").unwrap_err().contains("checksum"));
+
+    std::fs::write(&path, &bytes[..10]).unwrap();
+    assert!(disk::load(&path, "key-a").unwrap_err().contains("truncated"));
+    std::fs::write(&path, b"garbage!garbage!").unwrap();
+    assert!(disk::load(&path, "key-a").unwrap_err().contains("not a multidraw pipeline cache"));
+}
+
+#[test]
+fn corrupt_cache_file_starts_cold_with_a_warning() {
+    use multidraw::gpu::DriverCacheSource;
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("pcache-env-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // SAFETY: no other thread of this test binary reads the environment concurrently with this
+    // test's device creation (tests run with --test-threads=1, see the Makefile).
+    unsafe { std::env::set_var("MULTIDRAW_CACHE_DIR", &dir) };
+    let probe = common::context();
+    let (Some(key), true) = (disk::cache_key(&probe.info), probe.features.contains(wgpu::Features::PIPELINE_CACHE))
+    else {
+        eprintln!("skipped: {} has no pipeline cache (PIPELINE_CACHE is Vulkan-only)", probe.info.name);
+        return;
+    };
+    std::fs::write(disk::cache_file(&dir, &key), b"MDPC\x01\0\0\0corrupt").unwrap();
+    let options = multidraw::ContextOptions { driver_cache: DriverCacheSource::Disk, ..Default::default() };
+    let ctx = common::context_with(&options);
+    assert_eq!(ctx.driver_cache_loaded, 0, "a corrupt file is ignored");
+    let scene = common::scene(100, true);
+    let _renderer = common::renderer(&ctx, &scene);
+    let saved = ctx.save_driver_cache().expect("save").expect("a path");
+    assert!(disk::load(&saved, &key).expect("now valid").is_some());
+    let warm = common::context_with(&options);
+    assert!(warm.driver_cache_loaded > 0, "the saved cache loads next time");
+}
