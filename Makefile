@@ -5,17 +5,19 @@
 CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := mesa-vulkan-drivers libvulkan1
+# The viewer test runs a real window under Xvfb; winit loads these X11 libraries at run time.
+TEST_APT_PACKAGES := xvfb libxkbcommon-x11-0 libxcursor1 libxrandr2 libxi6 libx11-xcb1
 # Without a runtime dir, libwayland (loaded by the Vulkan driver's window-system code) prints
 # "XDG_RUNTIME_DIR is invalid" on every device open, even headless.
 export XDG_RUNTIME_DIR ?= $(shell d=/tmp/runtime-$$(id -u); mkdir -p -m 700 $$d; echo $$d)
 
-.PHONY: run test deps bench clean-output
+.PHONY: run test deps test-deps bench
 
 # The main job: the default scene through the benchmark.
 run: deps
 	$(CARGO) run --release -- bench
 
-test: deps
+test: deps test-deps
 	$(CARGO) test --all-targets -- --test-threads=1
 
 bench: deps
@@ -26,4 +28,11 @@ deps:
 	@if ! ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json >/dev/null 2>&1 || ! ldconfig -p | grep -q libvulkan.so.1; then \
 		echo "installing a Vulkan driver: $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); \
+	fi
+
+# Installs Xvfb and winit's X11 libraries when Xvfb is missing.
+test-deps:
+	@if ! command -v Xvfb >/dev/null 2>&1; then \
+		echo "installing Xvfb for the viewer test: $(TEST_APT_PACKAGES)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(TEST_APT_PACKAGES); \
 	fi

@@ -16,6 +16,7 @@ pub mod profiling;
 pub mod scene;
 pub mod shaders;
 pub mod tunables;
+pub mod viewer;
 
 pub use draw::{DrawMode, FrameInput, Renderer};
 pub use gpu::{ContextOptions, GpuContext};

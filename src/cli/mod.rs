@@ -3,6 +3,7 @@
 mod bench;
 mod pipelines;
 mod render;
+mod view;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -21,8 +22,9 @@ pub struct Cli {
     /// bounds every draw it writes, and the validation makes recording cost grow with the draw count).
     #[arg(long, global = true)]
     validate_indirect: bool,
+    /// Without a subcommand: `view` when a display is available, otherwise this help.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -35,6 +37,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// List every pipeline with key, compile time and cache hits; cold vs warm start-up; first vs steady frames.
     Pipelines(pipelines::PipelinesArgs),
+    /// Open the interactive viewer: fly through the scene, switch modes live, profile in puffin (F1).
+    View(view::ViewArgs),
 }
 
 /// A `WxH` size with both sides at least 1.
@@ -64,11 +68,24 @@ impl std::str::FromStr for Size {
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
     let options = ContextOptions { validate_indirect: cli.validate_indirect, driver_cache: DriverCacheSource::Disk };
-    match cli.command {
+    let command = match cli.command {
+        Some(command) => command,
+        None if view::display_available() => {
+            Cli::parse_from(["multidraw", "view"]).command.expect("`view` parses to a subcommand")
+        }
+        None => {
+            use clap::CommandFactory;
+            Cli::command().print_help()?;
+            println!("\n(no display found, so no viewer; try `multidraw render --out frame.png` or `multidraw bench`)");
+            return Ok(());
+        }
+    };
+    match command {
         Command::Info => info(&options),
         Command::Render(args) => render::run(&options, &args),
         Command::Bench(args) => bench::run(&options, &args),
         Command::Pipelines(args) => pipelines::run(&options, &args),
+        Command::View(args) => view::run(&options, &args),
     }
 }
 

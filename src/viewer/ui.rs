@@ -1,0 +1,131 @@
+//! The side panel, the frozen-frustum overlay and the profiler window.
+
+use glam::{Vec3, Vec4};
+
+use super::{Viewer, ViewerOptions};
+use crate::draw::DrawMode;
+use crate::scene::Camera;
+
+const PANEL_MODES: [DrawMode; 4] = [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject, DrawMode::Cpu];
+
+pub(super) fn draw(viewer: &mut Viewer, ctx: &egui::Context, options: &ViewerOptions) {
+    egui::SidePanel::left("controls").default_width(270.0).show(ctx, |ui| {
+        ui.heading("multidraw");
+        ui.label(format!("{} ({:?})", viewer.ctx.info.name, viewer.ctx.info.backend));
+        ui.label(format!("indirect validation: {}", if viewer.ctx.indirect_validation { "on" } else { "off" }));
+        ui.separator();
+
+        ui.label("Mode");
+        for mode in PANEL_MODES {
+            ui.radio_value(&mut viewer.mode, mode, mode.name());
+        }
+        ui.separator();
+
+        ui.horizontal(|ui| {
+            ui.label("Objects");
+            ui.add(egui::DragValue::new(&mut viewer.requested_objects).range(1..=crate::gpu::buffers::max_objects(&viewer.ctx.limits)).speed(1000));
+        });
+        let busy = viewer.scene_job.is_some();
+        if ui.add_enabled(!busy && viewer.requested_objects != viewer.object_count, egui::Button::new("Rebuild scene")).clicked() {
+            viewer.start_rebuild(&options.scene_builder);
+        }
+        if let Some(job) = &viewer.scene_job {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!("building {} objects… {:.1} s", job.objects, job.started.elapsed().as_secs_f32()));
+            });
+        }
+        if let Some(message) = &viewer.message {
+            ui.label(message);
+        }
+        ui.checkbox(&mut viewer.animate, "Animate");
+        let mut freeze = viewer.frozen.is_some();
+        if ui.checkbox(&mut freeze, "Freeze culling camera").changed() {
+            viewer.frozen = freeze.then_some(viewer.camera.camera);
+        }
+        ui.separator();
+
+        let stats = &viewer.stats;
+        egui::Grid::new("numbers").num_columns(2).show(ui, |ui| {
+            let mut row = |name: &str, value: String| {
+                ui.label(name);
+                ui.label(value);
+                ui.end_row();
+            };
+            row("objects", viewer.object_count.to_string());
+            row("visible", stats.visible.map_or("…".into(), |v| v.to_string()));
+            row("draw commands", stats.draw_commands.to_string());
+            row("bind group sets", format!("{:?}", stats.bind_group_sets));
+            row("CPU record", format!("{:.3} ms", stats.record_ms));
+            if viewer.mode == DrawMode::Cpu {
+                row("CPU cull", format!("{:.3} ms", stats.cpu_cull_ms));
+            }
+            match &stats.gpu {
+                Some(gpu) => {
+                    for (name, time) in [("GPU cull", gpu.cull), ("GPU build", gpu.build), ("GPU main", gpu.main)] {
+                        row(name, time.map_or("-".into(), |t| format!("{t:.3} ms")));
+                    }
+                }
+                None => row("GPU times", "no timestamps".into()),
+            }
+        });
+        ui.label("Frame time (ms)");
+        frame_time_plot(ui, &stats.frame_ms);
+        ui.separator();
+        if ui.button("Profiler (F1)").clicked() {
+            viewer.show_profiler = !viewer.show_profiler;
+        }
+        ui.small("WASD/QE move, right mouse look, wheel speed, R reset, F12 screenshot");
+    });
+    if viewer.show_profiler {
+        viewer.show_profiler = puffin_egui::profiler_window(ctx);
+    }
+    if let Some(frozen) = viewer.frozen {
+        draw_frustum(ctx, &viewer.camera.camera, &frozen, viewer.config.width as f32 / viewer.config.height.max(1) as f32);
+    }
+}
+
+/// A sparkline of recent frame times, scaled to their maximum.
+fn frame_time_plot(ui: &mut egui::Ui, times: &std::collections::VecDeque<f32>) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 60.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    let max = times.iter().copied().fold(1.0f32, f32::max);
+    let points: Vec<egui::Pos2> = times
+        .iter()
+        .enumerate()
+        .map(|(i, t)| egui::pos2(rect.left() + rect.width() * i as f32 / 239.0, rect.bottom() - rect.height() * t / max))
+        .collect();
+    painter.add(egui::Shape::line(points, egui::Stroke::new(1.0, egui::Color32::LIGHT_GREEN)));
+    painter.text(rect.left_top(), egui::Align2::LEFT_TOP, format!("max {max:.1}"), egui::FontId::monospace(10.0), egui::Color32::GRAY);
+}
+
+/// Draws the frozen culling frustum's edges as seen by the moving camera.
+fn draw_frustum(ctx: &egui::Context, view: &Camera, frozen: &Camera, aspect: f32) {
+    let frozen_inverse = frozen.view_proj(aspect).inverse();
+    // Near and far corners, far pulled in so the box stays readable.
+    let corners: Vec<Vec3> = [0.0, 0.98]
+        .iter()
+        .flat_map(|&z| [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)].map(|(x, y)| (x, y, z)))
+        .map(|(x, y, z)| {
+            let p = frozen_inverse * Vec4::new(x, y, z, 1.0);
+            p.truncate() / p.w
+        })
+        .collect();
+    let view_proj = view.view_proj(aspect);
+    let screen = ctx.viewport_rect();
+    let project = |p: Vec3| {
+        let clip = view_proj * p.extend(1.0);
+        (clip.w > 0.01).then(|| {
+            let ndc = clip.truncate() / clip.w;
+            egui::pos2(screen.left() + (ndc.x * 0.5 + 0.5) * screen.width(), screen.top() + (0.5 - ndc.y * 0.5) * screen.height())
+        })
+    };
+    let painter = ctx.layer_painter(egui::LayerId::background());
+    let stroke = egui::Stroke::new(1.5, egui::Color32::YELLOW);
+    for (a, b) in [(0, 1), (1, 2), (2, 3), (3, 0), (4, 5), (5, 6), (6, 7), (7, 4), (0, 4), (1, 5), (2, 6), (3, 7)] {
+        if let (Some(pa), Some(pb)) = (project(corners[a]), project(corners[b])) {
+            painter.line_segment([pa, pb], stroke);
+        }
+    }
+}
