@@ -168,6 +168,7 @@ fn run_row(
     progress: &mut dyn FnMut(u32),
 ) -> Result<Row, BenchError> {
     let mut record = Vec::new();
+    let mut finish = Vec::new();
     let mut cull = Vec::new();
     let mut frame_times = Vec::new();
     let mut submit = Vec::new();
@@ -204,6 +205,7 @@ fn run_row(
         }
         if measured {
             record.push(stats.record_ms);
+            finish.push(stats.finish_ms);
             cull.push(stats.cpu_cull_ms);
             submit.push(stats.submit_ms);
             frame_times.push(frame_ms);
@@ -228,6 +230,7 @@ fn run_row(
             total: Stat::of(&gpu.iter().map(GpuPassTimes::total).collect::<Vec<_>>()).median,
         }
     });
+    let record_ms_per_frame = record.clone();
     Ok(Row {
         mode: mode.name().to_string(),
         objects: renderer.buffers.object_count,
@@ -239,12 +242,14 @@ fn run_row(
         cpu_cull_ms: Stat::of(&cull),
         cpu_frame_ms: Stat::of(&frame_times),
         gpu_ms,
+        cpu_finish_ms: Stat::of(&finish),
         submit_ms: Stat::of(&submit),
         gpu_total_p95_ms: (!gpu.is_empty())
             .then(|| Stat::of(&gpu.iter().map(GpuPassTimes::total).collect::<Vec<_>>()).p95),
         animated,
         indirect_call,
         visible_per_frame: visible,
+        record_ms_per_frame,
         boundary_per_frame: boundary,
     })
 }

@@ -64,6 +64,8 @@ pub struct Row {
     /// `null` where the adapter has no timestamp queries.
     pub gpu_ms: Option<GpuMs>,
     // Fields beyond the fixed shape.
+    /// The `finish` part of `cpu_record_ms`.
+    pub cpu_finish_ms: Stat,
     pub submit_ms: Stat,
     /// 95th percentile of the GPU total, where timed.
     pub gpu_total_p95_ms: Option<f64>,
@@ -73,6 +75,8 @@ pub struct Row {
     pub indirect_call: Option<String>,
     /// Visible objects per measured frame.
     pub visible_per_frame: Vec<u32>,
+    /// `cpu_record_ms` of every measured frame, in order.
+    pub record_ms_per_frame: Vec<f64>,
     /// cpu rows: objects per frame whose bounding sphere touches a frustum plane to within
     /// float rounding (`cull::cpu::boundary_count`); empty for other modes.
     pub boundary_per_frame: Vec<u32>,

@@ -119,6 +119,8 @@ pub struct FrameStats {
     pub commands: FrameCommands,
     /// Encoder creation to `finish`, in ms.
     pub record_ms: f64,
+    /// The `finish` call alone (where wgpu 27 encodes into the driver's command buffer), in ms.
+    pub finish_ms: f64,
     /// CPU frustum culling (cpu mode), in ms; 0 where the GPU culls.
     pub cpu_cull_ms: f64,
     pub submit_ms: f64,
@@ -332,6 +334,7 @@ impl Renderer {
 
         let mut commands = FrameCommands::default();
         let record_start = Instant::now();
+        let finish_start: Instant;
         let command_buffer = {
             puffin::profile_scope!("record");
             let mut encoder =
@@ -373,8 +376,11 @@ impl Renderer {
             if let Some(timer) = self.timer.as_mut() {
                 timer.resolve(&mut encoder, frame);
             }
+            // wgpu 27 encodes the recorded commands into the driver's command buffer here.
+            finish_start = Instant::now();
             encoder.finish()
         };
+        let finish_ms = finish_start.elapsed().as_secs_f64() * 1e3;
         let record_ms = record_start.elapsed().as_secs_f64() * 1e3;
 
         let submit_start = Instant::now();
@@ -394,6 +400,7 @@ impl Renderer {
             mode: input.mode,
             commands,
             record_ms,
+            finish_ms,
             cpu_cull_ms,
             submit_ms,
             cpu_visible,
