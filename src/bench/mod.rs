@@ -7,6 +7,7 @@
 
 pub mod chart;
 pub mod report;
+pub mod soak;
 
 use std::time::Instant;
 
@@ -16,7 +17,6 @@ use crate::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use crate::gpu::timer::GpuPassTimes;
 use crate::gpu::GpuContext;
 use crate::profiling;
-use crate::scene::generator::{stress_scene, StressParams};
 use report::{AdapterJson, BenchReport, GpuMs, Row, Stat};
 
 /// What to measure.
@@ -28,11 +28,13 @@ pub struct BenchConfig {
     pub warmup: u32,
     pub width: u32,
     pub height: u32,
-    pub seed: u64,
     /// Animate the scene (bundle rows are always static).
     pub animated: bool,
     /// Wait for each frame's GPU work by spinning (see `GpuContext::wait_idle_spinning`).
     pub spin_wait: bool,
+    /// A scene file's scene, run at its own object count; `None` sweeps the embedded default
+    /// scene over `objects`.
+    pub scene: Option<crate::scene::Scene>,
 }
 
 impl Default for BenchConfig {
@@ -44,9 +46,9 @@ impl Default for BenchConfig {
             warmup: 5,
             width: 1280,
             height: 720,
-            seed: 1,
             animated: true,
             spin_wait: false,
+            scene: None,
         }
     }
 }
@@ -92,10 +94,14 @@ pub fn parse_mode_list(text: &str) -> Result<Vec<DrawMode>, String> {
 }
 
 pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Result<BenchReport, BenchError> {
-    for &n in &config.objects {
+    let counts: Vec<Option<u32>> = match &config.scene {
+        Some(_) => vec![None],
+        None => config.objects.iter().copied().map(Some).collect(),
+    };
+    for &n in counts.iter().flatten() {
         check_object_count(n as u64, &ctx.limits)?;
     }
-    let total = (config.objects.len() * config.modes.len()) as u64 * (config.frames + config.warmup) as u64;
+    let total = (counts.len() * config.modes.len()) as u64 * (config.frames + config.warmup) as u64;
     let mut done = 0u64;
     let mut rows = Vec::new();
     let target = OffscreenTarget::new(&ctx.device, config.width, config.height);
@@ -112,14 +118,21 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
             "no MULTI_DRAW_INDIRECT_COUNT on this adapter: gpu modes draw every slot without a count buffer".into(),
         );
     }
-    for &objects in &config.objects {
-        let params = StressParams { objects, seed: config.seed, animated: config.animated };
-        let animated_scene = stress_scene(&params);
-        let static_scene = stress_scene(&StressParams { animated: false, ..params });
+    for count in counts {
+        let base = match (&config.scene, count) {
+            (Some(scene), _) => scene.clone(),
+            (None, Some(objects)) => crate::scene::file::default_scene_with_objects(objects),
+            (None, None) => unreachable!("the default scene always has a count"),
+        };
+        let objects = base.objects.len() as u32;
+        let mut animated_scene = base.clone();
+        animated_scene.set_animated(base.animated && config.animated);
+        let mut static_scene = base;
+        static_scene.set_animated(false);
         let mut renderer = Renderer::new(ctx, &animated_scene, COLOR_FORMAT)?;
-        let mut scene_is_animated = true;
+        let mut scene_is_animated = animated_scene.animated;
         for &mode in &config.modes {
-            let animated = config.animated && mode != DrawMode::Bundle;
+            let animated = animated_scene.animated && mode != DrawMode::Bundle;
             if animated != scene_is_animated {
                 renderer.set_scene(ctx, if animated { &animated_scene } else { &static_scene })?;
                 scene_is_animated = animated;
@@ -142,11 +155,10 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
         },
         indirect_validation: ctx.indirect_validation,
         size: [config.width, config.height],
-        scene: format!(
-            "default stress scene (seed {}, {})",
-            config.seed,
-            if config.animated { "animated" } else { "static" }
-        ),
+        scene: match &config.scene {
+            Some(scene) => format!("{} ({})", scene.name, if scene.animated && config.animated { "animated" } else { "static" }),
+            None => format!("default scene ({})", if config.animated { "animated" } else { "static" }),
+        },
         rows,
         timestamps: ctx.has_timestamps(),
         multi_draw_indirect_count: ctx.has_count_draws(),

@@ -15,12 +15,12 @@ use super::Size;
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Scene: only the embedded default stress scene for now ("default").
-    #[arg(default_value = "default")]
-    scene: String,
-    /// Object counts to sweep, comma-separated.
-    #[arg(long, default_value = "1000,10000,100000", value_parser = parse_objects)]
-    objects: List<u32>,
+    /// Scene file (TOML, see docs/SCENES.md), run at its own object count; without one, the
+    /// embedded default scene swept over --objects.
+    scene: Option<PathBuf>,
+    /// Object counts of the default scene to sweep, comma-separated [default: 1000,10000,100000].
+    #[arg(long, value_parser = parse_objects)]
+    objects: Option<List<u32>>,
     /// Modes, comma-separated: gpu, gpu-nocount, gpu-per-object, cpu, bundle.
     #[arg(long, default_value = "gpu,cpu,bundle", value_parser = parse_modes)]
     modes: List<DrawMode>,
@@ -65,11 +65,16 @@ fn parse_modes(text: &str) -> Result<List<DrawMode>, String> {
 }
 
 pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
-    if args.scene != "default" {
-        anyhow::bail!("unknown scene \"{}\": only the embedded default scene (\"default\") is available", args.scene);
+    if args.scene.is_some() && args.objects.is_some() {
+        anyhow::bail!("--objects sweeps the embedded default scene; a scene file sets its own counts");
     }
+    let scene = match &args.scene {
+        Some(path) => Some(multidraw::scene::file::load(path)?),
+        None => None,
+    };
     let config = BenchConfig {
-        objects: args.objects.0.clone(),
+        objects: args.objects.as_ref().map_or(vec![1_000, 10_000, 100_000], |list| list.0.clone()),
+        scene,
         modes: args.modes.0.clone(),
         frames: args.frames,
         warmup: args.warmup,

@@ -3,6 +3,7 @@
 mod bench;
 mod pipelines;
 mod render;
+mod soak;
 mod view;
 
 use anyhow::Result;
@@ -31,7 +32,7 @@ pub struct Cli {
 enum Command {
     /// Print the adapter, backend, features used, limits and the indirect-validation choice.
     Info,
-    /// Render one frame of the default stress scene headless and write it as a PNG.
+    /// Render one frame of a scene (default: the embedded one) headless and write it as a PNG.
     Render(render::RenderArgs),
     /// Benchmark the ways of drawing over object counts: table, JSON, chart, puffin capture.
     Bench(bench::BenchArgs),
@@ -39,6 +40,8 @@ enum Command {
     Pipelines(pipelines::PipelinesArgs),
     /// Open the interactive viewer: fly through the scene, switch modes live, profile in puffin (F1).
     View(view::ViewArgs),
+    /// Render many GPU-driven frames and check that host and GPU memory stay flat.
+    Soak(soak::SoakArgs),
 }
 
 /// A `WxH` size with both sides at least 1.
@@ -86,6 +89,7 @@ pub fn run() -> Result<()> {
         Command::Bench(args) => bench::run(&options, &args),
         Command::Pipelines(args) => pipelines::run(&options, &args),
         Command::View(args) => view::run(&options, &args),
+        Command::Soak(args) => soak::run(&options, &args),
     }
 }
 
@@ -104,3 +108,21 @@ pub fn save_driver_cache(ctx: &GpuContext) {
         eprintln!("warning: could not save the pipeline cache: {error}");
     }
 }
+
+/// The scene of a command: a scene file, or the embedded default scene, whose object count
+/// `objects` may override (checked against the adapter's limits before generating).
+pub fn load_scene(path: Option<&std::path::Path>, objects: Option<u32>, ctx: &GpuContext) -> Result<multidraw::scene::Scene> {
+    use multidraw::scene::file;
+    match (path, objects) {
+        (Some(path), None) => Ok(file::load(path)?),
+        (Some(_), Some(_)) => anyhow::bail!("--objects applies to the embedded default scene only; a scene file sets its own counts"),
+        (None, objects) => {
+            let objects = objects.unwrap_or(DEFAULT_OBJECTS);
+            multidraw::gpu::buffers::check_object_count(objects as u64, &ctx.limits)?;
+            Ok(file::default_scene_with_objects(objects))
+        }
+    }
+}
+
+/// Objects in the embedded default scene (scenes/default.toml).
+pub const DEFAULT_OBJECTS: u32 = 100_000;

@@ -14,18 +14,16 @@ use multidraw::draw::RendererOptions;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu::DriverCacheSource;
 use multidraw::pipelines::cache::CompileRecord;
-use multidraw::scene::generator::{stress_scene, StressParams};
 use multidraw::scene::Scene;
 use multidraw::{ContextOptions, DrawMode, FrameInput, GpuContext, Renderer};
 
 #[derive(Args)]
 pub struct PipelinesArgs {
-    /// Scene: only the embedded default stress scene for now ("default").
-    #[arg(default_value = "default")]
-    scene: String,
-    /// Objects in the default stress scene.
-    #[arg(long, default_value_t = 100_000)]
-    objects: u32,
+    /// Scene file (TOML, see docs/SCENES.md); without one, the embedded default scene.
+    scene: Option<PathBuf>,
+    /// Objects in the default scene (default 100,000); not for scene files.
+    #[arg(long)]
+    objects: Option<u32>,
     /// Skip prewarming, to see what the first frame costs without it.
     #[arg(long)]
     no_prewarm: bool,
@@ -126,10 +124,11 @@ fn startup_run(
 }
 
 pub fn run(options: &ContextOptions, args: &PipelinesArgs) -> Result<()> {
-    if args.scene != "default" {
-        anyhow::bail!("unknown scene \"{}\": only the embedded default scene (\"default\") is available", args.scene);
-    }
-    let scene = stress_scene(&StressParams { objects: args.objects, ..StressParams::default() });
+    let scene = match (&args.scene, args.objects) {
+        (Some(path), None) => multidraw::scene::file::load(path)?,
+        (Some(_), Some(_)) => anyhow::bail!("--objects applies to the embedded default scene only"),
+        (None, objects) => multidraw::scene::file::default_scene_with_objects(objects.unwrap_or(super::DEFAULT_OBJECTS)),
+    };
     let prewarm = !args.no_prewarm;
     let cold = startup_run(options, &scene, DriverCacheSource::Empty, prewarm, args.frames)?;
     let warm_source = match &cold.driver_data {
@@ -144,9 +143,10 @@ pub fn run(options: &ContextOptions, args: &PipelinesArgs) -> Result<()> {
 
     println!("adapter: {adapter}");
     println!(
-        "prewarm: {}   scene: default stress scene, {} objects\n",
+        "prewarm: {}   scene: {}, {} objects\n",
         if prewarm { "on" } else { "off" },
-        args.objects
+        scene.name,
+        scene.objects.len()
     );
     println!("{:<20} {:<8} {:<18} {:>12} {:>12} {:>10}", "pipeline", "kind", "key", "cold ms", "warm ms", "memory hit");
     for record in &cold.pipelines {

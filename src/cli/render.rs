@@ -1,4 +1,4 @@
-//! `multidraw render`: one headless frame of the default stress scene to a PNG.
+//! `multidraw render`: one headless frame of a scene to a PNG.
 
 use std::path::PathBuf;
 
@@ -6,28 +6,26 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
-use multidraw::scene::generator::{stress_scene, StressParams};
 use multidraw::{ContextOptions, DrawMode, FrameInput, GpuContext, Renderer};
 
 use super::Size;
 
 #[derive(Args)]
 pub struct RenderArgs {
+    /// Scene file (TOML, see docs/SCENES.md); without one, the embedded default scene.
+    scene: Option<PathBuf>,
     /// Way of drawing: gpu, gpu-nocount, gpu-per-object, cpu or bundle.
     #[arg(long, default_value = "gpu")]
     mode: DrawMode,
-    /// Number of objects in the generated stress scene.
-    #[arg(long, default_value_t = 100_000, allow_negative_numbers = true)]
-    objects: u32,
+    /// Objects in the default scene (default 100,000); not for scene files.
+    #[arg(long, allow_negative_numbers = true)]
+    objects: Option<u32>,
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", allow_hyphen_values = true)]
     size: Size,
     /// Frame number to render (animation time = frame / 60 s).
     #[arg(long, default_value_t = 0)]
     frame: u32,
-    /// Seed of the generated scene.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
     /// Draw every object (no culling), to compare.
     #[arg(long)]
     no_cull: bool,
@@ -38,10 +36,11 @@ pub struct RenderArgs {
 
 pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     let ctx = GpuContext::headless(options)?;
-    multidraw::gpu::buffers::check_object_count(args.objects as u64, &ctx.limits)?;
+    let mut scene = super::load_scene(args.scene.as_deref(), args.objects, &ctx)?;
     // Bundles freeze the visible set, so they are rendered static, as the bench does.
-    let animated = args.mode != DrawMode::Bundle;
-    let scene = stress_scene(&StressParams { objects: args.objects, seed: args.seed, animated });
+    if args.mode == DrawMode::Bundle {
+        scene.set_animated(false);
+    }
     let mut renderer = Renderer::new(&ctx, &scene, COLOR_FORMAT)?;
     let target = OffscreenTarget::new(&ctx.device, args.size.width, args.size.height);
     let input = FrameInput {
@@ -61,6 +60,7 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     }
     image.save(&args.out).with_context(|| format!("writing {}", args.out.display()))?;
     println!("adapter            {} ({:?})", ctx.info.name, ctx.info.backend);
+    println!("scene              {}", scene.name);
     println!("mode               {}", args.mode);
     println!("objects            {}", renderer.buffers.object_count);
     println!("visible objects    {}", visible.map_or("unknown".into(), |v| v.to_string()));

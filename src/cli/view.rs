@@ -6,7 +6,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use clap::Args;
 
-use multidraw::scene::generator::{stress_scene, StressParams};
+use multidraw::scene::file;
 use multidraw::viewer::{self, ViewerOptions};
 use multidraw::{ContextOptions, DrawMode};
 
@@ -14,12 +14,11 @@ use super::Size;
 
 #[derive(Args)]
 pub struct ViewArgs {
-    /// Scene: only the embedded default stress scene for now ("default").
-    #[arg(default_value = "default")]
-    scene: String,
-    /// Objects in the default stress scene.
-    #[arg(long, default_value_t = 100_000, allow_negative_numbers = true)]
-    objects: u32,
+    /// Scene file (TOML, see docs/SCENES.md); without one, the embedded default scene.
+    scene: Option<PathBuf>,
+    /// Objects in the default scene (default 100,000); not for scene files.
+    #[arg(long, allow_negative_numbers = true)]
+    objects: Option<u32>,
     /// Initial mode: gpu, gpu-nocount, gpu-per-object or cpu.
     #[arg(long, default_value = "gpu")]
     mode: DrawMode,
@@ -47,14 +46,22 @@ pub struct ViewArgs {
 }
 
 pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
-    if args.scene != "default" {
-        anyhow::bail!("unknown scene \"{}\": only the embedded default scene (\"default\") is available", args.scene);
-    }
     if args.mode == DrawMode::Bundle {
         anyhow::bail!("the viewer has no bundle mode: a bundle freezes the visible set, which a moving camera invalidates");
     }
     let size = args.size.unwrap_or(Size { width: 1280, height: 720 });
-    let scene = stress_scene(&StressParams { objects: args.objects, ..StressParams::default() });
+    let scene = match (&args.scene, args.objects) {
+        (Some(path), None) => file::load(path)?,
+        (Some(_), Some(_)) => anyhow::bail!("--objects applies to the embedded default scene only"),
+        (None, objects) => file::default_scene_with_objects(objects.unwrap_or(super::DEFAULT_OBJECTS)),
+    };
+    // The panel's rebuild: the default scene at the requested count, or the file read again
+    // (its counts are its own); a failure keeps the running scene.
+    let path = args.scene.clone();
+    let scene_builder: Arc<dyn Fn(u32) -> Result<multidraw::scene::Scene, String> + Send + Sync> = match path {
+        Some(path) => Arc::new(move |_| file::load(&path).map_err(|e| e.to_string())),
+        None => Arc::new(|objects| Ok(file::default_scene_with_objects(objects))),
+    };
     viewer::run(ViewerOptions {
         scene,
         mode: args.mode,
@@ -67,7 +74,7 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
         show_profiler: args.profiler,
         cycle_modes: args.cycle_modes,
         resize_test: args.resize_test,
-        scene_builder: Arc::new(|objects| Ok(stress_scene(&StressParams { objects, ..StressParams::default() }))),
+        scene_builder,
     })
 }
 

@@ -6,7 +6,9 @@
 
 pub mod animation;
 pub mod camera;
+pub mod file;
 pub mod generator;
+pub mod gltf_import;
 pub mod prepare;
 
 use glam::{Quat, Vec3, Vec4};

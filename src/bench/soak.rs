@@ -1,0 +1,124 @@
+//! Soak run: many GPU-driven frames of an animated scene, sampling host and GPU memory, to show
+//! that nothing grows per frame once warmed up and no buffer is re-created per frame.
+//!
+//! Host memory is the process's resident set (`/proc/self/statm`, Linux); GPU memory and live
+//! object counts come from wgpu's internal counters (`counters` feature): bytes of buffer and
+//! texture memory, live buffers and device memory allocations.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::draw::{DrawMode, FrameInput, Renderer};
+use crate::gpu::target::OffscreenTarget;
+use crate::gpu::GpuContext;
+use crate::scene::Scene;
+
+/// One memory sample.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MemorySample {
+    pub frame: u64,
+    /// Resident host memory in bytes (0 where unknown).
+    pub host_rss: u64,
+    pub gpu_buffer_bytes: i64,
+    pub gpu_texture_bytes: i64,
+    pub live_buffers: i64,
+    pub memory_allocations: i64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SoakReport {
+    pub frames: u64,
+    pub warmup_frames: u64,
+    pub objects: u32,
+    pub seconds: f64,
+    pub samples: Vec<MemorySample>,
+    /// Largest minus smallest value after warm-up, per quantity.
+    pub host_rss_growth: u64,
+    pub gpu_buffer_growth: i64,
+    pub gpu_texture_growth: i64,
+    pub live_buffers_growth: i64,
+    pub memory_allocations_growth: i64,
+}
+
+impl SoakReport {
+    /// Whether every quantity stayed flat after warm-up, host memory within `host_slack` bytes
+    /// (allocator noise).
+    pub fn flat(&self, host_slack: u64) -> bool {
+        self.host_rss_growth <= host_slack
+            && self.gpu_buffer_growth == 0
+            && self.gpu_texture_growth == 0
+            && self.live_buffers_growth == 0
+            && self.memory_allocations_growth == 0
+    }
+}
+
+fn host_rss() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1).and_then(|pages| pages.parse::<u64>().ok()))
+        .map_or(0, |pages| pages * 4096)
+}
+
+pub fn sample(ctx: &GpuContext, frame: u64) -> MemorySample {
+    let hal = ctx.device.get_internal_counters().hal;
+    MemorySample {
+        frame,
+        host_rss: host_rss(),
+        gpu_buffer_bytes: hal.buffer_memory.read() as i64,
+        gpu_texture_bytes: hal.texture_memory.read() as i64,
+        live_buffers: hal.buffers.read() as i64,
+        memory_allocations: hal.memory_allocations.read() as i64,
+    }
+}
+
+/// Renders `frames` GPU-driven frames of `scene` into a `width`×`height` target, sampling
+/// memory every `every` frames; growth is measured after the first `warmup` frames.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    ctx: &GpuContext,
+    scene: &Scene,
+    frames: u64,
+    warmup: u64,
+    every: u64,
+    width: u32,
+    height: u32,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<SoakReport, super::BenchError> {
+    let mut renderer = Renderer::new(ctx, scene, crate::gpu::target::COLOR_FORMAT)?;
+    let target = OffscreenTarget::new(&ctx.device, width, height);
+    let start = Instant::now();
+    let mut samples = Vec::new();
+    for frame in 0..frames {
+        let input = FrameInput { time: frame as f32 / 60.0, ..FrameInput::new(scene.camera, DrawMode::Gpu) };
+        renderer.render(ctx, &target.frame_target(), &input);
+        ctx.wait_idle();
+        renderer.collect(&ctx.device);
+        if let Some(message) = ctx.take_errors().into_iter().next() {
+            return Err(super::BenchError::Gpu { mode: DrawMode::Gpu, objects: renderer.buffers.object_count, message });
+        }
+        if frame % every == 0 || frame + 1 == frames {
+            samples.push(sample(ctx, frame));
+            progress(frame + 1, frames);
+        }
+    }
+    let after: Vec<&MemorySample> = samples.iter().filter(|s| s.frame >= warmup).collect();
+    let growth_u = |f: fn(&MemorySample) -> u64| {
+        after.iter().map(|s| f(s)).max().unwrap_or(0) - after.iter().map(|s| f(s)).min().unwrap_or(0)
+    };
+    let growth_i = |f: fn(&MemorySample) -> i64| {
+        after.iter().map(|s| f(s)).max().unwrap_or(0) - after.iter().map(|s| f(s)).min().unwrap_or(0)
+    };
+    Ok(SoakReport {
+        frames,
+        warmup_frames: warmup,
+        objects: renderer.buffers.object_count,
+        seconds: start.elapsed().as_secs_f64(),
+        host_rss_growth: growth_u(|s| s.host_rss),
+        gpu_buffer_growth: growth_i(|s| s.gpu_buffer_bytes),
+        gpu_texture_growth: growth_i(|s| s.gpu_texture_bytes),
+        live_buffers_growth: growth_i(|s| s.live_buffers),
+        memory_allocations_growth: growth_i(|s| s.memory_allocations),
+        samples,
+    })
+}

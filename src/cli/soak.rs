@@ -1,0 +1,76 @@
+//! `multidraw soak`: many GPU-driven frames of the animated scene, with host and GPU memory
+//! sampled; fails when anything grows after warm-up.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::Args;
+
+use multidraw::bench::soak;
+use multidraw::{ContextOptions, GpuContext};
+
+use super::Size;
+
+#[derive(Args)]
+pub struct SoakArgs {
+    /// Scene file (TOML); without one, the embedded default scene.
+    scene: Option<PathBuf>,
+    /// Override the object count of the default scene.
+    #[arg(long)]
+    objects: Option<u32>,
+    #[arg(long, default_value_t = 10_000)]
+    frames: u64,
+    /// Frames before growth is measured.
+    #[arg(long, default_value_t = 500)]
+    warmup: u64,
+    /// Sample memory every this many frames.
+    #[arg(long, default_value_t = 250)]
+    every: u64,
+    #[arg(long, default_value = "160x90", allow_hyphen_values = true)]
+    size: Size,
+    /// Host memory growth after warm-up tolerated as allocator noise, in KiB.
+    #[arg(long, default_value_t = 1024)]
+    host_slack_kib: u64,
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
+    let ctx = GpuContext::headless(options)?;
+    let scene = super::load_scene(args.scene.as_deref(), args.objects, &ctx)?;
+    let mut progress = |done: u64, total: u64| {
+        eprint!("\r{done}/{total} frames");
+        if done == total {
+            eprintln!();
+        }
+        let _ = std::io::stderr().flush();
+    };
+    let report = soak::run(&ctx, &scene, args.frames, args.warmup.min(args.frames), args.every.max(1), args.size.width, args.size.height, &mut progress)?;
+    println!("adapter: {} ({:?})", ctx.info.name, ctx.info.backend);
+    println!("{} frames of {} objects in {:.1} s, {}x{}", report.frames, report.objects, report.seconds, args.size.width, args.size.height);
+    println!("{:>8} {:>14} {:>14} {:>14} {:>8} {:>12}", "frame", "host RSS", "GPU buffers B", "GPU textures B", "buffers", "allocations");
+    for s in &report.samples {
+        println!(
+            "{:>8} {:>14} {:>14} {:>14} {:>8} {:>12}",
+            s.frame, s.host_rss, s.gpu_buffer_bytes, s.gpu_texture_bytes, s.live_buffers, s.memory_allocations
+        );
+    }
+    println!(
+        "growth after frame {}: host RSS {} B, GPU buffer memory {} B, GPU texture memory {} B, live buffers {}, allocations {}",
+        report.warmup_frames,
+        report.host_rss_growth,
+        report.gpu_buffer_growth,
+        report.gpu_texture_growth,
+        report.live_buffers_growth,
+        report.memory_allocations_growth
+    );
+    if let Some(path) = &args.json {
+        std::fs::write(path, serde_json::to_string_pretty(&report)?).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if !report.flat(args.host_slack_kib * 1024) {
+        anyhow::bail!("memory grew after warm-up (see the growth line above)");
+    }
+    println!("flat: no growth after warm-up");
+    Ok(())
+}
