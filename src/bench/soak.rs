@@ -33,8 +33,14 @@ pub struct SoakReport {
     pub objects: u32,
     pub seconds: f64,
     pub samples: Vec<MemorySample>,
-    /// Largest minus smallest value after warm-up, per quantity.
+    /// Host memory trend after warm-up: the peak of the second half of the samples minus the
+    /// peak of the first half (0 when not growing). Resident memory moves up and down by
+    /// megabytes with the driver's and allocator's pools (seen on lavapipe), so the trend, not
+    /// the range, tells a leak.
     pub host_rss_growth: u64,
+    /// Largest minus smallest resident size after warm-up, for reference.
+    pub host_rss_range: u64,
+    /// GPU quantities: largest minus smallest value after warm-up; any change is growth.
     pub gpu_buffer_growth: i64,
     pub gpu_texture_growth: i64,
     pub live_buffers_growth: i64,
@@ -103,9 +109,11 @@ pub fn run(
         }
     }
     let after: Vec<&MemorySample> = samples.iter().filter(|s| s.frame >= warmup).collect();
-    let growth_u = |f: fn(&MemorySample) -> u64| {
-        after.iter().map(|s| f(s)).max().unwrap_or(0) - after.iter().map(|s| f(s)).min().unwrap_or(0)
-    };
+    let rss: Vec<u64> = after.iter().map(|s| s.host_rss).collect();
+    let (first, second) = rss.split_at(rss.len() / 2);
+    let peak = |values: &[u64]| values.iter().copied().max().unwrap_or(0);
+    let host_rss_growth = if first.is_empty() { 0 } else { peak(second).saturating_sub(peak(first)) };
+    let host_rss_range = peak(&rss) - rss.iter().copied().min().unwrap_or(0);
     let growth_i = |f: fn(&MemorySample) -> i64| {
         after.iter().map(|s| f(s)).max().unwrap_or(0) - after.iter().map(|s| f(s)).min().unwrap_or(0)
     };
@@ -114,7 +122,8 @@ pub fn run(
         warmup_frames: warmup,
         objects: renderer.buffers.object_count,
         seconds: start.elapsed().as_secs_f64(),
-        host_rss_growth: growth_u(|s| s.host_rss),
+        host_rss_growth,
+        host_rss_range,
         gpu_buffer_growth: growth_i(|s| s.gpu_buffer_bytes),
         gpu_texture_growth: growth_i(|s| s.gpu_texture_bytes),
         live_buffers_growth: growth_i(|s| s.live_buffers),

@@ -113,7 +113,9 @@ pub fn save_driver_cache(ctx: &GpuContext) {
 /// `objects` may override (checked against the adapter's limits before generating).
 pub fn load_scene(path: Option<&std::path::Path>, objects: Option<u32>, ctx: &GpuContext) -> Result<multidraw::scene::Scene> {
     use multidraw::scene::file;
-    match (path, objects) {
+    let start = std::time::Instant::now();
+    eprint!("loading scene {}… ", path.map_or("(embedded default)".into(), |p| p.display().to_string()));
+    let scene = match (path, objects) {
         (Some(path), None) => Ok(file::load(path)?),
         (Some(_), Some(_)) => anyhow::bail!("--objects applies to the embedded default scene only; a scene file sets its own counts"),
         (None, objects) => {
@@ -121,7 +123,13 @@ pub fn load_scene(path: Option<&std::path::Path>, objects: Option<u32>, ctx: &Gp
             multidraw::gpu::buffers::check_object_count(objects as u64, &ctx.limits)?;
             Ok(file::default_scene_with_objects(objects))
         }
+    };
+    if let Ok(scene) = &scene {
+        eprintln!("{} objects in {:.2} s", scene.objects.len(), start.elapsed().as_secs_f64());
+    } else {
+        eprintln!();
     }
+    scene
 }
 
 /// Objects in the embedded default scene (scenes/default.toml).

@@ -42,6 +42,14 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
         scene.set_animated(false);
     }
     let mut renderer = Renderer::new(&ctx, &scene, COLOR_FORMAT)?;
+    let startup = renderer.startup;
+    eprintln!(
+        "uploaded and compiled in {:.2} s (upload {:.0} ms in parallel with pipelines {:.0} ms, prewarm {:.0} ms)",
+        startup.total_ms / 1e3,
+        startup.upload_ms,
+        startup.pipelines_ms,
+        startup.prewarm_ms
+    );
     let target = OffscreenTarget::new(&ctx.device, args.size.width, args.size.height);
     let input = FrameInput {
         time: args.frame as f32 / 60.0,

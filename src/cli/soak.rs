@@ -57,9 +57,10 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
         );
     }
     println!(
-        "growth after frame {}: host RSS {} B, GPU buffer memory {} B, GPU texture memory {} B, live buffers {}, allocations {}",
+        "growth after frame {}: host RSS {} B (range {} B), GPU buffer memory {} B, GPU texture memory {} B, live buffers {}, allocations {}",
         report.warmup_frames,
         report.host_rss_growth,
+        report.host_rss_range,
         report.gpu_buffer_growth,
         report.gpu_texture_growth,
         report.live_buffers_growth,

@@ -507,7 +507,7 @@ fn read_spec(text: &str, file: &str) -> Result<SceneSpec, SceneError> {
 
 fn syntax_error(file: &str, text: &str, error: &toml::de::Error) -> SceneError {
     let (line, column) = error.span().map_or((1, 1), |span| line_column(text, span.start));
-    SceneError::Syntax { file: file.to_string(), line, column, message: error.message().trim().to_string() }
+    SceneError::Syntax { file: file.to_string(), line, column, message: error.message().trim().replace('\n', "; ") }
 }
 
 /// 1-based line and column (in characters) of a byte offset.

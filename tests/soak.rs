@@ -1,0 +1,30 @@
+//! Soak: GPU-driven frames of the animated default scene with host and GPU memory sampled.
+//! CI runs 1,500 frames of a 2,000-object version (lavapipe is slow); the 10,000-frame run of
+//! the full default scene is `multidraw soak` (numbers in docs/BENCHMARKS.md).
+
+mod common;
+
+use multidraw::bench::soak;
+use multidraw::scene::file::default_scene_with_objects;
+
+#[test]
+fn memory_stays_flat_over_many_frames() {
+    let ctx = common::context();
+    let scene = default_scene_with_objects(2_000);
+    let report = soak::run(&ctx, &scene, 1_500, 150, 75, 64, 48, &mut |_, _| {}).expect("soak run");
+    let last = report.samples.last().expect("samples");
+    // The counters must be live, or "flat" would prove nothing.
+    assert!(last.live_buffers > 5 && last.gpu_buffer_bytes > 0, "wgpu counters are not enabled: {last:?}");
+    eprintln!(
+        "soak: {} frames in {:.1} s; growth after warm-up: host {} B (range {} B), GPU buffers {} B, textures {} B, buffers {}, allocations {}",
+        report.frames,
+        report.seconds,
+        report.host_rss_growth,
+        report.host_rss_range,
+        report.gpu_buffer_growth,
+        report.gpu_texture_growth,
+        report.live_buffers_growth,
+        report.memory_allocations_growth
+    );
+    assert!(report.flat(1024 * 1024), "memory grew after warm-up: {report:#?}");
+}
