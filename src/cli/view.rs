@@ -74,6 +74,7 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
         show_profiler: args.profiler,
         cycle_modes: args.cycle_modes,
         resize_test: args.resize_test,
+        scene_from_file: args.scene.is_some(),
         scene_builder,
     })
 }

@@ -47,6 +47,8 @@ pub struct ViewerOptions {
     pub cycle_modes: bool,
     /// Test: shrink the window to 0×0 for a few frames, then restore it.
     pub resize_test: bool,
+    /// Whether the scene came from a file: the panel then offers "reload" instead of an object count.
+    pub scene_from_file: bool,
     /// Builds a scene with a given object count for the panel's "rebuild" (runs on a worker thread).
     pub scene_builder: Arc<dyn Fn(u32) -> Result<Scene, String> + Send + Sync>,
 }

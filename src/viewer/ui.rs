@@ -21,13 +21,22 @@ pub(super) fn draw(viewer: &mut Viewer, ctx: &egui::Context, options: &ViewerOpt
         }
         ui.separator();
 
-        ui.horizontal(|ui| {
-            ui.label("Objects");
-            ui.add(egui::DragValue::new(&mut viewer.requested_objects).range(1..=crate::gpu::buffers::max_objects(&viewer.ctx.limits)).speed(1000));
-        });
         let busy = viewer.scene_job.is_some();
-        if ui.add_enabled(!busy && viewer.requested_objects != viewer.object_count, egui::Button::new("Rebuild scene")).clicked() {
-            viewer.start_rebuild(&options.scene_builder);
+        if options.scene_from_file {
+            // Edit the file, then reload; a file that fails to load keeps the running scene.
+            if ui.add_enabled(!busy, egui::Button::new("Reload scene file")).clicked() {
+                viewer.start_rebuild(&options.scene_builder);
+            }
+        } else {
+            ui.horizontal(|ui| {
+                ui.label("Objects");
+                let max = crate::gpu::buffers::max_objects(&viewer.ctx.limits);
+                ui.add(egui::DragValue::new(&mut viewer.requested_objects).range(1..=max).speed(1000));
+            });
+            let changed = viewer.requested_objects != viewer.object_count;
+            if ui.add_enabled(!busy && changed, egui::Button::new("Rebuild scene")).clicked() {
+                viewer.start_rebuild(&options.scene_builder);
+            }
         }
         if let Some(job) = &viewer.scene_job {
             ui.horizontal(|ui| {
