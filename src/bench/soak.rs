@@ -24,6 +24,8 @@ pub struct MemorySample {
     pub gpu_texture_bytes: i64,
     pub live_buffers: i64,
     pub memory_allocations: i64,
+    /// Buffers the engine created so far (`gpu::counted`).
+    pub engine_buffers_created: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -45,6 +47,8 @@ pub struct SoakReport {
     pub gpu_texture_growth: i64,
     pub live_buffers_growth: i64,
     pub memory_allocations_growth: i64,
+    /// Buffers the engine created after warm-up (0: nothing is re-created per frame).
+    pub buffers_created_after_warmup: u64,
 }
 
 impl SoakReport {
@@ -56,6 +60,7 @@ impl SoakReport {
             && self.gpu_texture_growth == 0
             && self.live_buffers_growth == 0
             && self.memory_allocations_growth == 0
+            && self.buffers_created_after_warmup == 0
     }
 }
 
@@ -75,6 +80,7 @@ pub fn sample(ctx: &GpuContext, frame: u64) -> MemorySample {
         gpu_texture_bytes: hal.texture_memory.read() as i64,
         live_buffers: hal.buffers.read() as i64,
         memory_allocations: hal.memory_allocations.read() as i64,
+        engine_buffers_created: crate::gpu::counted::buffers_created(),
     }
 }
 
@@ -109,6 +115,9 @@ pub fn run(
         }
     }
     let after: Vec<&MemorySample> = samples.iter().filter(|s| s.frame >= warmup).collect();
+    let growth_u = |f: fn(&MemorySample) -> u64| {
+        after.iter().map(|s| f(s)).max().unwrap_or(0) - after.iter().map(|s| f(s)).min().unwrap_or(0)
+    };
     let rss: Vec<u64> = after.iter().map(|s| s.host_rss).collect();
     let (first, second) = rss.split_at(rss.len() / 2);
     let peak = |values: &[u64]| values.iter().copied().max().unwrap_or(0);
@@ -128,6 +137,7 @@ pub fn run(
         gpu_texture_growth: growth_i(|s| s.gpu_texture_bytes),
         live_buffers_growth: growth_i(|s| s.live_buffers),
         memory_allocations_growth: growth_i(|s| s.memory_allocations),
+        buffers_created_after_warmup: growth_u(|s| s.engine_buffers_created),
         samples,
     })
 }

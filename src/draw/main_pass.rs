@@ -45,7 +45,7 @@ impl MainPass {
         depth: &wgpu::TextureView,
     ) {
         let target = FrameTarget { color, depth, width: 1, height: 1 };
-        let mut pass = self.begin(encoder, &target, None);
+        let mut pass = self.begin_with_store(encoder, &target, None, wgpu::StoreOp::Discard);
         let mut counts = Default::default();
         let mut pass = CountingRenderPass { pass: &mut pass, counts: &mut counts };
         Self::bind_scene(&mut pass, buffers);
@@ -68,13 +68,23 @@ impl MainPass {
         target: &FrameTarget<'_>,
         timer: Option<&mut GpuTimer>,
     ) -> wgpu::RenderPass<'e> {
+        self.begin_with_store(encoder, target, timer, wgpu::StoreOp::Store)
+    }
+
+    fn begin_with_store<'e>(
+        &self,
+        encoder: &'e mut wgpu::CommandEncoder,
+        target: &FrameTarget<'_>,
+        timer: Option<&mut GpuTimer>,
+        store: wgpu::StoreOp,
+    ) -> wgpu::RenderPass<'e> {
         encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("main"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                 view: target.color,
                 depth_slice: None,
                 resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(CLEAR_COLOR), store: wgpu::StoreOp::Store },
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(CLEAR_COLOR), store },
             })],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: target.depth,

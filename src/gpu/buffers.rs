@@ -168,7 +168,7 @@ fn storage_buffer(
     } else {
         contents
     };
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+    crate::gpu::counted::buffer_init(device, &wgpu::util::BufferInitDescriptor {
         label: Some(label),
         contents,
         usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | extra,
@@ -192,12 +192,12 @@ impl SceneBuffers {
         let object_count = prepared.objects.len() as u32;
         let batch_count = prepared.batches.len() as u32;
         let draw_capacity = object_count.max(batch_count).max(1);
-        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        let vertices = crate::gpu::counted::buffer_init(device, &wgpu::util::BufferInitDescriptor {
             label: Some("vertices"),
             contents: bytemuck::cast_slice(&scene.meshes.vertices),
             usage: wgpu::BufferUsages::VERTEX,
         });
-        let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        let indices = crate::gpu::counted::buffer_init(device, &wgpu::util::BufferInitDescriptor {
             label: Some("indices"),
             contents: bytemuck::cast_slice(&scene.meshes.indices),
             usage: wgpu::BufferUsages::INDEX,
@@ -226,13 +226,13 @@ impl SceneBuffers {
         let instance_data: Vec<u32> = (0..object_count).chain(0..object_count).collect();
         let instances =
             storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), 4, wgpu::BufferUsages::COPY_SRC);
-        let batch_counts = device.create_buffer(&wgpu::BufferDescriptor {
+        let batch_counts = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
             label: Some("batch counts"),
             size: (batch_count.max(1) as u64) * 4,
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let draws = device.create_buffer(&wgpu::BufferDescriptor {
+        let draws = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
             label: Some("draws"),
             size: draw_capacity as u64 * DRAW_ARGS_SIZE,
             usage: wgpu::BufferUsages::STORAGE
@@ -241,7 +241,7 @@ impl SceneBuffers {
                 | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let draw_counts = device.create_buffer(&wgpu::BufferDescriptor {
+        let draw_counts = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
             label: Some("draw counts"),
             size: (VARIANT_COUNT as u64 + 1) * 4,
             usage: wgpu::BufferUsages::STORAGE
@@ -250,7 +250,7 @@ impl SceneBuffers {
                 | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let frame = device.create_buffer(&wgpu::BufferDescriptor {
+        let frame = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
             label: Some("frame uniforms"),
             size: std::mem::size_of::<FrameUniforms>() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,

@@ -3,6 +3,7 @@
 
 pub mod buffers;
 pub mod context;
+pub mod counted;
 pub mod layout;
 pub mod readback;
 pub mod target;

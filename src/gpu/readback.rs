@@ -11,7 +11,7 @@ pub fn read_buffer(
     offset: u64,
     size: u64,
 ) -> Vec<u8> {
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+    let staging = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
         label: Some("readback staging"),
         size,
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
@@ -54,7 +54,7 @@ impl ReadbackRing {
     pub fn new(device: &wgpu::Device, label: &str, size: u64) -> Self {
         let slots = (0..READBACK_RING)
             .map(|_| Slot {
-                buffer: device.create_buffer(&wgpu::BufferDescriptor {
+                buffer: crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
                     label: Some(label),
                     size,
                     usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,

@@ -83,7 +83,7 @@ pub fn read_texture_rgba(
 ) -> image::RgbaImage {
     let unpadded = width * 4;
     let padded = unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+    let staging = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
         label: Some("texture readback"),
         size: padded as u64 * height as u64,
         usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,

@@ -67,7 +67,7 @@ impl GpuTimer {
                 ty: wgpu::QueryType::Timestamp,
                 count: QUERY_COUNT,
             }),
-            resolve: device.create_buffer(&wgpu::BufferDescriptor {
+            resolve: crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
                 label: Some("timestamp resolve"),
                 size,
                 usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
