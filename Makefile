@@ -17,8 +17,11 @@ export XDG_RUNTIME_DIR ?= $(shell d=/tmp/runtime-$$(id -u); mkdir -p -m 700 $$d;
 run: deps
 	$(CARGO) run --release -- bench
 
+# One test at a time: lavapipe already uses every core, and tests that open devices or set
+# environment variables should not overlap. (RUST_TEST_THREADS, not --test-threads: the
+# criterion bench, run here once in test mode, does not take libtest's flags.)
 test: deps test-deps
-	$(CARGO) test --all-targets -- --test-threads=1
+	RUST_TEST_THREADS=1 $(CARGO) test --all-targets
 
 bench: deps
 	$(CARGO) bench --bench record

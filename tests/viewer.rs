@@ -20,7 +20,9 @@ impl Xvfb {
         let mut child = Command::new("Xvfb")
             .args([&display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start Xvfb ({e}); install it with `apt-get install xvfb` or run `make test`"));
+            .unwrap_or_else(|e| {
+                panic!("cannot start Xvfb ({e}); install it with `apt-get install xvfb` or run `make test`")
+            });
         // Wait for the server's socket.
         let socket = format!("/tmp/.X11-unix/X{number}");
         for _ in 0..100 {
@@ -73,14 +75,34 @@ fn viewer_screenshot_matches_headless_render() {
     let frames = 12;
     let output = multidraw(
         Some(&xvfb.display),
-        &["view", "--objects", "4000", "--size", "320x240", "--frames", &frames.to_string(), "--screenshot", shot.to_str().unwrap()],
+        &[
+            "view",
+            "--objects",
+            "4000",
+            "--size",
+            "320x240",
+            "--frames",
+            &frames.to_string(),
+            "--screenshot",
+            shot.to_str().unwrap(),
+        ],
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("saved screenshot"), "{stdout}");
     // The viewer's last frame is frame `frames - 1`, at time (frames - 1) / 60 s.
     multidraw(
         None,
-        &["render", "--objects", "4000", "--size", "320x240", "--frame", &(frames - 1).to_string(), "--out", headless.to_str().unwrap()],
+        &[
+            "render",
+            "--objects",
+            "4000",
+            "--size",
+            "320x240",
+            "--frame",
+            &(frames - 1).to_string(),
+            "--out",
+            headless.to_str().unwrap(),
+        ],
     );
     let a = image::open(&shot).expect("viewer screenshot").to_rgba8();
     let b = image::open(&headless).expect("headless render").to_rgba8();

@@ -156,7 +156,9 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
         indirect_validation: ctx.indirect_validation,
         size: [config.width, config.height],
         scene: match &config.scene {
-            Some(scene) => format!("{} ({})", scene.name, if scene.animated && config.animated { "animated" } else { "static" }),
+            Some(scene) => {
+                format!("{} ({})", scene.name, if scene.animated && config.animated { "animated" } else { "static" })
+            }
             None => format!("default scene ({})", if config.animated { "animated" } else { "static" }),
         },
         rows,

@@ -107,7 +107,11 @@ pub fn run(
         ctx.wait_idle();
         renderer.collect(&ctx.device);
         if let Some(message) = ctx.take_errors().into_iter().next() {
-            return Err(super::BenchError::Gpu { mode: DrawMode::Gpu, objects: renderer.buffers.object_count, message });
+            return Err(super::BenchError::Gpu {
+                mode: DrawMode::Gpu,
+                objects: renderer.buffers.object_count,
+                message,
+            });
         }
         if frame % every == 0 || frame + 1 == frames {
             samples.push(sample(ctx, frame));

@@ -111,13 +111,19 @@ pub fn save_driver_cache(ctx: &GpuContext) {
 
 /// The scene of a command: a scene file, or the embedded default scene, whose object count
 /// `objects` may override (checked against the adapter's limits before generating).
-pub fn load_scene(path: Option<&std::path::Path>, objects: Option<u32>, ctx: &GpuContext) -> Result<multidraw::scene::Scene> {
+pub fn load_scene(
+    path: Option<&std::path::Path>,
+    objects: Option<u32>,
+    ctx: &GpuContext,
+) -> Result<multidraw::scene::Scene> {
     use multidraw::scene::file;
     let start = std::time::Instant::now();
     eprint!("loading scene {}… ", path.map_or("(embedded default)".into(), |p| p.display().to_string()));
     let scene = match (path, objects) {
         (Some(path), None) => Ok(file::load(path)?),
-        (Some(_), Some(_)) => anyhow::bail!("--objects applies to the embedded default scene only; a scene file sets its own counts"),
+        (Some(_), Some(_)) => {
+            anyhow::bail!("--objects applies to the embedded default scene only; a scene file sets its own counts")
+        }
         (None, objects) => {
             let objects = objects.unwrap_or(DEFAULT_OBJECTS);
             multidraw::gpu::buffers::check_object_count(objects as u64, &ctx.limits)?;

@@ -127,7 +127,9 @@ pub fn run(options: &ContextOptions, args: &PipelinesArgs) -> Result<()> {
     let scene = match (&args.scene, args.objects) {
         (Some(path), None) => multidraw::scene::file::load(path)?,
         (Some(_), Some(_)) => anyhow::bail!("--objects applies to the embedded default scene only"),
-        (None, objects) => multidraw::scene::file::default_scene_with_objects(objects.unwrap_or(super::DEFAULT_OBJECTS)),
+        (None, objects) => {
+            multidraw::scene::file::default_scene_with_objects(objects.unwrap_or(super::DEFAULT_OBJECTS))
+        }
     };
     let prewarm = !args.no_prewarm;
     let cold = startup_run(options, &scene, DriverCacheSource::Empty, prewarm, args.frames)?;

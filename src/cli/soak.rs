@@ -46,10 +46,25 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
         }
         let _ = std::io::stderr().flush();
     };
-    let report = soak::run(&ctx, &scene, args.frames, args.warmup.min(args.frames), args.every.max(1), args.size.width, args.size.height, &mut progress)?;
+    let report = soak::run(
+        &ctx,
+        &scene,
+        args.frames,
+        args.warmup.min(args.frames),
+        args.every.max(1),
+        args.size.width,
+        args.size.height,
+        &mut progress,
+    )?;
     println!("adapter: {} ({:?})", ctx.info.name, ctx.info.backend);
-    println!("{} frames of {} objects in {:.1} s, {}x{}", report.frames, report.objects, report.seconds, args.size.width, args.size.height);
-    println!("{:>8} {:>14} {:>14} {:>14} {:>8} {:>12}", "frame", "host RSS", "GPU buffers B", "GPU textures B", "buffers", "allocations");
+    println!(
+        "{} frames of {} objects in {:.1} s, {}x{}",
+        report.frames, report.objects, report.seconds, args.size.width, args.size.height
+    );
+    println!(
+        "{:>8} {:>14} {:>14} {:>14} {:>8} {:>12}",
+        "frame", "host RSS", "GPU buffers B", "GPU textures B", "buffers", "allocations"
+    );
     for s in &report.samples {
         println!(
             "{:>8} {:>14} {:>14} {:>14} {:>8} {:>12}",
@@ -68,7 +83,8 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
         report.buffers_created_after_warmup
     );
     if let Some(path) = &args.json {
-        std::fs::write(path, serde_json::to_string_pretty(&report)?).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(path, serde_json::to_string_pretty(&report)?)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     if !report.flat(args.host_slack_kib * 1024) {
         anyhow::bail!("memory grew after warm-up (see the growth line above)");

@@ -47,7 +47,9 @@ pub struct ViewArgs {
 
 pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
     if args.mode == DrawMode::Bundle {
-        anyhow::bail!("the viewer has no bundle mode: a bundle freezes the visible set, which a moving camera invalidates");
+        anyhow::bail!(
+            "the viewer has no bundle mode: a bundle freezes the visible set, which a moving camera invalidates"
+        );
     }
     let size = args.size.unwrap_or(Size { width: 1280, height: 720 });
     let scene = match (&args.scene, args.objects) {

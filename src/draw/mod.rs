@@ -175,14 +175,21 @@ pub struct Renderer {
     pub cull: CullPass,
     pub main: MainPass,
     pub buffers: SceneBuffers,
+    /// The scene in GPU order; its object indices are the ids every pass uses.
     pub prepared: PreparedScene,
+    /// Per-frame GPU pass times; `None` without `TIMESTAMP_QUERY`.
     timer: Option<GpuTimer>,
+    /// Copies of the draw-count buffer (GPU visible count), read a frame or two late.
     visible_ring: ReadbackRing,
-    /// GPU-mode frames whose visible count is in flight.
+    /// The bundle mode's recording, made on its first frame and replayed after.
     bundle: Option<bundles::RecordedBundle>,
+    /// The cpu mode's visible ids, reused every frame.
     visible_scratch: Vec<u32>,
+    /// Number of the next frame; readbacks are matched to frames by it.
     frame_number: u64,
+    /// Whether the device has `MULTI_DRAW_INDIRECT_COUNT`.
     has_count: bool,
+    /// Frames whose readbacks have partly arrived.
     pending: Vec<FrameReadback>,
     pub startup: StartupTimes,
 }

@@ -168,11 +168,14 @@ fn storage_buffer(
     } else {
         contents
     };
-    crate::gpu::counted::buffer_init(device, &wgpu::util::BufferInitDescriptor {
-        label: Some(label),
-        contents,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | extra,
-    })
+    crate::gpu::counted::buffer_init(
+        device,
+        &wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | extra,
+        },
+    )
 }
 
 fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
@@ -192,16 +195,22 @@ impl SceneBuffers {
         let object_count = prepared.objects.len() as u32;
         let batch_count = prepared.batches.len() as u32;
         let draw_capacity = object_count.max(batch_count).max(1);
-        let vertices = crate::gpu::counted::buffer_init(device, &wgpu::util::BufferInitDescriptor {
-            label: Some("vertices"),
-            contents: bytemuck::cast_slice(&scene.meshes.vertices),
-            usage: wgpu::BufferUsages::VERTEX,
-        });
-        let indices = crate::gpu::counted::buffer_init(device, &wgpu::util::BufferInitDescriptor {
-            label: Some("indices"),
-            contents: bytemuck::cast_slice(&scene.meshes.indices),
-            usage: wgpu::BufferUsages::INDEX,
-        });
+        let vertices = crate::gpu::counted::buffer_init(
+            device,
+            &wgpu::util::BufferInitDescriptor {
+                label: Some("vertices"),
+                contents: bytemuck::cast_slice(&scene.meshes.vertices),
+                usage: wgpu::BufferUsages::VERTEX,
+            },
+        );
+        let indices = crate::gpu::counted::buffer_init(
+            device,
+            &wgpu::util::BufferInitDescriptor {
+                label: Some("indices"),
+                contents: bytemuck::cast_slice(&scene.meshes.indices),
+                usage: wgpu::BufferUsages::INDEX,
+            },
+        );
         let objects = storage_buffer(
             device,
             "objects",
@@ -226,36 +235,48 @@ impl SceneBuffers {
         let instance_data: Vec<u32> = (0..object_count).chain(0..object_count).collect();
         let instances =
             storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), 4, wgpu::BufferUsages::COPY_SRC);
-        let batch_counts = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
-            label: Some("batch counts"),
-            size: (batch_count.max(1) as u64) * 4,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let draws = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
-            label: Some("draws"),
-            size: draw_capacity as u64 * DRAW_ARGS_SIZE,
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::INDIRECT
-                | wgpu::BufferUsages::COPY_DST
-                | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let draw_counts = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
-            label: Some("draw counts"),
-            size: (VARIANT_COUNT as u64 + 1) * 4,
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::INDIRECT
-                | wgpu::BufferUsages::COPY_DST
-                | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let frame = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
-            label: Some("frame uniforms"),
-            size: std::mem::size_of::<FrameUniforms>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let batch_counts = crate::gpu::counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("batch counts"),
+                size: (batch_count.max(1) as u64) * 4,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            },
+        );
+        let draws = crate::gpu::counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("draws"),
+                size: draw_capacity as u64 * DRAW_ARGS_SIZE,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::INDIRECT
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            },
+        );
+        let draw_counts = crate::gpu::counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("draw counts"),
+                size: (VARIANT_COUNT as u64 + 1) * 4,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::INDIRECT
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            },
+        );
+        let frame = crate::gpu::counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("frame uniforms"),
+                size: std::mem::size_of::<FrameUniforms>() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            },
+        );
         let (base_color_view, normal_view) = (
             texture_array(device, queue, "base colour textures", &scene.base_color_textures, [255, 255, 255, 255]),
             texture_array(device, queue, "normal textures", &scene.normal_textures, [128, 128, 255, 255]),

@@ -96,7 +96,7 @@ impl GpuContext {
     pub fn headless(options: &ContextOptions) -> Result<Self, ContextError> {
         let instance = Self::create_instance(options);
         let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(&instance, None))
-            .map_err(|_| ContextError::NoAdapter { backends: backend_names(&instance) })?;
+            .map_err(|_| ContextError::NoAdapter { backends: backend_names() })?;
         Self::from_adapter(instance, adapter, options)
     }
 
@@ -294,7 +294,8 @@ fn open_driver_cache(
     (Some(cache), loaded, file)
 }
 
-fn backend_names(_instance: &wgpu::Instance) -> String {
+/// The backends searched: `WGPU_BACKEND` or the primary ones.
+fn backend_names() -> String {
     let backends = wgpu::Backends::from_env().unwrap_or(wgpu::Backends::PRIMARY);
     format!("{backends:?}")
 }

@@ -11,12 +11,15 @@ pub fn read_buffer(
     offset: u64,
     size: u64,
 ) -> Vec<u8> {
-    let staging = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
-        label: Some("readback staging"),
-        size,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
+    let staging = crate::gpu::counted::buffer(
+        device,
+        &wgpu::BufferDescriptor {
+            label: Some("readback staging"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        },
+    );
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
     encoder.copy_buffer_to_buffer(source, offset, &staging, 0, size);
     let index = queue.submit([encoder.finish()]);
@@ -54,12 +57,15 @@ impl ReadbackRing {
     pub fn new(device: &wgpu::Device, label: &str, size: u64) -> Self {
         let slots = (0..READBACK_RING)
             .map(|_| Slot {
-                buffer: crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
-                    label: Some(label),
-                    size,
-                    usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                }),
+                buffer: crate::gpu::counted::buffer(
+                    device,
+                    &wgpu::BufferDescriptor {
+                        label: Some(label),
+                        size,
+                        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                        mapped_at_creation: false,
+                    },
+                ),
                 pending: None,
                 ready: Default::default(),
             })

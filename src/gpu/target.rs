@@ -83,12 +83,15 @@ pub fn read_texture_rgba(
 ) -> image::RgbaImage {
     let unpadded = width * 4;
     let padded = unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let staging = crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
-        label: Some("texture readback"),
-        size: padded as u64 * height as u64,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
+    let staging = crate::gpu::counted::buffer(
+        device,
+        &wgpu::BufferDescriptor {
+            label: Some("texture readback"),
+            size: padded as u64 * height as u64,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        },
+    );
     let mut encoder =
         device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("texture readback") });
     encoder.copy_texture_to_buffer(

@@ -67,12 +67,15 @@ impl GpuTimer {
                 ty: wgpu::QueryType::Timestamp,
                 count: QUERY_COUNT,
             }),
-            resolve: crate::gpu::counted::buffer(device, &wgpu::BufferDescriptor {
-                label: Some("timestamp resolve"),
-                size,
-                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            }),
+            resolve: crate::gpu::counted::buffer(
+                device,
+                &wgpu::BufferDescriptor {
+                    label: Some("timestamp resolve"),
+                    size,
+                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                },
+            ),
             ring: ReadbackRing::new(device, "timestamp readback", size),
             period: queue.get_timestamp_period() as f64,
             written: 0,

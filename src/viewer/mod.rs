@@ -163,7 +163,9 @@ impl ApplicationHandler for App {
                     }
                 }
             }
-            WindowEvent::MouseInput { state, button: MouseButton::Right, .. } if !consumed || state == ElementState::Released => {
+            WindowEvent::MouseInput { state, button: MouseButton::Right, .. }
+                if !consumed || state == ElementState::Released =>
+            {
                 viewer.camera.looking = state == ElementState::Pressed;
             }
             WindowEvent::MouseWheel { delta, .. } if !consumed => {
@@ -234,15 +236,26 @@ impl Viewer {
         let ctx = GpuContext::from_adapter(instance, adapter, &options.context)?;
 
         let caps = surface.get_capabilities(&ctx.adapter);
-        let format = caps.formats.iter().copied().find(|f| f.is_srgb()).or(caps.formats.first().copied()).context("the surface supports no format")?;
+        let format = caps
+            .formats
+            .iter()
+            .copied()
+            .find(|f| f.is_srgb())
+            .or(caps.formats.first().copied())
+            .context("the surface supports no format")?;
         let copy_src = caps.usages.contains(wgpu::TextureUsages::COPY_SRC);
         let size = window.inner_size();
         let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | if copy_src { wgpu::TextureUsages::COPY_SRC } else { wgpu::TextureUsages::empty() },
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | if copy_src { wgpu::TextureUsages::COPY_SRC } else { wgpu::TextureUsages::empty() },
             format,
             width: size.width.max(1),
             height: size.height.max(1),
-            present_mode: if caps.present_modes.contains(&wgpu::PresentMode::Mailbox) { wgpu::PresentMode::Mailbox } else { wgpu::PresentMode::Fifo },
+            present_mode: if caps.present_modes.contains(&wgpu::PresentMode::Mailbox) {
+                wgpu::PresentMode::Mailbox
+            } else {
+                wgpu::PresentMode::Fifo
+            },
             desired_maximum_frame_latency: 2,
             alpha_mode: caps.alpha_modes[0],
             view_formats: vec![],
@@ -295,7 +308,8 @@ impl Viewer {
     /// Reconfigures for a new window size; a 0×0 (minimised) window keeps the old
     /// configuration and the frame records nothing.
     fn apply_resize(&mut self) -> bool {
-        let size = self.pending_size.take().unwrap_or(winit::dpi::PhysicalSize::new(self.config.width, self.config.height));
+        let size =
+            self.pending_size.take().unwrap_or(winit::dpi::PhysicalSize::new(self.config.width, self.config.height));
         if size.width == 0 || size.height == 0 {
             self.pending_size = Some(size);
             return false;
@@ -324,7 +338,11 @@ impl Viewer {
                 self.object_count = scene.objects.len() as u32;
                 self.camera.set_initial(scene.camera);
                 self.frozen = None;
-                self.message = Some(format!("loaded {} objects in {:.1} s", self.object_count, job.started.elapsed().as_secs_f32()));
+                self.message = Some(format!(
+                    "loaded {} objects in {:.1} s",
+                    self.object_count,
+                    job.started.elapsed().as_secs_f32()
+                ));
             }
             Err(error) => self.message = Some(format!("keeping the previous scene: {error}")),
         }
@@ -381,7 +399,8 @@ impl Viewer {
             Err(error) => return Err(anyhow!("the window surface failed: {error}")),
         };
         let view = surface_texture.texture.create_view(&Default::default());
-        let target = FrameTarget { color: &view, depth: &self.depth, width: self.config.width, height: self.config.height };
+        let target =
+            FrameTarget { color: &view, depth: &self.depth, width: self.config.width, height: self.config.height };
         let input = FrameInput {
             time: if self.animate { self.time } else { 0.0 },
             cull_camera: self.frozen,
@@ -405,10 +424,18 @@ impl Viewer {
         self.draw_ui(&view, options)?;
         if let (true, Some(path)) = (last, &options.window_screenshot) {
             if !self.copy_src {
-                return Err(anyhow!("this window surface cannot be copied from, so --window-screenshot is unavailable"));
+                return Err(anyhow!(
+                    "this window surface cannot be copied from, so --window-screenshot is unavailable"
+                ));
             }
             let (width, height) = (self.config.width, self.config.height);
-            let image = crate::gpu::target::read_texture_rgba(&self.ctx.device, &self.ctx.queue, &surface_texture.texture, width, height);
+            let image = crate::gpu::target::read_texture_rgba(
+                &self.ctx.device,
+                &self.ctx.queue,
+                &surface_texture.texture,
+                width,
+                height,
+            );
             image.save(path).with_context(|| format!("writing {}", path.display()))?;
             println!("saved window screenshot {}", path.display());
         }
@@ -439,10 +466,20 @@ impl Viewer {
     /// copied from, the same frame is rendered offscreen instead.
     fn save_screenshot(&mut self, texture: &wgpu::Texture, input: &FrameInput, path: &std::path::Path) -> Result<()> {
         let image = if self.copy_src {
-            crate::gpu::target::read_texture_rgba(&self.ctx.device, &self.ctx.queue, texture, self.config.width, self.config.height)
+            crate::gpu::target::read_texture_rgba(
+                &self.ctx.device,
+                &self.ctx.queue,
+                texture,
+                self.config.width,
+                self.config.height,
+            )
         } else {
-            let offscreen =
-                OffscreenTarget::with_format(&self.ctx.device, self.config.width, self.config.height, self.config.format);
+            let offscreen = OffscreenTarget::with_format(
+                &self.ctx.device,
+                self.config.width,
+                self.config.height,
+                self.config.format,
+            );
             self.renderer.render(&self.ctx, &offscreen.frame_target(), input);
             offscreen.read_rgba(&self.ctx.device, &self.ctx.queue)
         };
@@ -459,12 +496,16 @@ impl Viewer {
         let output = egui_ctx.run(raw_input, |ctx| ui::draw(self, ctx, options));
         self.egui_state.handle_platform_output(&self.window, output.platform_output);
         let jobs = self.egui_ctx.tessellate(output.shapes, output.pixels_per_point);
-        let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: [self.config.width, self.config.height], pixels_per_point: output.pixels_per_point };
+        let screen = egui_wgpu::ScreenDescriptor {
+            size_in_pixels: [self.config.width, self.config.height],
+            pixels_per_point: output.pixels_per_point,
+        };
         for (id, delta) in &output.textures_delta.set {
             self.egui_renderer.update_texture(&self.ctx.device, &self.ctx.queue, *id, delta);
         }
         let mut encoder = self.ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("ui") });
-        let callbacks = self.egui_renderer.update_buffers(&self.ctx.device, &self.ctx.queue, &mut encoder, &jobs, &screen);
+        let callbacks =
+            self.egui_renderer.update_buffers(&self.ctx.device, &self.ctx.queue, &mut encoder, &jobs, &screen);
         {
             let mut pass = encoder
                 .begin_render_pass(&wgpu::RenderPassDescriptor {

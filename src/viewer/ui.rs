@@ -90,7 +90,12 @@ pub(super) fn draw(viewer: &mut Viewer, ctx: &egui::Context, options: &ViewerOpt
         viewer.show_profiler = puffin_egui::profiler_window(ctx);
     }
     if let Some(frozen) = viewer.frozen {
-        draw_frustum(ctx, &viewer.camera.camera, &frozen, viewer.config.width as f32 / viewer.config.height.max(1) as f32);
+        draw_frustum(
+            ctx,
+            &viewer.camera.camera,
+            &frozen,
+            viewer.config.width as f32 / viewer.config.height.max(1) as f32,
+        );
     }
 }
 
@@ -103,10 +108,18 @@ fn frame_time_plot(ui: &mut egui::Ui, times: &std::collections::VecDeque<f32>) {
     let points: Vec<egui::Pos2> = times
         .iter()
         .enumerate()
-        .map(|(i, t)| egui::pos2(rect.left() + rect.width() * i as f32 / 239.0, rect.bottom() - rect.height() * t / max))
+        .map(|(i, t)| {
+            egui::pos2(rect.left() + rect.width() * i as f32 / 239.0, rect.bottom() - rect.height() * t / max)
+        })
         .collect();
     painter.add(egui::Shape::line(points, egui::Stroke::new(1.0, egui::Color32::LIGHT_GREEN)));
-    painter.text(rect.left_top(), egui::Align2::LEFT_TOP, format!("max {max:.1}"), egui::FontId::monospace(10.0), egui::Color32::GRAY);
+    painter.text(
+        rect.left_top(),
+        egui::Align2::LEFT_TOP,
+        format!("max {max:.1}"),
+        egui::FontId::monospace(10.0),
+        egui::Color32::GRAY,
+    );
 }
 
 /// Draws the frozen culling frustum's edges as seen by the moving camera.
@@ -127,7 +140,10 @@ fn draw_frustum(ctx: &egui::Context, view: &Camera, frozen: &Camera, aspect: f32
         let clip = view_proj * p.extend(1.0);
         (clip.w > 0.01).then(|| {
             let ndc = clip.truncate() / clip.w;
-            egui::pos2(screen.left() + (ndc.x * 0.5 + 0.5) * screen.width(), screen.top() + (0.5 - ndc.y * 0.5) * screen.height())
+            egui::pos2(
+                screen.left() + (ndc.x * 0.5 + 0.5) * screen.width(),
+                screen.top() + (0.5 - ndc.y * 0.5) * screen.height(),
+            )
         })
     };
     let painter = ctx.layer_painter(egui::LayerId::background());
