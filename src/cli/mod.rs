@@ -42,6 +42,14 @@ enum Command {
     View(view::ViewArgs),
     /// Render many GPU-driven frames and check that host and GPU memory stay flat.
     Soak(soak::SoakArgs),
+    /// Print where the time goes in a .puffin capture: every scope path with count, median and total ms.
+    PuffinSummary {
+        /// The capture (from `bench --puffin`).
+        file: std::path::PathBuf,
+        /// Rows to print.
+        #[arg(long, default_value_t = 40)]
+        rows: usize,
+    },
 }
 
 /// A `WxH` size with both sides at least 1.
@@ -90,6 +98,13 @@ pub fn run() -> Result<()> {
         Command::Pipelines(args) => pipelines::run(&options, &args),
         Command::View(args) => view::run(&options, &args),
         Command::Soak(args) => soak::run(&options, &args),
+        Command::PuffinSummary { file, rows } => {
+            println!("{:>8} {:>12} {:>12}  scope", "count", "median ms", "total ms");
+            for (path, count, median, total) in multidraw::profiling::summary::summarize(&file)?.into_iter().take(rows) {
+                println!("{count:>8} {median:>12.4} {total:>12.3}  {path}");
+            }
+            Ok(())
+        }
     }
 }
 

@@ -5,6 +5,8 @@
 //! the frame's submit time, one after the other in the order the GPU runs them, each as long as
 //! its timestamps say.
 
+pub mod summary;
+
 use std::sync::OnceLock;
 
 use crate::gpu::timer::{GpuPassTimes, TimedPass};
