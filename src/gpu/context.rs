@@ -207,10 +207,10 @@ impl GpuContext {
     }
 
     /// Waits for the GPU with the thread kept busy: poll, then spin for `POLL_INTERVAL`
-    /// without touching wgpu, until the queue is empty. A thread that sleeps through a long GPU
-    /// frame, or that polls back to back (145,000 `Device::maintain` calls per 68 ms frame),
-    /// starts the next frame's recording slower: on the H200 host, after 68 ms GPU frames, the
-    /// GPU-driven record took 0.27 ms either way, against 0.03 ms after short ones. Not for CPU
+    /// without touching wgpu, until the queue is empty. Used by the benchmark on GPUs so the
+    /// measuring thread neither sleeps through a long GPU frame nor polls back to back (which
+    /// made 145,000 `Device::maintain` calls per 68 ms frame on the H200). Neither way removes
+    /// the slower recording seen after long GPU frames (docs/BENCHMARKS.md). Not for CPU
     /// adapters: there the spinning thread would steal a core from the rasteriser.
     pub fn wait_idle_spinning(&self) {
         const POLL_INTERVAL: std::time::Duration = std::time::Duration::from_micros(50);
