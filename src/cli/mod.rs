@@ -100,7 +100,8 @@ pub fn run() -> Result<()> {
         Command::Soak(args) => soak::run(&options, &args),
         Command::PuffinSummary { file, rows } => {
             println!("{:>8} {:>12} {:>12}  scope", "count", "median ms", "total ms");
-            for (path, count, median, total) in multidraw::profiling::summary::summarize(&file)?.into_iter().take(rows) {
+            for (path, count, median, total) in multidraw::profiling::summary::summarize(&file)?.into_iter().take(rows)
+            {
                 println!("{count:>8} {median:>12.4} {total:>12.3}  {path}");
             }
             Ok(())

@@ -21,7 +21,11 @@ pub fn summarize(path: &std::path::Path) -> anyhow::Result<Vec<(String, usize, f
                     let path = format!("{prefix} / {name}");
                     durations.entry(path.clone()).or_default().push(scope.record.duration_ns as f64 / 1e6);
                     if scope.child_begin_position < scope.child_end_position {
-                        stack.push((path, puffin::Reader::with_offset(&stream_info.stream, scope.child_begin_position).map_err(|e| anyhow::anyhow!("corrupt stream: {e:?}"))?));
+                        stack.push((
+                            path,
+                            puffin::Reader::with_offset(&stream_info.stream, scope.child_begin_position)
+                                .map_err(|e| anyhow::anyhow!("corrupt stream: {e:?}"))?,
+                        ));
                     }
                 }
             }
