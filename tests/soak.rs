@@ -16,18 +16,7 @@ fn memory_stays_flat_over_many_frames() {
     // The counters must be live, or "flat" would prove nothing.
     assert!(last.live_buffers > 5 && last.gpu_buffer_bytes > 0, "wgpu counters are not enabled: {last:?}");
     assert!(last.engine_buffers_created >= 10, "the engine's buffer counter is not counting: {last:?}");
-    eprintln!(
-        "soak: {} frames in {:.1} s; growth after warm-up: host {} B (range {} B), GPU buffers {} B, textures {} B, buffers {}, allocations {}, buffers created {}",
-        report.frames,
-        report.seconds,
-        report.host_rss_growth,
-        report.host_rss_range,
-        report.gpu_buffer_growth,
-        report.gpu_texture_growth,
-        report.live_buffers_growth,
-        report.memory_allocations_growth,
-        report.buffers_created_after_warmup
-    );
+    eprintln!("soak: {} frames in {:.1} s; {}", report.frames, report.seconds, report.growth_line());
     // lavapipe's resident size swings by ~16 MB with its own pools; 4 MiB of trend is far below
     // what a per-frame leak of even 4 KB would add over these 1,350 frames (5.3 MB).
     assert!(report.flat(4 * 1024 * 1024), "memory grew after warm-up: {report:#?}");

@@ -52,6 +52,22 @@ pub struct SoakReport {
 }
 
 impl SoakReport {
+    /// One line with every growth figure, as the CLI and the soak test print it.
+    pub fn growth_line(&self) -> String {
+        format!(
+            "growth after frame {}: host RSS {} B (range {} B), GPU buffer memory {} B, GPU texture memory {} B, \
+             live buffers {}, allocations {}, buffers created {}",
+            self.warmup_frames,
+            self.host_rss_growth,
+            self.host_rss_range,
+            self.gpu_buffer_growth,
+            self.gpu_texture_growth,
+            self.live_buffers_growth,
+            self.memory_allocations_growth,
+            self.buffers_created_after_warmup
+        )
+    }
+
     /// Whether every quantity stayed flat after warm-up, host memory within `host_slack` bytes
     /// (allocator noise).
     pub fn flat(&self, host_slack: u64) -> bool {
@@ -119,17 +135,11 @@ pub fn run(
         }
     }
     let after: Vec<&MemorySample> = samples.iter().filter(|s| s.frame >= warmup).collect();
-    let growth_u = |f: fn(&MemorySample) -> u64| {
-        after.iter().map(|s| f(s)).max().unwrap_or(0) - after.iter().map(|s| f(s)).min().unwrap_or(0)
-    };
     let rss: Vec<u64> = after.iter().map(|s| s.host_rss).collect();
     let (first, second) = rss.split_at(rss.len() / 2);
     let peak = |values: &[u64]| values.iter().copied().max().unwrap_or(0);
     let host_rss_growth = if first.is_empty() { 0 } else { peak(second).saturating_sub(peak(first)) };
-    let host_rss_range = peak(&rss) - rss.iter().copied().min().unwrap_or(0);
-    let growth_i = |f: fn(&MemorySample) -> i64| {
-        after.iter().map(|s| f(s)).max().unwrap_or(0) - after.iter().map(|s| f(s)).min().unwrap_or(0)
-    };
+    let host_rss_range = range(&after, |s| s.host_rss);
     Ok(SoakReport {
         frames,
         warmup_frames: warmup,
@@ -137,11 +147,20 @@ pub fn run(
         seconds: start.elapsed().as_secs_f64(),
         host_rss_growth,
         host_rss_range,
-        gpu_buffer_growth: growth_i(|s| s.gpu_buffer_bytes),
-        gpu_texture_growth: growth_i(|s| s.gpu_texture_bytes),
-        live_buffers_growth: growth_i(|s| s.live_buffers),
-        memory_allocations_growth: growth_i(|s| s.memory_allocations),
-        buffers_created_after_warmup: growth_u(|s| s.engine_buffers_created),
+        gpu_buffer_growth: range(&after, |s| s.gpu_buffer_bytes),
+        gpu_texture_growth: range(&after, |s| s.gpu_texture_bytes),
+        live_buffers_growth: range(&after, |s| s.live_buffers),
+        memory_allocations_growth: range(&after, |s| s.memory_allocations),
+        buffers_created_after_warmup: range(&after, |s| s.engine_buffers_created),
         samples,
     })
+}
+
+/// Largest minus smallest value of one quantity over the samples (0 for none).
+fn range<T: Ord + Default + std::ops::Sub<Output = T>>(samples: &[&MemorySample], value: fn(&MemorySample) -> T) -> T {
+    let values = || samples.iter().map(|s| value(s));
+    match (values().max(), values().min()) {
+        (Some(max), Some(min)) => max - min,
+        _ => T::default(),
+    }
 }

@@ -71,17 +71,7 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
             s.frame, s.host_rss, s.gpu_buffer_bytes, s.gpu_texture_bytes, s.live_buffers, s.memory_allocations
         );
     }
-    println!(
-        "growth after frame {}: host RSS {} B (range {} B), GPU buffer memory {} B, GPU texture memory {} B, live buffers {}, allocations {}, buffers created {}",
-        report.warmup_frames,
-        report.host_rss_growth,
-        report.host_rss_range,
-        report.gpu_buffer_growth,
-        report.gpu_texture_growth,
-        report.live_buffers_growth,
-        report.memory_allocations_growth,
-        report.buffers_created_after_warmup
-    );
+    println!("{}", report.growth_line());
     if let Some(path) = &args.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)?)
             .with_context(|| format!("writing {}", path.display()))?;
