@@ -11,22 +11,28 @@ pub fn read_buffer(
     offset: u64,
     size: u64,
 ) -> Vec<u8> {
-    let staging = crate::gpu::counted::buffer(
-        device,
-        &wgpu::BufferDescriptor {
-            label: Some("readback staging"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        },
-    );
+    let staging = staging_buffer(device, "readback staging", size);
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("readback") });
     encoder.copy_buffer_to_buffer(source, offset, &staging, 0, size);
     let index = queue.submit([encoder.finish()]);
     map_and_read(device, &staging, Some(index))
 }
 
-fn map_and_read(device: &wgpu::Device, staging: &wgpu::Buffer, index: Option<wgpu::SubmissionIndex>) -> Vec<u8> {
+/// A `MAP_READ | COPY_DST` buffer of `size` bytes to copy GPU data into.
+pub fn staging_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
+    crate::gpu::counted::buffer(
+        device,
+        &wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        },
+    )
+}
+
+/// Maps `staging` once submission `index` (which copies into it) is done, and returns its bytes.
+pub fn map_and_read(device: &wgpu::Device, staging: &wgpu::Buffer, index: Option<wgpu::SubmissionIndex>) -> Vec<u8> {
     staging.slice(..).map_async(wgpu::MapMode::Read, |result| {
         result.expect("mapping a MAP_READ staging buffer after its copy cannot fail");
     });
@@ -56,19 +62,7 @@ struct Slot {
 impl ReadbackRing {
     pub fn new(device: &wgpu::Device, label: &str, size: u64) -> Self {
         let slots = (0..READBACK_RING)
-            .map(|_| Slot {
-                buffer: crate::gpu::counted::buffer(
-                    device,
-                    &wgpu::BufferDescriptor {
-                        label: Some(label),
-                        size,
-                        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                        mapped_at_creation: false,
-                    },
-                ),
-                pending: None,
-                ready: Default::default(),
-            })
+            .map(|_| Slot { buffer: staging_buffer(device, label, size), pending: None, ready: Default::default() })
             .collect();
         Self { slots, next: 0, size, armed: false }
     }

@@ -83,15 +83,7 @@ pub fn read_texture_rgba(
 ) -> image::RgbaImage {
     let unpadded = width * 4;
     let padded = unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let staging = crate::gpu::counted::buffer(
-        device,
-        &wgpu::BufferDescriptor {
-            label: Some("texture readback"),
-            size: padded as u64 * height as u64,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        },
-    );
+    let staging = super::readback::staging_buffer(device, "texture readback", padded as u64 * height as u64);
     let mut encoder =
         device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("texture readback") });
     encoder.copy_texture_to_buffer(
@@ -107,16 +99,12 @@ pub fn read_texture_rgba(
         wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
     );
     let index = queue.submit([encoder.finish()]);
-    staging.slice(..).map_async(wgpu::MapMode::Read, |r| r.expect("mapping a fresh staging buffer cannot fail"));
-    let _ = device.poll(wgpu::PollType::Wait { submission_index: Some(index), timeout: None });
-    let mapped = staging.slice(..).get_mapped_range();
+    let mapped = super::readback::map_and_read(device, &staging, Some(index));
     let bgra = matches!(texture.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb);
     let mut pixels = Vec::with_capacity((unpadded * height) as usize);
     for row in mapped.chunks_exact(padded as usize) {
         pixels.extend_from_slice(&row[..unpadded as usize]);
     }
-    drop(mapped);
-    staging.unmap();
     if bgra {
         pixels.chunks_exact_mut(4).for_each(|p| p.swap(0, 2));
     }
