@@ -126,11 +126,12 @@ pub fn save_driver_cache(ctx: &GpuContext) {
 }
 
 /// The scene of a command: a scene file, or the embedded default scene, whose object count
-/// `objects` may override (checked against the adapter's limits before generating).
+/// `objects` may override. With `limits` (a device already open), that count is checked
+/// before generating; otherwise the renderer checks the scene when it uploads it.
 pub fn load_scene(
     path: Option<&std::path::Path>,
     objects: Option<u32>,
-    ctx: &GpuContext,
+    limits: Option<&wgpu::Limits>,
 ) -> Result<multidraw::scene::Scene> {
     use multidraw::scene::file;
     let start = std::time::Instant::now();
@@ -142,7 +143,9 @@ pub fn load_scene(
         }
         (None, objects) => {
             let objects = objects.unwrap_or(DEFAULT_OBJECTS);
-            multidraw::gpu::buffers::check_object_count(objects as u64, &ctx.limits)?;
+            if let Some(limits) = limits {
+                multidraw::gpu::buffers::check_object_count(objects as u64, limits)?;
+            }
             Ok(file::default_scene_with_objects(objects))
         }
     };

@@ -124,13 +124,7 @@ fn startup_run(
 }
 
 pub fn run(options: &ContextOptions, args: &PipelinesArgs) -> Result<()> {
-    let scene = match (&args.scene, args.objects) {
-        (Some(path), None) => multidraw::scene::file::load(path)?,
-        (Some(_), Some(_)) => anyhow::bail!("--objects applies to the embedded default scene only"),
-        (None, objects) => {
-            multidraw::scene::file::default_scene_with_objects(objects.unwrap_or(super::DEFAULT_OBJECTS))
-        }
-    };
+    let scene = super::load_scene(args.scene.as_deref(), args.objects, None)?;
     let prewarm = !args.no_prewarm;
     let cold = startup_run(options, &scene, DriverCacheSource::Empty, prewarm, args.frames)?;
     let warm_source = match &cold.driver_data {

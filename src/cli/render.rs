@@ -36,7 +36,7 @@ pub struct RenderArgs {
 
 pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     let ctx = GpuContext::headless(options)?;
-    let mut scene = super::load_scene(args.scene.as_deref(), args.objects, &ctx)?;
+    let mut scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits))?;
     // Bundles freeze the visible set, so they are rendered static, as the bench does.
     if args.mode == DrawMode::Bundle {
         scene.set_animated(false);

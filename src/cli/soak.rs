@@ -38,7 +38,7 @@ pub struct SoakArgs {
 
 pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
     let ctx = GpuContext::headless(options)?;
-    let scene = super::load_scene(args.scene.as_deref(), args.objects, &ctx)?;
+    let scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits))?;
     let mut progress = |done: u64, total: u64| {
         eprint!("\r{done}/{total} frames");
         if done == total {

@@ -52,11 +52,7 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
         );
     }
     let size = args.size.unwrap_or(Size { width: 1280, height: 720 });
-    let scene = match (&args.scene, args.objects) {
-        (Some(path), None) => file::load(path)?,
-        (Some(_), Some(_)) => anyhow::bail!("--objects applies to the embedded default scene only"),
-        (None, objects) => file::default_scene_with_objects(objects.unwrap_or(super::DEFAULT_OBJECTS)),
-    };
+    let scene = super::load_scene(args.scene.as_deref(), args.objects, None)?;
     // The panel's rebuild: the default scene at the requested count, or the file read again
     // (its counts are its own); a failure keeps the running scene.
     let path = args.scene.clone();
