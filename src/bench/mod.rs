@@ -234,6 +234,7 @@ fn run_row(
         }
         progress(i + 1);
     }
+    let gpu_total = Stat::of(&gpu.iter().map(GpuPassTimes::total).collect::<Vec<_>>());
     let gpu_ms = (!gpu.is_empty()).then(|| {
         let median =
             |f: fn(&GpuPassTimes) -> Option<f64>| Stat::of(&gpu.iter().filter_map(f).collect::<Vec<_>>()).median;
@@ -241,10 +242,9 @@ fn run_row(
             cull: median(|g| g.cull),
             build: median(|g| g.build),
             main: median(|g| g.main),
-            total: Stat::of(&gpu.iter().map(GpuPassTimes::total).collect::<Vec<_>>()).median,
+            total: gpu_total.median,
         }
     });
-    let record_ms_per_frame = record.clone();
     Ok(Row {
         mode: mode.name().to_string(),
         objects: renderer.buffers.object_count,
@@ -258,12 +258,12 @@ fn run_row(
         gpu_ms,
         cpu_finish_ms: Stat::of(&finish),
         submit_ms: Stat::of(&submit),
-        gpu_total_p95_ms: (!gpu.is_empty())
-            .then(|| Stat::of(&gpu.iter().map(GpuPassTimes::total).collect::<Vec<_>>()).p95),
+        gpu_total_p95_ms: (!gpu.is_empty()).then_some(gpu_total.p95),
         animated,
         indirect_call,
         visible_per_frame: visible,
-        record_ms_per_frame,
+        // Moved after `cpu_record_ms` took its statistics (fields evaluate in written order).
+        record_ms_per_frame: record,
         boundary_per_frame: boundary,
     })
 }

@@ -133,8 +133,4 @@ impl MeshArena {
     pub fn find(&self, name: &str) -> Option<u32> {
         self.meshes.iter().position(|m| m.name == name).map(|i| i as u32)
     }
-
-    pub fn triangle_count(&self, mesh: u32) -> u32 {
-        self.meshes[mesh as usize].index_count / 3
-    }
 }
