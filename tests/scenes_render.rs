@@ -20,7 +20,7 @@ fn every_shipped_scene_renders() {
         let mut renderer = common::renderer(&ctx, &scene);
         let gpu = common::render_image(&ctx, &mut renderer, &common::input(&scene, DrawMode::Gpu, 1.0), 96, 64);
         let visible =
-            renderer.collect(&ctx.device).into_iter().filter_map(|r| r.visible).last().expect("visible count");
+            renderer.collect(&ctx.device).into_iter().filter_map(|r| r.visible).next_back().expect("visible count");
         assert!(visible > 0, "{}: nothing visible from the scene's camera", path.display());
         let background = *gpu.get_pixel(0, 0);
         assert!(gpu.pixels().any(|p| *p != background), "{}: blank image", path.display());

@@ -41,12 +41,10 @@ pub fn write_chart(report: &BenchReport, path: &std::path::Path) -> anyhow::Resu
     let modes: Vec<&str> =
         modes.iter().enumerate().filter(|(i, m)| !modes[..*i].contains(m)).map(|(_, m)| *m).collect();
 
-    let panels: [(&str, Box<dyn Fn(&super::report::Row) -> Option<f64>>); 2] = [
-        (
-            "CPU work per frame: record + CPU cull (ms, median)",
-            Box::new(|r| Some(r.cpu_record_ms.median + r.cpu_cull_ms.median)),
-        ),
-        ("GPU time per frame (ms, median, timestamps)", Box::new(|r| r.gpu_ms.map(|g| g.total))),
+    type Value = fn(&super::report::Row) -> Option<f64>;
+    let panels: [(&str, Value); 2] = [
+        ("CPU work per frame: record + CPU cull (ms, median)", |r| Some(r.cpu_record_ms.median + r.cpu_cull_ms.median)),
+        ("GPU time per frame (ms, median, timestamps)", |r| r.gpu_ms.map(|g| g.total)),
     ];
     for (area, (caption, value)) in [left, right].into_iter().zip(panels.iter()) {
         let points: Vec<(f64, f64)> =

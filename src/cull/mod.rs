@@ -106,7 +106,7 @@ impl CullPass {
         if output == CullOutput::Batches {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("build"),
-                timestamp_writes: timer.as_deref_mut().map(|t| t.compute_writes(TimedPass::Build)),
+                timestamp_writes: timer.map(|t| t.compute_writes(TimedPass::Build)),
             });
             let mut pass = CountingComputePass { pass: &mut pass, counts: build_counts };
             pass.set_pipeline(&self.build);

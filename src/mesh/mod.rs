@@ -106,7 +106,7 @@ impl MeshArena {
         if data.indices.is_empty() {
             return Err(MeshError::Empty { name });
         }
-        if data.indices.len() % 3 != 0 {
+        if !data.indices.len().is_multiple_of(3) {
             return Err(MeshError::NotTriangles { name, count: data.indices.len() });
         }
         if let Some(&index) = data.indices.iter().find(|&&i| i as usize >= data.vertices.len()) {

@@ -9,7 +9,7 @@ use crate::tunables::ANIMATION_CLASSES;
 /// Angular speed (rad/s) of orbit class `class` about the world Y axis; class 0 is still,
 /// odd classes turn one way and even classes the other.
 pub fn orbit_speed(class: u32) -> f32 {
-    let sign = if class % 2 == 0 { -1.0 } else { 1.0 };
+    let sign = if class.is_multiple_of(2) { -1.0 } else { 1.0 };
     sign * 0.03 * class.div_ceil(2) as f32
 }
 
