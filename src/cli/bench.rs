@@ -36,9 +36,9 @@ pub struct BenchArgs {
     /// Keep objects still (bundle rows are always still).
     #[arg(long)]
     r#static: bool,
-    /// How to wait for each frame's GPU work: spin (keeps the core awake, so a long GPU frame
-    /// does not inflate the next CPU time) or block. Default: spin on GPUs, block on CPU
-    /// adapters such as lavapipe, where spinning would steal a core from the rasteriser.
+    /// How to wait for each frame's GPU work: spin (poll every 50 µs with the thread kept busy)
+    /// or block (sleep in the driver). Default: spin on GPUs, block on CPU adapters such as
+    /// lavapipe, where spinning would steal a core from the rasteriser.
     #[arg(long, value_parser = ["spin", "block"])]
     wait: Option<String>,
     /// Write the results as JSON (shape in the README).

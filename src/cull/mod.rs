@@ -35,12 +35,13 @@ pub enum CullOutput {
 
 /// Owns the cull and build compute pipelines.
 pub struct CullPass {
-    /// Entry `cull` of `shaders/cull.wgsl`.
-    cull: wgpu::ComputePipeline,
+    /// Entry `cull` of `shaders/cull.wgsl`. Public, like `build`, for
+    /// `examples/record_ladder.rs`, which records frames with parts left out.
+    pub cull: wgpu::ComputePipeline,
     /// Entry `cull_per_object` of `shaders/cull.wgsl`.
     cull_per_object: wgpu::ComputePipeline,
     /// Entry `build` of `shaders/build.wgsl`.
-    build: wgpu::ComputePipeline,
+    pub build: wgpu::ComputePipeline,
     pub workgroup_size: u32,
 }
 
