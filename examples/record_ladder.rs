@@ -1,4 +1,4 @@
-//! Experiment behind docs/BENCHMARKS.md's "record time after long GPU frames": what each part
+//! Experiment behind docs/BENCHMARKS.md, "Not reached: gpu record time under 0.2 ms": what each part
 //! of the gpu mode's frame costs to record when the CPU has been busy elsewhere for a while.
 //!
 //! Before every frame the thread spins for SPIN_MS (68 ms, a 1,000,000-object GPU frame on the
