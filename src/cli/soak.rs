@@ -14,11 +14,12 @@ use super::Size;
 
 #[derive(Args)]
 pub struct SoakArgs {
-    /// Scene file (TOML); without one, the embedded default scene.
+    /// Scene file (TOML, see docs/SCENES.md); without one, the embedded default scene.
     scene: Option<PathBuf>,
     /// Override the object count of the default scene.
     #[arg(long)]
     objects: Option<u32>,
+    /// Frames to render in all, warm-up included.
     #[arg(long, default_value_t = 10_000)]
     frames: u64,
     /// Frames before growth is measured.
@@ -27,11 +28,13 @@ pub struct SoakArgs {
     /// Sample memory every this many frames.
     #[arg(long, default_value_t = 250)]
     every: u64,
+    /// Render target size, WIDTHxHEIGHT (small: the soak measures memory, not pixels).
     #[arg(long, default_value = "160x90", allow_hyphen_values = true)]
     size: Size,
     /// Host memory growth after warm-up tolerated as allocator noise, in KiB.
     #[arg(long, default_value_t = 1024)]
     host_slack_kib: u64,
+    /// Write the memory samples and growth as JSON.
     #[arg(long)]
     json: Option<PathBuf>,
 }

@@ -86,7 +86,8 @@ impl FlyCamera {
         if direction == Vec3::ZERO {
             return false;
         }
-        let boost = if self.held.contains(&KeyCode::ShiftLeft) { 4.0 } else { 1.0 };
+        let shift = self.held.contains(&KeyCode::ShiftLeft) || self.held.contains(&KeyCode::ShiftRight);
+        let boost = if shift { 4.0 } else { 1.0 };
         let step = direction.normalize() * self.speed * boost * dt;
         self.camera.position += step;
         self.camera.target += step;
