@@ -89,20 +89,10 @@ fn culling_removes_only_invisible_objects() {
     let mut renderer = common::renderer(&ctx, &scene);
     let input = common::input(&scene, DrawMode::Gpu, 1.0);
     let culled = common::render_image(&ctx, &mut renderer, &input, WIDTH, HEIGHT);
-    let visible = renderer
-        .collect(&ctx.device)
-        .into_iter()
-        .filter_map(|r| r.visible)
-        .next_back()
-        .expect("visible count read back");
+    let visible = common::gpu_visible(&ctx, &mut renderer);
     let unculled_input = FrameInput { cull_enabled: false, ..input };
     let unculled = common::render_image(&ctx, &mut renderer, &unculled_input, WIDTH, HEIGHT);
-    let all = renderer
-        .collect(&ctx.device)
-        .into_iter()
-        .filter_map(|r| r.visible)
-        .next_back()
-        .expect("visible count read back");
+    let all = common::gpu_visible(&ctx, &mut renderer);
     assert_eq!(all, 20_000, "with culling off every object is drawn");
     assert!(visible > 0 && visible < all * 3 / 4, "culling kept {visible} of {all}: it must drop a real share");
     // Culled objects were all outside the view: the pictures are the same.

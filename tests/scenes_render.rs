@@ -19,8 +19,7 @@ fn every_shipped_scene_renders() {
         let scene = file::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut renderer = common::renderer(&ctx, &scene);
         let gpu = common::render_image(&ctx, &mut renderer, &common::input(&scene, DrawMode::Gpu, 1.0), 96, 64);
-        let visible =
-            renderer.collect(&ctx.device).into_iter().filter_map(|r| r.visible).next_back().expect("visible count");
+        let visible = common::gpu_visible(&ctx, &mut renderer);
         assert!(visible > 0, "{}: nothing visible from the scene's camera", path.display());
         let background = *gpu.get_pixel(0, 0);
         assert!(gpu.pixels().any(|p| *p != background), "{}: blank image", path.display());

@@ -49,6 +49,12 @@ pub fn render_image(
     image
 }
 
+/// The GPU-counted visible objects of the newest frame whose readback has arrived (call after
+/// `render_image`, which waits for the GPU).
+pub fn gpu_visible(ctx: &GpuContext, renderer: &mut Renderer) -> u32 {
+    renderer.collect(&ctx.device).into_iter().filter_map(|r| r.visible).next_back().expect("visible count read back")
+}
+
 pub fn renderer(ctx: &GpuContext, scene: &Scene) -> Renderer {
     Renderer::new(ctx, scene, COLOR_FORMAT).expect("renderer for a valid scene")
 }
