@@ -13,15 +13,17 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use multidraw::cull::dispatch_size;
+use multidraw::draw::gpu_driven::{self, IndirectDraws};
+use multidraw::draw::recorder::{CountingRenderPass, PassCommands};
+use multidraw::gpu::buffers::SceneBuffers;
 use multidraw::gpu::layout::group;
+use multidraw::gpu::readback::staging_buffer;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
-use multidraw::gpu::types::DRAW_ARGS_SIZE;
+use multidraw::gpu::timer::{GpuTimer, TimedPass};
 use multidraw::scene::file::default_scene_with_objects;
 use multidraw::{ContextOptions, DrawMode, FrameInput, GpuContext, Renderer};
 
 const WARMUP: usize = 5;
-/// Timestamp slots: cull pass 0–1, build pass 2–3, main pass 4–5.
-const QUERIES: u32 = 6;
 
 /// Which parts of the gpu mode's frame a rung records.
 #[derive(Clone, Copy)]
@@ -42,12 +44,33 @@ fn median(values: &mut [f64]) -> f64 {
     values[values.len() / 2]
 }
 
+/// One compute pass over the cull bind groups running `dispatches` (pipeline, x, y) in order.
+fn compute_pass(
+    encoder: &mut wgpu::CommandEncoder,
+    label: &str,
+    timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    buffers: &SceneBuffers,
+    dispatches: &[(&wgpu::ComputePipeline, u32, u32)],
+) {
+    let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some(label), timestamp_writes });
+    pass.set_bind_group(group::FRAME, &buffers.frame_bind_group, &[]);
+    pass.set_bind_group(group::CULL_IO, &buffers.cull_bind_group, &[]);
+    for &(pipeline, x, y) in dispatches {
+        pass.set_pipeline(pipeline);
+        pass.dispatch_workgroups(x, y, 1);
+    }
+}
+
+/// Records frame `frame` with `parts`; the main pass and the timestamp readback are the
+/// engine's own (`MainPass::begin`, `gpu_driven::record`, `GpuTimer`).
 fn record(
     ctx: &GpuContext,
     renderer: &Renderer,
     target: &OffscreenTarget,
     parts: Parts,
-    readback: &Readback,
+    timer: &mut GpuTimer,
+    counts_copy: &wgpu::Buffer,
+    frame: u64,
 ) -> wgpu::CommandBuffer {
     let buffers = &renderer.buffers;
     let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
@@ -55,112 +78,34 @@ fn record(
         encoder.clear_buffer(&buffers.batch_counts, 0, None);
         encoder.clear_buffer(&buffers.draw_counts, 0, None);
     }
-    let compute_timestamps = |first: u32| {
-        parts.timestamps.then(|| wgpu::ComputePassTimestampWrites {
-            query_set: &readback.queries,
-            beginning_of_pass_write_index: Some(first),
-            end_of_pass_write_index: Some(first + 1),
-        })
-    };
-    let (cull_x, cull_y, _) = dispatch_size(buffers.object_count, renderer.cull.workgroup_size);
-    let (build_x, _, _) = dispatch_size(buffers.batch_count, renderer.cull.workgroup_size);
-    if parts.compute_passes >= 1 {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("cull"),
-            timestamp_writes: compute_timestamps(0),
-        });
-        pass.set_pipeline(&renderer.cull.cull);
-        pass.set_bind_group(group::FRAME, &buffers.frame_bind_group, &[]);
-        pass.set_bind_group(group::CULL_IO, &buffers.cull_bind_group, &[]);
-        pass.dispatch_workgroups(cull_x, cull_y, 1);
+    let mut timer = parts.timestamps.then_some(timer);
+    let cull = &renderer.cull;
+    let (cull_x, cull_y, _) = dispatch_size(buffers.object_count, cull.workgroup_size);
+    let (build_x, _, _) = dispatch_size(buffers.batch_count, cull.workgroup_size);
+    if parts.compute_passes > 0 {
+        let cull_writes = timer.as_deref_mut().map(|t| t.compute_writes(TimedPass::Cull));
         if parts.compute_passes == 1 {
-            pass.set_pipeline(&renderer.cull.build);
-            pass.dispatch_workgroups(build_x, 1, 1);
+            let both = [(&cull.cull, cull_x, cull_y), (&cull.build, build_x, 1)];
+            compute_pass(&mut encoder, "cull", cull_writes, buffers, &both);
+        } else {
+            compute_pass(&mut encoder, "cull", cull_writes, buffers, &[(&cull.cull, cull_x, cull_y)]);
+            let build_writes = timer.as_deref_mut().map(|t| t.compute_writes(TimedPass::Build));
+            compute_pass(&mut encoder, "build", build_writes, buffers, &[(&cull.build, build_x, 1)]);
         }
-    }
-    if parts.compute_passes == 2 {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("build"),
-            timestamp_writes: compute_timestamps(2),
-        });
-        pass.set_pipeline(&renderer.cull.build);
-        pass.set_bind_group(group::FRAME, &buffers.frame_bind_group, &[]);
-        pass.set_bind_group(group::CULL_IO, &buffers.cull_bind_group, &[]);
-        pass.dispatch_workgroups(build_x, 1, 1);
     }
     if parts.readback {
-        encoder.copy_buffer_to_buffer(&buffers.draw_counts, 0, &readback.counts, 0, buffers.draw_counts.size());
+        encoder.copy_buffer_to_buffer(&buffers.draw_counts, 0, counts_copy, 0, buffers.draw_counts.size());
     }
     if parts.render {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("main"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &target.color_view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
-            })],
-            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                view: &target.depth_view,
-                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
-                stencil_ops: None,
-            }),
-            timestamp_writes: parts.timestamps.then_some(wgpu::RenderPassTimestampWrites {
-                query_set: &readback.queries,
-                beginning_of_pass_write_index: Some(4),
-                end_of_pass_write_index: Some(5),
-            }),
-            occlusion_query_set: None,
-        });
-        pass.set_bind_group(group::FRAME, &buffers.frame_bind_group, &[]);
-        pass.set_bind_group(group::SCENE, &buffers.scene_bind_group, &[]);
-        pass.set_bind_group(group::TEXTURES, &buffers.texture_bind_group, &[]);
-        pass.set_vertex_buffer(0, buffers.vertices.slice(..));
-        pass.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
-        for (variant, range) in renderer.prepared.variants.iter().enumerate().filter(|(_, r)| r.object_count > 0) {
-            pass.set_pipeline(renderer.main.pipeline(variant));
-            pass.multi_draw_indexed_indirect_count(
-                &buffers.draws,
-                range.first_batch as u64 * DRAW_ARGS_SIZE,
-                &buffers.draw_counts,
-                variant as u64 * 4,
-                range.batch_count,
-            );
-        }
+        let mut pass = renderer.main.begin(&mut encoder, &target.frame_target(), timer.as_deref_mut());
+        let mut counts = PassCommands::default();
+        let mut pass = CountingRenderPass { pass: &mut pass, counts: &mut counts };
+        gpu_driven::record(&renderer.main, &mut pass, buffers, &renderer.prepared, IndirectDraws::BatchesCounted);
     }
-    if parts.readback && parts.timestamps {
-        encoder.resolve_query_set(&readback.queries, 0..QUERIES, &readback.resolve, 0);
-        encoder.copy_buffer_to_buffer(&readback.resolve, 0, &readback.times, 0, readback.resolve.size());
+    if let (true, Some(timer)) = (parts.readback, timer) {
+        timer.resolve(&mut encoder, frame);
     }
     encoder.finish()
-}
-
-/// The rungs' own query set and copy destinations (never mapped: only the copies' cost counts).
-struct Readback {
-    queries: wgpu::QuerySet,
-    resolve: wgpu::Buffer,
-    times: wgpu::Buffer,
-    counts: wgpu::Buffer,
-}
-
-impl Readback {
-    fn new(device: &wgpu::Device, counts_size: u64) -> Self {
-        let size = QUERIES as u64 * wgpu::QUERY_SIZE as u64;
-        let buffer = |label, size, usage| {
-            device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
-        };
-        let readable = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
-        Self {
-            queries: device.create_query_set(&wgpu::QuerySetDescriptor {
-                label: Some("ladder timestamps"),
-                ty: wgpu::QueryType::Timestamp,
-                count: QUERIES,
-            }),
-            resolve: buffer("ladder resolve", size, wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC),
-            times: buffer("ladder times", size, readable),
-            counts: buffer("ladder counts", counts_size, readable),
-        }
-    }
 }
 
 fn main() -> anyhow::Result<()> {
@@ -179,7 +124,9 @@ fn main() -> anyhow::Result<()> {
     scene.camera.up = Vec3::Y;
     let target = OffscreenTarget::new(&ctx.device, 1920, 1080);
     let mut renderer = Renderer::new(&ctx, &scene, COLOR_FORMAT)?;
-    let readback = Readback::new(&ctx.device, renderer.buffers.draw_counts.size());
+    let mut timer = GpuTimer::new(&ctx.device, &ctx.queue).expect("timestamps were checked above");
+    let counts_copy = staging_buffer(&ctx.device, "ladder draw counts", renderer.buffers.draw_counts.size());
+    let mut frame = 0;
     let input = FrameInput::new(scene.camera, DrawMode::Gpu);
     let uniforms = renderer.frame_uniforms(&input, target.frame_target().aspect(), true);
 
@@ -211,14 +158,17 @@ fn main() -> anyhow::Result<()> {
                 Some(parts) => {
                     ctx.queue.write_buffer(&renderer.buffers.frame, 0, bytemuck::bytes_of(&uniforms));
                     let start = Instant::now();
-                    let command_buffer = record(&ctx, &renderer, &target, parts, &readback);
+                    let command_buffer = record(&ctx, &renderer, &target, parts, &mut timer, &counts_copy, frame);
                     let ms = start.elapsed().as_secs_f64() * 1e3;
                     ctx.queue.submit([command_buffer]);
+                    timer.submitted();
+                    frame += 1;
                     ms
                 }
             };
             ctx.wait_idle_spinning();
             renderer.collect(&ctx.device);
+            timer.collect(&ctx.device);
             if i >= WARMUP {
                 record_ms.push(ms);
             }
