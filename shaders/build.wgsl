@@ -9,14 +9,8 @@
 //! Not compacting: every batch writes its own slot, empty or not, for adapters without
 //! `MULTI_DRAW_INDIRECT_COUNT`; the main pass then draws all batches of each variant.
 
-@group(0) @binding(0) var<uniform> frame: FrameUniforms;
-
-@group(1) @binding(0) var<storage, read> objects: array<GpuObject>;
-@group(1) @binding(1) var<storage, read> batches: array<GpuBatch>;
-@group(1) @binding(2) var<storage, read_write> instances: array<u32>;
-@group(1) @binding(3) var<storage, read_write> batch_counts: array<u32>;
-@group(1) @binding(4) var<storage, read_write> draws: array<DrawIndexedIndirectArgs>;
-@group(1) @binding(5) var<storage, read_write> draw_counts: array<atomic<u32>>;
+// Bindings: groups `frame` and `cull io`, declared from their tables in
+// src/gpu_scene/layout.rs ahead of this file (the same declarations as the cull pass).
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn build(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -25,7 +19,7 @@ fn build(@builtin(global_invocation_id) gid: vec3<u32>) {
         return;
     }
     let batch = batches[id];
-    let count = min(batch_counts[id], batch.capacity);
+    let count = min(atomicLoad(&batch_counts[id]), batch.capacity);
     var args: DrawIndexedIndirectArgs;
     args.index_count = batch.index_count;
     args.instance_count = count;

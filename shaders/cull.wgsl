@@ -17,14 +17,8 @@
 //! Dispatches larger than 65,535 workgroups are split over y; `frame.dispatch_width` is the
 //! number of threads in one row.
 
-@group(0) @binding(0) var<uniform> frame: FrameUniforms;
-
-@group(1) @binding(0) var<storage, read> objects: array<GpuObject>;
-@group(1) @binding(1) var<storage, read> batches: array<GpuBatch>;
-@group(1) @binding(2) var<storage, read_write> instances: array<u32>;
-@group(1) @binding(3) var<storage, read_write> batch_counts: array<atomic<u32>>;
-@group(1) @binding(4) var<storage, read_write> draws: array<DrawIndexedIndirectArgs>;
-@group(1) @binding(5) var<storage, read_write> draw_counts: array<atomic<u32>>;
+// Bindings: groups `frame` and `cull io`, declared from their tables in
+// src/gpu_scene/layout.rs ahead of this file.
 
 var<workgroup> workgroup_visible: atomic<u32>;
 

@@ -10,15 +10,8 @@
 //! (`fs_opaque` without back-face culling; lighting uses the facing normal) and debug
 //! (`fs_debug`, one colour per mesh).
 
-@group(0) @binding(0) var<uniform> frame: FrameUniforms;
-
-@group(1) @binding(0) var<storage, read> objects: array<GpuObject>;
-@group(1) @binding(1) var<storage, read> instances: array<u32>;
-@group(1) @binding(2) var<storage, read> materials: array<GpuMaterial>;
-
-@group(2) @binding(0) var base_color_texture: texture_2d_array<f32>;
-@group(2) @binding(1) var normal_texture: texture_2d_array<f32>;
-@group(2) @binding(2) var material_sampler: sampler;
+// Bindings: groups `frame`, `scene` and `textures`, declared from their tables in
+// src/gpu_scene/layout.rs ahead of this file.
 
 struct VertexIn {
     @location(0) position: vec3<f32>,
@@ -50,14 +43,14 @@ fn vs_main(vertex: VertexIn, @builtin(instance_index) instance: u32) -> VertexOu
 /// Base colour × texture layer (a 1×1 white placeholder when the scene has no textures).
 /// The texture is always sampled so the sample stays in uniform control flow.
 fn surface_color(material: GpuMaterial, uv: vec2<f32>) -> vec4<f32> {
-    let texel = textureSample(base_color_texture, material_sampler, uv, max(material.base_color_layer, 0));
+    let texel = textureSample(base_color_textures, material_sampler, uv, max(material.base_color_layer, 0));
     return material.base_color * select(vec4<f32>(1.0), texel, material.base_color_layer >= 0);
 }
 
 /// Directional light + ambient. The normal slot is sampled for its tangent-space z, which
 /// darkens bumps; the flat placeholder (0.5, 0.5, 1) leaves lighting unchanged.
 fn shade(material: GpuMaterial, color: vec3<f32>, normal: vec3<f32>, uv: vec2<f32>) -> vec3<f32> {
-    let bump = textureSample(normal_texture, material_sampler, uv, max(material.normal_layer, 0)).z;
+    let bump = textureSample(normal_textures, material_sampler, uv, max(material.normal_layer, 0)).z;
     let detail = select(1.0, bump, material.normal_layer >= 0);
     let n = normalize(normal);
     let diffuse = max(dot(n, frame.light_direction.xyz), 0.0) * detail;

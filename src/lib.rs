@@ -4,19 +4,31 @@
 //! `DrawIndexedIndirect` arguments; one render pass issues a constant number of
 //! `multi_draw_indexed_indirect(_count)` calls under one universal pipeline layout. A
 //! CPU-recorded baseline and render bundles draw the same frame for comparison.
-//! See `docs/` and the repository's DESIGN notes for the data flow.
+//!
+//! Layers, each using only those listed before it (`tests/architecture.rs` enforces the order;
+//! docs/ARCHITECTURE.md draws it): [`tunables`]; CPU data: [`mesh`], [`scene`]; GPU plumbing:
+//! [`pipelines`], [`gpu`]; [`gpu_scene`], the only layer that knows both; [`passes`], one
+//! module per pass; [`frame`], the renderer and its frame plan; and the users of the renderer:
+//! [`profiling`], [`bench`], [`viewer`].
+
+pub mod tunables;
+
+pub mod mesh;
+pub mod scene;
+
+pub mod pipelines;
+
+pub mod gpu;
+
+pub mod gpu_scene;
+
+pub mod passes;
+
+pub mod frame;
 
 pub mod bench;
-pub mod cull;
-pub mod draw;
-pub mod gpu;
-pub mod mesh;
-pub mod pipelines;
 pub mod profiling;
-pub mod scene;
-pub mod shaders;
-pub mod tunables;
 pub mod viewer;
 
-pub use draw::{DrawMode, FrameInput, Renderer};
+pub use frame::{DrawMode, FrameInput, Renderer};
 pub use gpu::{ContextOptions, GpuContext};

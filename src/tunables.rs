@@ -25,6 +25,13 @@ pub const ANIMATION_CLASSES: u32 = 16;
 /// variant.
 pub const VISIBLE_COUNTER_SLOT: u32 = VARIANT_COUNT;
 
+/// Bind group indices any pipeline uses (frame, scene or pass i/o, textures); commands are
+/// counted per index up to this.
+pub const BIND_GROUPS: usize = 3;
+
+/// Most passes one frame records; sizes the per-frame command counts and timestamp slots.
+pub const MAX_PASSES: usize = 8;
+
 /// Number of frames of GPU readbacks (visible counts, timestamps) kept in flight, so reading
 /// them never stalls the frame.
 pub const READBACK_RING: usize = 3;

@@ -11,10 +11,11 @@ mod common;
 use std::collections::{BTreeSet, HashMap};
 
 use glam::Vec3;
-use multidraw::cull::{cpu, dispatch_size};
+use multidraw::gpu::commands::dispatch_size;
 use multidraw::gpu::readback::read_buffer;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
-use multidraw::gpu::types::{DrawIndexedIndirectArgs, DRAW_ARGS_SIZE};
+use multidraw::gpu_scene::types::{DrawIndexedIndirectArgs, DRAW_ARGS_SIZE};
+use multidraw::passes::cull::cpu;
 use multidraw::scene::{Camera, Scene};
 use multidraw::tunables::{VARIANT_COUNT, VISIBLE_COUNTER_SLOT, WORKGROUP_SIZE};
 use multidraw::{DrawMode, FrameInput, GpuContext, Renderer};
@@ -83,8 +84,9 @@ fn check_frame(
     ctx.wait_idle();
     common::assert_no_gpu_errors(ctx);
 
-    let compact = mode != DrawMode::GpuNocount;
-    let uniforms = renderer.frame_uniforms(&input, target.frame_target().aspect(), compact);
+    let compact = renderer.plan(mode).compact();
+    assert_eq!(compact, mode != DrawMode::GpuNocount, "lavapipe has MULTI_DRAW_INDIRECT_COUNT");
+    let uniforms = renderer.frame_uniforms(&input, target.frame_target().aspect());
     let prepared = &renderer.prepared;
     let expected: BTreeSet<u32> = cpu::cull(&uniforms, &prepared.objects).into_iter().collect();
     let n = renderer.buffers.object_count as usize;

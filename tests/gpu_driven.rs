@@ -3,8 +3,9 @@
 
 mod common;
 
-use multidraw::draw::recorder::FrameCommands;
+use multidraw::gpu::commands::FrameCommands;
 use multidraw::gpu::target::OffscreenTarget;
+use multidraw::passes::{build, cull, main};
 use multidraw::{DrawMode, GpuContext};
 
 fn commands(ctx: &GpuContext, objects: u32, mode: DrawMode) -> (FrameCommands, usize) {
@@ -27,19 +28,27 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
         assert_eq!(variants_small, variants_large, "both scenes use the same variants");
         assert_eq!(small, large, "{mode}: commands recorded at 1,000 vs 100,000 objects");
 
-        for (name, pass) in [("cull", small.cull), ("main", small.main)] {
+        let passes: Vec<_> = small.iter().map(|(name, _)| *name).collect();
+        let expected = if mode == DrawMode::GpuPerObject {
+            vec![cull::NAME, main::NAME]
+        } else {
+            vec![cull::NAME, build::NAME, main::NAME]
+        };
+        assert_eq!(passes, expected, "{mode}: passes recorded");
+        for &(name, pass) in small.iter() {
             for (group, &sets) in pass.set_bind_group.iter().enumerate() {
-                if name == "cull" && group == 2 {
-                    assert_eq!(sets, 0, "the cull pass has no group 2");
+                if name != main::NAME && group == 2 {
+                    assert_eq!(sets, 0, "the {name} pass has no group 2");
                 } else {
                     assert_eq!(sets, 1, "{mode}: {name} pass sets group {group} {sets} times");
                 }
             }
         }
-        assert_eq!(small.main.set_pipeline as usize, variants_small, "{mode}: one set_pipeline per variant");
-        assert_eq!(small.main.draw_commands() as usize, variants_small, "{mode}: one multi-draw per variant");
-        assert_eq!(small.main.draw_indexed, 0, "{mode}: no direct draws");
-        assert_eq!(small.main.set_vertex_buffer + small.main.set_index_buffer, 2);
+        let main_pass = small.pass(main::NAME);
+        assert_eq!(main_pass.set_pipeline as usize, variants_small, "{mode}: one set_pipeline per variant");
+        assert_eq!(main_pass.draw_commands() as usize, variants_small, "{mode}: one multi-draw per variant");
+        assert_eq!(main_pass.draw_indexed, 0, "{mode}: no direct draws");
+        assert_eq!(main_pass.set_vertex_buffer + main_pass.set_index_buffer, 2);
     }
 }
 
@@ -53,7 +62,9 @@ fn cpu_baseline_draws_once_per_visible_object_without_rebinding() {
     ctx.wait_idle();
     let visible = stats.cpu_visible.expect("cpu mode knows its visible count");
     assert!(visible > 1000);
-    assert_eq!(stats.commands.main.draw_indexed, visible);
-    assert_eq!(stats.commands.main.set_bind_group, [1, 1, 1], "baseline sets each bind group once");
-    assert!(stats.commands.main.set_pipeline <= 4, "baseline sets pipelines once per variant");
+    let main_pass = stats.commands.pass(main::NAME);
+    assert_eq!(stats.commands.iter().count(), 1, "the baseline records the main pass alone");
+    assert_eq!(main_pass.draw_indexed, visible);
+    assert_eq!(main_pass.set_bind_group, [1, 1, 1], "baseline sets each bind group once");
+    assert!(main_pass.set_pipeline <= 4, "baseline sets pipelines once per variant");
 }

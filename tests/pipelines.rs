@@ -6,23 +6,29 @@ mod common;
 
 use std::sync::{Arc, Barrier};
 
-use multidraw::gpu::layout::Layouts;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
-use multidraw::pipelines::{disk, shader_spec, variant_spec, PipelineCache, PipelineError, ShaderSpec};
+use multidraw::gpu::GpuContext;
+use multidraw::gpu_scene::Layouts;
+use multidraw::passes::main::{variant_spec, SHADER};
+use multidraw::pipelines::{disk, PipelineCache, PipelineError, ShaderSpec};
 use multidraw::scene::Variant;
-use multidraw::shaders::ShaderSource;
 use multidraw::tunables::WORKGROUP_SIZE;
 use multidraw::DrawMode;
 
 fn draw_shader() -> ShaderSpec {
-    shader_spec(ShaderSource::Draw, WORKGROUP_SIZE)
+    SHADER.spec(WORKGROUP_SIZE)
+}
+
+/// The universal render layout of the context's device.
+fn render_layout(ctx: &GpuContext) -> wgpu::PipelineLayout {
+    Layouts::shared(&ctx.device, &ctx.pipelines).render.clone()
 }
 
 #[test]
 fn same_descriptor_compiles_once() {
     let ctx = common::context();
     let cache = PipelineCache::new(ctx.device.clone(), None);
-    let spec = variant_spec(&ctx.layouts.render, &draw_shader(), Variant::Opaque, COLOR_FORMAT);
+    let spec = variant_spec(&render_layout(&ctx), &draw_shader(), Variant::Opaque, COLOR_FORMAT);
     let first = cache.render(&spec).expect("compiles");
     let second = cache.render(&spec.clone()).expect("served");
     assert_eq!(first, second, "the same pipeline object comes back");
@@ -36,7 +42,7 @@ fn same_descriptor_compiles_once() {
 fn concurrent_requests_for_one_key_compile_once() {
     let ctx = common::context();
     let cache = Arc::new(PipelineCache::new(ctx.device.clone(), None));
-    let spec = variant_spec(&ctx.layouts.render, &draw_shader(), Variant::Masked, COLOR_FORMAT);
+    let spec = variant_spec(&render_layout(&ctx), &draw_shader(), Variant::Masked, COLOR_FORMAT);
     let barrier = Arc::new(Barrier::new(2));
     let threads: Vec<_> = (0..2)
         .map(|_| {
@@ -76,7 +82,7 @@ fn broken_shader_is_a_typed_error_naming_the_pipeline() {
     let mut shader = draw_shader();
     shader.source =
         Arc::new(shader.source.replace("let object = objects[instances[instance]];", "let object = objects[missing];"));
-    let spec = variant_spec(&ctx.layouts.render, &shader, Variant::Opaque, COLOR_FORMAT);
+    let spec = variant_spec(&render_layout(&ctx), &shader, Variant::Opaque, COLOR_FORMAT);
     match cache.render(&spec) {
         Err(PipelineError::Compile { label, message }) => {
             assert_eq!(label, "main opaque");
@@ -93,7 +99,7 @@ fn wgpu_validation_error_is_caught_by_the_scope() {
     // validation (in the error scope) can catch this one.
     let ctx = common::context();
     let cache = PipelineCache::new(ctx.device.clone(), None);
-    let mut spec = variant_spec(&ctx.layouts.render, &draw_shader(), Variant::Opaque, COLOR_FORMAT);
+    let mut spec = variant_spec(&render_layout(&ctx), &draw_shader(), Variant::Opaque, COLOR_FORMAT);
     spec.label = "no such entry".into();
     spec.fragment_entry = Some("fs_does_not_exist".into());
     let error = cache.render(&spec).expect_err("an unknown entry point must fail");
@@ -116,8 +122,9 @@ fn every_variant_shares_the_bind_groups() {
     for mode in [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::Cpu] {
         let stats = renderer.render(&ctx, &target.frame_target(), &common::input(&scene, mode, 0.3));
         ctx.wait_idle();
-        assert_eq!(stats.commands.main.set_bind_group, [1, 1, 1], "{mode}: each group set once in the main pass");
-        assert_eq!(stats.commands.main.set_pipeline, 4, "{mode}: one set_pipeline per variant");
+        let main_pass = stats.commands.pass(multidraw::passes::main::NAME);
+        assert_eq!(main_pass.set_bind_group, [1, 1, 1], "{mode}: each group set once in the main pass");
+        assert_eq!(main_pass.set_pipeline, 4, "{mode}: one set_pipeline per variant");
     }
     common::assert_no_gpu_errors(&ctx);
 }
@@ -128,7 +135,7 @@ fn renderer_start_up_compiles_each_pipeline_once_and_prewarms() {
     let scene = common::scene(1_000, true);
     let first = common::renderer(&ctx, &scene);
     let compiled = ctx.pipelines.compilations();
-    assert_eq!(compiled, 7, "3 compute + 4 render pipelines");
+    assert_eq!(compiled, 7, "2 cull + 1 build compute + 4 render pipelines");
     assert!(first.startup.prewarm_ms > 0.0);
     let _second = common::renderer(&ctx, &scene);
     assert_eq!(ctx.pipelines.compilations(), compiled, "a second renderer on the same device reuses every pipeline");

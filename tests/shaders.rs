@@ -1,18 +1,22 @@
-//! No GPU needed: every WGSL file, as the pipelines compose it, passes naga validation, and
-//! every host struct matches its WGSL twin in size and member offsets (naga's layouter).
+//! No GPU needed: every WGSL file, as the pipelines compose it, passes naga validation; every
+//! host struct matches its WGSL twin in size and member offsets (naga's layouter; the uniform
+//! block as encase writes it); and every resource a shader declares is the binding the Rust
+//! layout table gives it, with no binding number written in a shader file.
 
 use std::mem::{offset_of, size_of};
 
-use multidraw::gpu::types::{DrawIndexedIndirectArgs, FrameUniforms, GpuBatch, GpuMaterial, GpuObject};
-use multidraw::shaders::{validate, ShaderSource};
+use multidraw::gpu_scene::layout::{BindingKind, ALL_GROUPS};
+use multidraw::gpu_scene::types::{DrawIndexedIndirectArgs, FrameUniforms, GpuBatch, GpuMaterial, GpuObject};
+use multidraw::passes::{cull, SHADERS};
+use multidraw::pipelines::validate_wgsl as validate;
 use multidraw::tunables::WORKGROUP_SIZE;
 
 #[test]
 fn every_shader_validates() {
-    for source in ShaderSource::ALL {
+    for shader in SHADERS {
         for workgroup_size in [1, WORKGROUP_SIZE, 256] {
-            if let Err(message) = validate(&source.compose(workgroup_size)) {
-                panic!("{} (workgroup size {workgroup_size}) failed naga validation:\n{message}", source.file_name());
+            if let Err(message) = validate(&shader.compose(workgroup_size)) {
+                panic!("{} (workgroup size {workgroup_size}) failed naga validation:\n{message}", shader.file);
             }
         }
     }
@@ -20,23 +24,73 @@ fn every_shader_validates() {
 
 #[test]
 fn every_shader_file_is_composed() {
-    // A new .wgsl file under shaders/ must be reachable from ShaderSource (or shared/).
+    // A new .wgsl file under shaders/ must be reachable from a pass (or shared/).
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "wgsl") {
             let name = format!("shaders/{}", path.file_name().unwrap().to_string_lossy());
-            assert!(ShaderSource::ALL.iter().any(|s| s.file_name() == name), "{name} is not compiled by any pass");
+            assert!(SHADERS.iter().any(|s| s.file == name), "{name} is not compiled by any pass");
         }
     }
 }
 
 #[test]
 fn broken_shader_is_reported_with_location() {
-    let broken =
-        ShaderSource::Cull.compose(WORKGROUP_SIZE).replace("atomicAdd(&batch_counts", "atomicAdd(&no_such_buffer");
+    let broken = cull::SHADER.compose(WORKGROUP_SIZE).replace("atomicAdd(&batch_counts", "atomicAdd(&no_such_buffer");
     let message = validate(&broken).expect_err("an unknown identifier must not validate");
     assert!(message.contains("no_such_buffer"), "{message}");
+}
+
+#[test]
+fn shader_files_write_no_binding_numbers() {
+    for shader in SHADERS {
+        assert!(
+            !shader.body.contains("@binding") && !shader.body.contains("@group"),
+            "{} declares a binding by number; add it to its group's table in gpu_scene::layout instead",
+            shader.file
+        );
+    }
+}
+
+#[test]
+fn every_shader_resource_is_its_layout_binding() {
+    for shader in SHADERS {
+        let module = validate(&shader.compose(WORKGROUP_SIZE)).expect("validates");
+        for (_, global) in module.global_variables.iter() {
+            let Some(binding) = &global.binding else { continue };
+            let name = global.name.as_deref().unwrap_or_default();
+            let group = shader.groups.iter().find(|g| g.index == binding.group).unwrap_or_else(|| {
+                panic!("{}: `{name}` is in group {}, which the pass does not use", shader.file, binding.group)
+            });
+            let entry = group.bindings.get(binding.binding as usize).unwrap_or_else(|| {
+                panic!("{}: `{name}` has binding {} beyond group `{}`", shader.file, binding.binding, group.label)
+            });
+            assert_eq!(entry.name, name, "{}: group `{}` binding {}", shader.file, group.label, binding.binding);
+            let space_ok = match (entry.kind, global.space) {
+                (BindingKind::Uniform(_), naga::AddressSpace::Uniform) => true,
+                (BindingKind::StorageRead(_), naga::AddressSpace::Storage { access }) => {
+                    access == naga::StorageAccess::LOAD
+                }
+                (BindingKind::StorageReadWrite(_), naga::AddressSpace::Storage { access }) => {
+                    access == naga::StorageAccess::LOAD | naga::StorageAccess::STORE
+                }
+                (BindingKind::TextureArray | BindingKind::Sampler, naga::AddressSpace::Handle) => true,
+                _ => false,
+            };
+            assert!(
+                space_ok,
+                "{}: `{name}` is {:?} in WGSL but {:?} in the layout",
+                shader.file, global.space, entry.kind
+            );
+        }
+    }
+    // Every table entry has a distinct name, so bind groups built by name cannot alias.
+    for group in ALL_GROUPS {
+        for (i, b) in group.bindings.iter().enumerate() {
+            assert_eq!(group.binding(b.name) as usize, i, "group `{}` names `{}` twice", group.label, b.name);
+        }
+    }
 }
 
 /// (member name, offset) of a Rust struct, in declaration order.
@@ -61,26 +115,8 @@ fn wgsl_layout(module: &naga::Module, name: &str) -> (usize, Vec<(String, usize)
 
 #[test]
 fn host_structs_match_wgsl() {
-    let module = validate(&ShaderSource::Cull.compose(WORKGROUP_SIZE)).expect("cull shader validates");
+    let module = validate(&cull::SHADER.compose(WORKGROUP_SIZE)).expect("cull shader validates");
     let host = [
-        (
-            "FrameUniforms",
-            host_layout!(FrameUniforms {
-                view_proj,
-                cull_planes,
-                camera_position,
-                light_direction,
-                animation,
-                object_count,
-                batch_count,
-                cull_enabled,
-                compact,
-                dispatch_width,
-                identity_base,
-                time,
-                _pad
-            }),
-        ),
         ("GpuObject", host_layout!(GpuObject { model, bounds, mesh, material, batch, animation })),
         (
             "GpuBatch",
@@ -116,4 +152,57 @@ fn host_structs_match_wgsl() {
         let host_members: Vec<(String, usize)> = host_members.into_iter().map(|(n, o)| (n.to_string(), o)).collect();
         assert_eq!(host_members, wgsl_members, "{name}: member offsets differ (Rust left, WGSL right)");
     }
+}
+
+/// The uniform block as encase writes it: each member's first value sits at naga's offset for
+/// that member, and the block is naga's size.
+#[test]
+fn frame_uniforms_encode_at_wgsl_offsets() {
+    use glam::{Mat4, Vec4};
+    let module = validate(&cull::SHADER.compose(WORKGROUP_SIZE)).expect("cull shader validates");
+    let (wgsl_size, members) = wgsl_layout(&module, "FrameUniforms");
+    fn vec4s<const N: usize>(base: f32) -> [Vec4; N] {
+        std::array::from_fn(|i| Vec4::splat(base + i as f32))
+    }
+    let uniforms = FrameUniforms {
+        view_proj: Mat4::from_cols_array(&std::array::from_fn(|i| 1.0 + i as f32)),
+        cull_planes: vec4s(100.0),
+        camera_position: Vec4::splat(200.0),
+        light_direction: Vec4::splat(300.0),
+        animation: vec4s(400.0),
+        object_count: 501,
+        batch_count: 502,
+        cull_enabled: 503,
+        compact: 504,
+        dispatch_width: 505,
+        identity_base: 506,
+        time: 507.0,
+    };
+    let bytes = uniforms.to_bytes();
+    assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
+    let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
+    let expected_first: [(&str, [u8; 4]); 12] = [
+        ("view_proj", 1f32.to_le_bytes()),
+        ("cull_planes", 100f32.to_le_bytes()),
+        ("camera_position", 200f32.to_le_bytes()),
+        ("light_direction", 300f32.to_le_bytes()),
+        ("animation", 400f32.to_le_bytes()),
+        ("object_count", 501u32.to_le_bytes()),
+        ("batch_count", 502u32.to_le_bytes()),
+        ("cull_enabled", 503u32.to_le_bytes()),
+        ("compact", 504u32.to_le_bytes()),
+        ("dispatch_width", 505u32.to_le_bytes()),
+        ("identity_base", 506u32.to_le_bytes()),
+        ("time", 507f32.to_le_bytes()),
+    ];
+    let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");
+    for ((name, offset), (_, value)) in members.iter().zip(expected_first) {
+        assert_eq!(word(*offset), value, "FrameUniforms.{name} is not at WGSL offset {offset}");
+    }
+    // The last element of each array lands where WGSL's 16-byte array stride puts it.
+    let planes = members[1].1;
+    assert_eq!(word(planes + 5 * 16), 105f32.to_le_bytes(), "cull_planes[5]");
+    let animation = members[4].1;
+    assert_eq!(word(animation + 15 * 16), 415f32.to_le_bytes(), "animation[15]");
 }

@@ -1,5 +1,5 @@
-//! Animation and culling math shared by the cull and draw passes. The CPU reference in
-//! `src/scene/cull.rs` does the same arithmetic in the same order on the same inputs.
+//! Animation and culling math shared by the cull and draw passes. The CPU reference
+//! (`passes::cull::cpu`, `animate_point` and `sphere_in_frustum`) does the same arithmetic in the same order on the same inputs.
 
 /// Rotates `p` about the Y axis by the angle whose cosine and sine are `cs`.
 fn rotate_y(p: vec3<f32>, cs: vec2<f32>) -> vec3<f32> {

@@ -1,7 +1,8 @@
-//! Structs shared by every pass. Each has exactly one Rust twin in `src/gpu/types.rs`; the
-//! `layout` test parses this file with naga and checks sizes and member offsets against it.
+//! Structs shared by every pass. Each has exactly one Rust twin in `gpu_scene::types`; the
+//! `host_structs_match_wgsl` test parses this file with naga and checks sizes and member
+//! offsets against it.
 
-/// Per-frame data, written by the CPU once per frame (group 0, binding 0).
+/// Per-frame data, written by the CPU once per frame (bind group `frame`).
 struct FrameUniforms {
     /// Projection * view of the camera that draws.
     view_proj: mat4x4<f32>,
@@ -25,7 +26,6 @@ struct FrameUniforms {
     /// First slot of the identity range of `instances[]` (= object count).
     identity_base: u32,
     time: f32,
-    _pad: u32,
 }
 
 /// One object (group 1 `objects[]`), uploaded once. Objects are sorted by batch.

@@ -11,11 +11,11 @@ pub mod soak;
 
 use std::time::Instant;
 
-use crate::draw::{DrawMode, FrameInput, FrameReadback, Renderer, RendererError};
-use crate::gpu::buffers::{check_object_count, UploadError};
+use crate::frame::{DrawMode, FrameInput, FrameReadback, Renderer, RendererError};
 use crate::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use crate::gpu::timer::GpuPassTimes;
 use crate::gpu::GpuContext;
+use crate::gpu_scene::{check_object_count, UploadError};
 use crate::profiling;
 use report::{AdapterJson, BenchReport, GpuMs, Row, Stat};
 
@@ -226,8 +226,8 @@ fn run_row(
             gpu.extend(readback.gpu);
             visible.push(stats.cpu_visible.or(readback.visible).unwrap_or(0));
             if mode == DrawMode::Cpu {
-                let uniforms = renderer.frame_uniforms(&input, target.frame_target().aspect(), false);
-                boundary.push(crate::cull::cpu::boundary_count(&uniforms, &renderer.prepared.objects));
+                let uniforms = renderer.frame_uniforms(&input, target.frame_target().aspect());
+                boundary.push(crate::passes::cull::cpu::boundary_count(&uniforms, &renderer.prepared.objects));
             }
             commands = stats.commands;
             indirect_call = stats.indirect.map(str::to_string);
@@ -236,12 +236,11 @@ fn run_row(
     }
     let gpu_total = Stat::of(&gpu.iter().map(GpuPassTimes::total).collect::<Vec<_>>());
     let gpu_ms = (!gpu.is_empty()).then(|| {
-        let median =
-            |f: fn(&GpuPassTimes) -> Option<f64>| Stat::of(&gpu.iter().filter_map(f).collect::<Vec<_>>()).median;
+        let median = |pass: &str| Stat::of(&gpu.iter().filter_map(|g| g.get(pass)).collect::<Vec<_>>()).median;
         GpuMs {
-            cull: median(|g| g.cull),
-            build: median(|g| g.build),
-            main: median(|g| g.main),
+            cull: median(crate::passes::cull::NAME),
+            build: median(crate::passes::build::NAME),
+            main: median(crate::passes::main::NAME),
             total: gpu_total.median,
         }
     });

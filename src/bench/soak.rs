@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::draw::{DrawMode, FrameInput, Renderer};
+use crate::frame::{DrawMode, FrameInput, Renderer};
 use crate::gpu::target::OffscreenTarget;
 use crate::gpu::GpuContext;
 use crate::scene::Scene;

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use multidraw::bench::{self, BenchConfig};
-use multidraw::draw::DrawMode;
+use multidraw::frame::DrawMode;
 use multidraw::profiling::Capture;
 use multidraw::{ContextOptions, GpuContext};
 

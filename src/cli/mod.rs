@@ -111,7 +111,10 @@ pub fn run() -> Result<()> {
 
 fn info(options: &ContextOptions) -> Result<()> {
     let ctx = GpuContext::headless(options)?;
-    for (key, value) in ctx.describe() {
+    let max_objects = multidraw::gpu_scene::max_objects(&ctx.limits);
+    for (key, value) in
+        ctx.describe().into_iter().chain([("max objects (storage binding limit)".into(), max_objects.to_string())])
+    {
         println!("{key:<38} {value}");
     }
     Ok(())
@@ -144,7 +147,7 @@ pub fn load_scene(
         (None, objects) => {
             let objects = objects.unwrap_or(DEFAULT_OBJECTS);
             if let Some(limits) = limits {
-                multidraw::gpu::buffers::check_object_count(objects as u64, limits)?;
+                multidraw::gpu_scene::check_object_count(objects as u64, limits)?;
             }
             Ok(file::default_scene_with_objects(objects))
         }

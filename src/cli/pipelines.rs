@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
 
-use multidraw::draw::RendererOptions;
+use multidraw::frame::RendererOptions;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu::DriverCacheSource;
 use multidraw::pipelines::cache::CompileRecord;

@@ -16,7 +16,6 @@ use std::sync::{Arc, Mutex};
 
 use thiserror::Error;
 
-use super::layout::Layouts;
 use crate::pipelines::PipelineCache;
 
 /// Install hint printed with every "no adapter" error.
@@ -78,9 +77,7 @@ pub struct GpuContext {
     pub limits: wgpu::Limits,
     /// Whether wgpu validates each indirect sub-draw on the CPU.
     pub indirect_validation: bool,
-    /// The universal layouts, shared by every renderer on this device so pipelines are reused.
-    pub layouts: Arc<Layouts>,
-    /// Every pipeline of this device, by content key.
+    /// Every pipeline of this device, by content key, and the layouts they are keyed on.
     pub pipelines: Arc<PipelineCache>,
     /// Bytes of driver-cache data the context started with (0: cold).
     pub driver_cache_loaded: usize,
@@ -153,7 +150,6 @@ impl GpuContext {
         }));
         let (driver_cache, driver_cache_loaded, driver_cache_file) =
             open_driver_cache(&device, &info, features, &options.driver_cache);
-        let layouts = Arc::new(Layouts::new(&device));
         let pipelines = Arc::new(PipelineCache::new(device.clone(), driver_cache));
         Ok(Self {
             instance,
@@ -164,7 +160,6 @@ impl GpuContext {
             features,
             limits,
             indirect_validation: options.validate_indirect,
-            layouts,
             pipelines,
             driver_cache_loaded,
             driver_cache_file,
@@ -251,7 +246,6 @@ impl GpuContext {
                 "max_compute_workgroups_per_dimension".into(),
                 self.limits.max_compute_workgroups_per_dimension.to_string(),
             ),
-            ("max objects (storage binding limit)".into(), crate::gpu::buffers::max_objects(&self.limits).to_string()),
         ]
     }
 }

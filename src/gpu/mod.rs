@@ -1,13 +1,12 @@
-//! GPU plumbing shared by every pass: the device context, the universal layout, the scene's
-//! buffers, render targets and timestamp queries.
+//! GPU plumbing that knows no scene and no pass: the device context, render targets, readback,
+//! timestamp queries, counted buffer creation and the counting frame encoder every pass records
+//! through.
 
-pub mod buffers;
+pub mod commands;
 pub mod context;
 pub mod counted;
-pub mod layout;
 pub mod readback;
 pub mod target;
 pub mod timer;
-pub mod types;
 
 pub use context::{ContextError, ContextOptions, DriverCacheSource, GpuContext};

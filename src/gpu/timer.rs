@@ -2,43 +2,47 @@
 //! end; the results are resolved at the end of the frame's encoder and read back through a
 //! [`ReadbackRing`], so they arrive a frame or two later without stalling.
 //!
-//! Query slots: main pass 0–1, cull 2–3, build 4–5. A frame resolves only the contiguous
-//! range its passes wrote (CPU-recorded modes have no cull or build pass), because resolving a
-//! query that was never written is not defined.
+//! Passes are timed by name, the name that is also their wgpu label and puffin scope: the
+//! k-th pass a frame opens gets query slots 2k and 2k + 1, so a frame resolves exactly the
+//! contiguous range its passes wrote (resolving a query that was never written is not
+//! defined), and adding a pass needs no change here.
 
 use super::readback::ReadbackRing;
+use crate::tunables::MAX_PASSES;
 
-/// The passes that are timed, named as everywhere else.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimedPass {
-    Main = 0,
-    Cull = 1,
-    Build = 2,
-}
+const QUERY_COUNT: u32 = 2 * MAX_PASSES as u32;
 
-impl TimedPass {
-    pub fn name(self) -> &'static str {
-        match self {
-            TimedPass::Main => "main",
-            TimedPass::Cull => "cull",
-            TimedPass::Build => "build",
-        }
-    }
-}
-
-const QUERY_COUNT: u32 = 6;
-
-/// Milliseconds of GPU time per pass for one frame; `None` for a pass the frame did not run.
+/// Milliseconds of GPU time per pass of one frame, by pass name, in the order the frame
+/// recorded them. A pass the frame did not run is absent.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GpuPassTimes {
-    pub cull: Option<f64>,
-    pub build: Option<f64>,
-    pub main: Option<f64>,
+    passes: [(&'static str, f64); MAX_PASSES],
+    len: usize,
 }
 
 impl GpuPassTimes {
+    pub fn from_passes(passes: &[(&'static str, f64)]) -> Self {
+        let mut times = Self::default();
+        for &(name, ms) in passes.iter().take(MAX_PASSES) {
+            times.passes[times.len] = (name, ms);
+            times.len += 1;
+        }
+        times
+    }
+
+    /// The time of pass `name`, if the frame ran it.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.iter().find(|(n, _)| *n == name).map(|&(_, ms)| ms)
+    }
+
+    /// (pass name, ms) in recording order.
+    pub fn iter(&self) -> impl Iterator<Item = &(&'static str, f64)> {
+        self.passes[..self.len].iter()
+    }
+
+    /// Every pass of the frame.
     pub fn total(&self) -> f64 {
-        self.cull.unwrap_or(0.0) + self.build.unwrap_or(0.0) + self.main.unwrap_or(0.0)
+        self.iter().map(|(_, ms)| ms).sum()
     }
 }
 
@@ -48,10 +52,10 @@ pub struct GpuTimer {
     ring: ReadbackRing,
     /// Nanoseconds per tick.
     period: f64,
-    /// Passes written in the frame being recorded.
-    written: u32,
-    /// Passes written by the frame whose results sit in each ring slot, by frame number.
-    in_flight: Vec<(u64, u32)>,
+    /// Passes timed in the frame being recorded, in slot order.
+    written: Vec<&'static str>,
+    /// Passes timed by the frame whose results sit in each ring slot, by frame number.
+    in_flight: Vec<(u64, Vec<&'static str>)>,
 }
 
 impl GpuTimer {
@@ -78,41 +82,52 @@ impl GpuTimer {
             ),
             ring: ReadbackRing::new(device, "timestamp readback", size),
             period: queue.get_timestamp_period() as f64,
-            written: 0,
+            written: Vec::with_capacity(MAX_PASSES),
             in_flight: Vec::new(),
         })
     }
 
-    pub fn compute_writes(&mut self, pass: TimedPass) -> wgpu::ComputePassTimestampWrites<'_> {
-        self.written |= 1 << pass as u32;
-        wgpu::ComputePassTimestampWrites {
-            query_set: &self.queries,
-            beginning_of_pass_write_index: Some(pass as u32 * 2),
-            end_of_pass_write_index: Some(pass as u32 * 2 + 1),
+    /// The next free (begin, end) slots for pass `name`; `None` once a frame has timed
+    /// `MAX_PASSES` passes (the pass then runs untimed).
+    fn slots(&mut self, name: &'static str) -> Option<(u32, u32)> {
+        if self.written.len() >= MAX_PASSES {
+            return None;
         }
+        let k = self.written.len() as u32;
+        self.written.push(name);
+        Some((2 * k, 2 * k + 1))
     }
 
-    pub fn render_writes(&mut self, pass: TimedPass) -> wgpu::RenderPassTimestampWrites<'_> {
-        self.written |= 1 << pass as u32;
-        wgpu::RenderPassTimestampWrites {
+    pub fn compute_writes(&mut self, name: &'static str) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
+        let (begin, end) = self.slots(name)?;
+        Some(wgpu::ComputePassTimestampWrites {
             query_set: &self.queries,
-            beginning_of_pass_write_index: Some(pass as u32 * 2),
-            end_of_pass_write_index: Some(pass as u32 * 2 + 1),
-        }
+            beginning_of_pass_write_index: Some(begin),
+            end_of_pass_write_index: Some(end),
+        })
+    }
+
+    pub fn render_writes(&mut self, name: &'static str) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
+        let (begin, end) = self.slots(name)?;
+        Some(wgpu::RenderPassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: Some(begin),
+            end_of_pass_write_index: Some(end),
+        })
     }
 
     /// Resolves what this frame wrote and queues its readback. Call last on the frame's encoder.
     pub fn resolve(&mut self, encoder: &mut wgpu::CommandEncoder, frame: u64) {
-        let written = std::mem::take(&mut self.written);
-        if written == 0 {
+        if self.written.is_empty() {
             return;
         }
-        let passes = 32 - written.leading_zeros();
+        let written = std::mem::replace(&mut self.written, Vec::with_capacity(MAX_PASSES));
+        let queries = written.len() as u32 * 2;
         let Some(staging) = self.ring.begin(frame) else {
             return;
         };
-        encoder.resolve_query_set(&self.queries, 0..passes * 2, &self.resolve, 0);
-        encoder.copy_buffer_to_buffer(&self.resolve, 0, staging, 0, passes as u64 * 2 * wgpu::QUERY_SIZE as u64);
+        encoder.resolve_query_set(&self.queries, 0..queries, &self.resolve, 0);
+        encoder.copy_buffer_to_buffer(&self.resolve, 0, staging, 0, queries as u64 * wgpu::QUERY_SIZE as u64);
         self.in_flight.push((frame, written));
     }
 
@@ -130,19 +145,13 @@ impl GpuTimer {
             };
             let (_, written) = self.in_flight.swap_remove(position);
             let ticks: &[u64] = bytemuck::cast_slice(&bytes);
-            let time = |pass: TimedPass| {
-                let i = pass as usize * 2;
-                (written & (1 << pass as u32) != 0)
-                    .then(|| ticks[i + 1].saturating_sub(ticks[i]) as f64 * self.period / 1e6)
-            };
-            results.push((
-                frame,
-                GpuPassTimes {
-                    cull: time(TimedPass::Cull),
-                    build: time(TimedPass::Build),
-                    main: time(TimedPass::Main),
-                },
-            ));
+            let mut times = GpuPassTimes::default();
+            for (k, name) in written.into_iter().enumerate() {
+                let ms = ticks[2 * k + 1].saturating_sub(ticks[2 * k]) as f64 * self.period / 1e6;
+                times.passes[k] = (name, ms);
+                times.len += 1;
+            }
+            results.push((frame, times));
         }
         results
     }

@@ -7,26 +7,14 @@ pub mod procedural;
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};
 
-/// One vertex: 32 bytes, `@location(0..3)` in `shaders/draw.wgsl`.
+/// One vertex: 32 bytes, `@location(0..3)` in `shaders/draw.wgsl` (its vertex buffer layout
+/// is `gpu_scene::vertex_layout`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
 pub struct Vertex {
     pub position: [f32; 3],
     pub normal: [f32; 3],
     pub uv: [f32; 2],
-}
-
-impl Vertex {
-    pub const ATTRIBUTES: [wgpu::VertexAttribute; 3] =
-        wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x2];
-
-    pub fn layout() -> wgpu::VertexBufferLayout<'static> {
-        wgpu::VertexBufferLayout {
-            array_stride: std::mem::size_of::<Vertex>() as u64,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &Self::ATTRIBUTES,
-        }
-    }
 }
 
 /// Geometry of one mesh before it is packed.

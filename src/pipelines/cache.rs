@@ -1,7 +1,7 @@
 //! The content-keyed pipeline cache.
 //!
 //! A key is everything that decides what a pipeline compiles to (shader source, entry points,
-//! constants, vertex layout, targets, primitive, depth, multisample) plus the *identity* of
+//! vertex layout, targets, primitive, depth, multisample) plus the *identity* of
 //! its pipeline layout: two layouts built from equal descriptors are different objects to
 //! wgpu, so they are different keys. Shader modules are keyed by label and a hash of their
 //! source.
@@ -15,6 +15,7 @@
 //! error goes into one shared list, and a creation decides its outcome only once no creation
 //! is in flight any more, by looking for errors that name its label.
 
+use std::any::{Any, TypeId};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -62,8 +63,6 @@ pub struct RenderSpec {
     pub shader: ShaderSpec,
     pub vertex_entry: String,
     pub fragment_entry: Option<String>,
-    /// Pipeline-overridable constants.
-    pub constants: Vec<(String, f64)>,
     pub vertex_buffers: Vec<VertexBufferSpec>,
     pub targets: Vec<Option<wgpu::ColorTargetState>>,
     pub primitive: wgpu::PrimitiveState,
@@ -78,7 +77,6 @@ pub struct RenderKey {
     shader: ShaderKey,
     vertex_entry: String,
     fragment_entry: Option<String>,
-    constants: Vec<(String, u64)>,
     vertex_buffers: Vec<VertexBufferSpec>,
     targets: Vec<Option<wgpu::ColorTargetState>>,
     primitive: wgpu::PrimitiveState,
@@ -93,7 +91,6 @@ impl RenderSpec {
             shader: self.shader.key(),
             vertex_entry: self.vertex_entry.clone(),
             fragment_entry: self.fragment_entry.clone(),
-            constants: self.constants.iter().map(|(name, value)| (name.clone(), value.to_bits())).collect(),
             vertex_buffers: self.vertex_buffers.clone(),
             targets: self.targets.clone(),
             primitive: self.primitive,
@@ -110,7 +107,6 @@ pub struct ComputeSpec {
     pub layout: wgpu::PipelineLayout,
     pub shader: ShaderSpec,
     pub entry: String,
-    pub constants: Vec<(String, f64)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -118,17 +114,11 @@ pub struct ComputeKey {
     layout: wgpu::PipelineLayout,
     shader: ShaderKey,
     entry: String,
-    constants: Vec<(String, u64)>,
 }
 
 impl ComputeSpec {
     pub fn key(&self) -> ComputeKey {
-        ComputeKey {
-            layout: self.layout.clone(),
-            shader: self.shader.key(),
-            entry: self.entry.clone(),
-            constants: self.constants.iter().map(|(name, value)| (name.clone(), value.to_bits())).collect(),
-        }
+        ComputeKey { layout: self.layout.clone(), shader: self.shader.key(), entry: self.entry.clone() }
     }
 }
 
@@ -202,6 +192,9 @@ pub struct PipelineCache {
     scopes: ScopedCreation,
     compilations: AtomicU32,
     records: Mutex<Vec<CompileRecord>>,
+    /// Per-device objects that pipeline keys depend on by identity, one per type (see
+    /// [`PipelineCache::shared`]).
+    shared: Mutex<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
 }
 
 impl PipelineCache {
@@ -215,7 +208,18 @@ impl PipelineCache {
             scopes: Default::default(),
             compilations: AtomicU32::new(0),
             records: Default::default(),
+            shared: Default::default(),
         }
+    }
+
+    /// The one `T` of this device, made by `make` on first use. A key holds its pipeline
+    /// layout by identity, so two layouts built from equal descriptors would compile every
+    /// pipeline twice; whatever builds layouts keeps them here, and every renderer on the
+    /// device shares them (and so every pipeline).
+    pub fn shared<T: Any + Send + Sync>(&self, make: impl FnOnce() -> T) -> Arc<T> {
+        let mut shared = self.shared.lock().expect("shared objects");
+        let object = shared.entry(TypeId::of::<T>()).or_insert_with(|| Arc::new(make()));
+        object.clone().downcast::<T>().expect("stored under its own TypeId")
     }
 
     pub fn driver_cache(&self) -> Option<&wgpu::PipelineCache> {
@@ -270,7 +274,7 @@ impl PipelineCache {
         let slot = Self::slot(&self.modules, &key);
         self.request(slot, &spec.label, format!("{:016x}", key_hash(&key)), "shader", || {
             // naga first: its message names the line; wgpu's would too, but only via the scope.
-            crate::shaders::validate(&spec.source)
+            super::validate_wgsl(&spec.source)
                 .map_err(|message| PipelineError::Compile { label: spec.label.clone(), message })?;
             self.scopes.run(&self.device, &spec.label, || {
                 self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -286,8 +290,7 @@ impl PipelineCache {
         let slot = Self::slot(&self.render, &key);
         self.request(slot, &spec.label, format!("{:016x}", key_hash(&key)), "render", || {
             let module = self.shader(&spec.shader).map_err(|e| e.for_pipeline(&spec.label))?;
-            let constants: Vec<(&str, f64)> = spec.constants.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-            let options = wgpu::PipelineCompilationOptions { constants: &constants, ..Default::default() };
+            let options = wgpu::PipelineCompilationOptions::default();
             let buffers: Vec<wgpu::VertexBufferLayout<'_>> = spec
                 .vertex_buffers
                 .iter()
@@ -328,17 +331,13 @@ impl PipelineCache {
         let slot = Self::slot(&self.compute, &key);
         self.request(slot, &spec.label, format!("{:016x}", key_hash(&key)), "compute", || {
             let module = self.shader(&spec.shader).map_err(|e| e.for_pipeline(&spec.label))?;
-            let constants: Vec<(&str, f64)> = spec.constants.iter().map(|(n, v)| (n.as_str(), *v)).collect();
             self.scopes.run(&self.device, &spec.label, || {
                 self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                     label: Some(&spec.label),
                     layout: Some(&spec.layout),
                     module: &module,
                     entry_point: Some(&spec.entry),
-                    compilation_options: wgpu::PipelineCompilationOptions {
-                        constants: &constants,
-                        ..Default::default()
-                    },
+                    compilation_options: Default::default(),
                     cache: self.driver_cache.as_ref(),
                 })
             })

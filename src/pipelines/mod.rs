@@ -1,23 +1,19 @@
 //! Pipelines: every pipeline of the engine comes from the content-keyed [`PipelineCache`],
-//! is created on worker threads when a renderer is built ([`compile_parallel`]), drawn once
-//! before the first frame ([`prewarm`]), and compiled through the driver's cache, persisted on
-//! disk between runs ([`disk`]). Nothing is compiled inside the frame loop.
+//! is created on worker threads when a renderer is built ([`compile_parallel`]), and compiled
+//! through the driver's cache, persisted on disk between runs ([`disk`]). Nothing is compiled
+//! inside the frame loop; prewarming (`frame::prewarm`) runs each pipeline once before the
+//! first frame.
 //!
-//! Render variants differ only in fragment entry point and rasteriser state; all use the one
-//! universal pipeline layout, so bind groups survive every `set_pipeline`.
+//! This layer knows no pass and no scene: passes hand it descriptors ([`RenderSpec`],
+//! [`ComputeSpec`]) and it hands back pipelines. It sits below `gpu/`, whose device context
+//! owns the one cache per device.
 
 pub mod cache;
 pub mod disk;
-pub mod prewarm;
 
 use std::sync::Arc;
 
 pub use cache::{ComputeSpec, PipelineCache, RenderSpec, ShaderSpec, VertexBufferSpec};
-
-use crate::gpu::target::DEPTH_FORMAT;
-use crate::mesh::Vertex;
-use crate::scene::Variant;
-use crate::shaders::ShaderSource;
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum PipelineError {
@@ -43,77 +39,37 @@ impl PipelineError {
     }
 }
 
-/// The composed WGSL of a pass, labelled with its file name.
-pub fn shader_spec(source: ShaderSource, workgroup_size: u32) -> ShaderSpec {
-    ShaderSpec { label: source.file_name().to_string(), source: Arc::new(source.compose(workgroup_size)) }
-}
-
-/// What distinguishes one render variant from another: only shader entry and rasteriser state.
-pub struct VariantState {
-    pub fragment_entry: &'static str,
-    pub cull_mode: Option<wgpu::Face>,
-}
-
-pub fn variant_state(variant: Variant) -> VariantState {
-    match variant {
-        Variant::Opaque => VariantState { fragment_entry: "fs_opaque", cull_mode: Some(wgpu::Face::Back) },
-        Variant::Masked => VariantState { fragment_entry: "fs_masked", cull_mode: Some(wgpu::Face::Back) },
-        Variant::DoubleSided => VariantState { fragment_entry: "fs_opaque", cull_mode: None },
-        Variant::Debug => VariantState { fragment_entry: "fs_debug", cull_mode: Some(wgpu::Face::Back) },
-    }
-}
-
-/// The render pipeline of one variant on `layout` (the universal layout everywhere but tests).
-pub fn variant_spec(
-    layout: &wgpu::PipelineLayout,
-    shader: &ShaderSpec,
-    variant: Variant,
-    color_format: wgpu::TextureFormat,
-) -> RenderSpec {
-    let state = variant_state(variant);
-    let vertex = Vertex::layout();
-    RenderSpec {
-        label: format!("main {}", variant.name()),
-        layout: layout.clone(),
-        shader: shader.clone(),
-        vertex_entry: "vs_main".into(),
-        fragment_entry: Some(state.fragment_entry.into()),
-        constants: Vec::new(),
-        vertex_buffers: vec![VertexBufferSpec {
-            array_stride: vertex.array_stride,
-            step_mode: vertex.step_mode,
-            attributes: vertex.attributes.to_vec(),
-        }],
-        targets: vec![Some(wgpu::ColorTargetState {
-            format: color_format,
-            blend: None,
-            write_mask: wgpu::ColorWrites::ALL,
-        })],
-        primitive: wgpu::PrimitiveState {
-            topology: wgpu::PrimitiveTopology::TriangleList,
-            front_face: wgpu::FrontFace::Ccw,
-            cull_mode: state.cull_mode,
-            ..Default::default()
-        },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: true,
-            depth_compare: wgpu::CompareFunction::Less,
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: Default::default(),
-    }
+/// A shader of complete WGSL, labelled (by its file name, in the engine).
+pub fn shader_spec(label: &str, source: String) -> ShaderSpec {
+    ShaderSpec { label: label.to_string(), source: Arc::new(source) }
 }
 
 pub fn compute_spec(label: &str, layout: &wgpu::PipelineLayout, shader: &ShaderSpec, entry: &str) -> ComputeSpec {
-    ComputeSpec {
-        label: label.to_string(),
-        layout: layout.clone(),
-        shader: shader.clone(),
-        entry: entry.to_string(),
-        constants: Vec::new(),
-    }
+    ComputeSpec { label: label.to_string(), layout: layout.clone(), shader: shader.clone(), entry: entry.to_string() }
+}
+
+/// Parses and validates WGSL with naga, as wgpu will; the error names the line.
+pub fn validate_wgsl(source: &str) -> Result<naga::Module, String> {
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| e.emit_to_string(source))?;
+    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+        .validate(&module)
+        .map_err(|e| e.emit_to_string(source))?;
+    Ok(module)
+}
+
+/// Gets every spec's pipeline from `cache`, compiling in parallel ([`compile_parallel`]);
+/// results in spec order.
+pub fn compute_all(cache: &PipelineCache, specs: &[ComputeSpec]) -> Vec<Result<wgpu::ComputePipeline, PipelineError>> {
+    compile_parallel(
+        specs.iter().map(|spec| Box::new(move || cache.compute(spec)) as Box<dyn FnOnce() -> _ + Send>).collect(),
+    )
+}
+
+/// As [`compute_all`], for render pipelines.
+pub fn render_all(cache: &PipelineCache, specs: &[RenderSpec]) -> Vec<Result<wgpu::RenderPipeline, PipelineError>> {
+    compile_parallel(
+        specs.iter().map(|spec| Box::new(move || cache.render(spec)) as Box<dyn FnOnce() -> _ + Send>).collect(),
+    )
 }
 
 /// Runs `jobs` on worker threads (one per job, at most the machine's parallelism at once) and

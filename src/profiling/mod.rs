@@ -7,19 +7,17 @@
 
 pub mod summary;
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
-use crate::gpu::timer::{GpuPassTimes, TimedPass};
+use crate::gpu::timer::GpuPassTimes;
 
-fn scope_ids() -> &'static [puffin::ScopeId; 3] {
-    static IDS: OnceLock<[puffin::ScopeId; 3]> = OnceLock::new();
-    IDS.get_or_init(|| {
-        let details: Vec<_> = [TimedPass::Cull, TimedPass::Build, TimedPass::Main]
-            .iter()
-            .map(|p| puffin::ScopeDetails::from_scope_name(p.name()))
-            .collect();
-        let ids = puffin::GlobalProfiler::lock().register_user_scopes(&details);
-        [ids[0], ids[1], ids[2]]
+/// The puffin scope of GPU pass `name`, registered on first use.
+fn scope_id(name: &'static str) -> puffin::ScopeId {
+    static IDS: OnceLock<Mutex<HashMap<&'static str, puffin::ScopeId>>> = OnceLock::new();
+    let mut ids = IDS.get_or_init(Default::default).lock().expect("GPU scope ids");
+    *ids.entry(name).or_insert_with(|| {
+        puffin::GlobalProfiler::lock().register_user_scopes(&[puffin::ScopeDetails::from_scope_name(name)])[0]
     })
 }
 
@@ -30,13 +28,11 @@ pub fn report_gpu_passes(start_ns: puffin::NanoSecond, times: &GpuPassTimes) {
     if !puffin::are_scopes_on() {
         return;
     }
-    let ids = scope_ids();
     let mut info = puffin::StreamInfo::default();
     let mut now = start_ns;
-    for (time, id) in [times.cull, times.build, times.main].iter().zip(ids) {
-        let Some(ms) = time else { continue };
+    for &(name, ms) in times.iter() {
         let end = now + (ms * 1e6) as i64;
-        let (offset, _) = info.stream.begin_scope(|| now, *id, "");
+        let (offset, _) = info.stream.begin_scope(|| now, scope_id(name), "");
         info.stream.end_scope(offset, end);
         info.num_scopes += 1;
         info.depth = 1;

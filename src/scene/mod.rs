@@ -1,21 +1,18 @@
 //! Scenes on the CPU: meshes, materials, objects, a camera, and the stress-scene generator.
 //!
-//! A scene is turned into GPU order by [`prepare`]: objects sorted by batch, where a batch is
-//! (pipeline variant, mesh). Each batch owns a fixed slice of `instances[]` as long as its
-//! object count, so the cull pass needs no per-frame prefix sum.
+//! No GPU types here: `gpu_scene::prepare` turns a scene into GPU order (objects sorted by
+//! batch, where a batch is (pipeline variant, mesh)).
 
 pub mod animation;
 pub mod camera;
 pub mod file;
 pub mod generator;
 pub mod gltf_import;
-pub mod prepare;
 
 use glam::{Quat, Vec3, Vec4};
 
 pub use camera::Camera;
 pub use generator::StressParams;
-pub use prepare::{prepare, PreparedScene, VariantRange};
 
 use crate::mesh::MeshArena;
 

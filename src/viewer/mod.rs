@@ -21,7 +21,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
-use crate::draw::{DrawMode, FrameInput, Renderer};
+use crate::frame::{DrawMode, FrameInput, Renderer};
 use crate::gpu::target::{depth_texture, FrameTarget, OffscreenTarget};
 use crate::gpu::{ContextOptions, GpuContext};
 use crate::scene::{Camera, Scene};

@@ -3,7 +3,7 @@
 use glam::{Vec3, Vec4};
 
 use super::{Viewer, ViewerOptions};
-use crate::draw::DrawMode;
+use crate::frame::DrawMode;
 use crate::scene::Camera;
 
 const PANEL_MODES: [DrawMode; 4] = [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject, DrawMode::Cpu];
@@ -30,7 +30,7 @@ pub(super) fn draw(viewer: &mut Viewer, ctx: &egui::Context, options: &ViewerOpt
         } else {
             ui.horizontal(|ui| {
                 ui.label("Objects");
-                let max = crate::gpu::buffers::max_objects(&viewer.ctx.limits);
+                let max = crate::gpu_scene::max_objects(&viewer.ctx.limits);
                 ui.add(egui::DragValue::new(&mut viewer.requested_objects).range(1..=max).speed(1000));
             });
             let changed = viewer.requested_objects != viewer.object_count;
@@ -71,8 +71,8 @@ pub(super) fn draw(viewer: &mut Viewer, ctx: &egui::Context, options: &ViewerOpt
             }
             match &stats.gpu {
                 Some(gpu) => {
-                    for (name, time) in [("GPU cull", gpu.cull), ("GPU build", gpu.build), ("GPU main", gpu.main)] {
-                        row(name, time.map_or("-".into(), |t| format!("{t:.3} ms")));
+                    for &(name, ms) in gpu.iter() {
+                        row(&format!("GPU {name}"), format!("{ms:.3} ms"));
                     }
                 }
                 None => row("GPU times", "no timestamps".into()),

@@ -2,8 +2,8 @@
 
 use glam::{Mat4, Vec3};
 
-use super::{Scene, Variant};
-use crate::gpu::types::{GpuBatch, GpuMaterial, GpuObject};
+use super::types::{GpuBatch, GpuMaterial, GpuObject};
+use crate::scene::{Object, Scene, Variant};
 use crate::tunables::VARIANT_COUNT;
 
 /// Where one variant's batches and objects live.
@@ -91,7 +91,7 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
     PreparedScene { objects, batches, materials, variants }
 }
 
-fn gpu_object(scene: &Scene, object: &super::Object, batch: u32) -> GpuObject {
+fn gpu_object(scene: &Scene, object: &Object, batch: u32) -> GpuObject {
     let mesh = &scene.meshes.meshes[object.mesh as usize];
     let model = Mat4::from_scale_rotation_translation(Vec3::splat(object.scale), object.rotation, object.translation);
     let (orbit, spin) = if scene.animated { (object.orbit_class as u32, object.spin_class as u32) } else { (0, 0) };

@@ -6,9 +6,13 @@ use std::mem::size_of;
 
 use wgpu::util::DeviceExt;
 
-use super::layout::{binding, Layouts};
+use encase::ShaderSize;
+
+use super::layout::{Layouts, CULL_IO, FRAME, SCENE, TEXTURES};
+use super::prepare::PreparedScene;
 use super::types::{FrameUniforms, GpuBatch, GpuMaterial, GpuObject, DRAW_ARGS_SIZE};
-use crate::scene::{PreparedScene, Scene, TextureLayers};
+use crate::gpu::counted;
+use crate::scene::{Scene, TextureLayers};
 use crate::tunables::VARIANT_COUNT;
 
 /// Bytes per object in the largest per-object storage binding (`objects[]`).
@@ -168,7 +172,7 @@ fn storage_buffer(
     } else {
         contents
     };
-    crate::gpu::counted::buffer_init(
+    counted::buffer_init(
         device,
         &wgpu::util::BufferInitDescriptor {
             label: Some(label),
@@ -176,10 +180,6 @@ fn storage_buffer(
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | extra,
         },
     )
-}
-
-fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
-    wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() }
 }
 
 impl SceneBuffers {
@@ -195,7 +195,7 @@ impl SceneBuffers {
         let object_count = prepared.objects.len() as u32;
         let batch_count = prepared.batches.len() as u32;
         let draw_capacity = object_count.max(batch_count).max(1);
-        let vertices = crate::gpu::counted::buffer_init(
+        let vertices = counted::buffer_init(
             device,
             &wgpu::util::BufferInitDescriptor {
                 label: Some("vertices"),
@@ -203,7 +203,7 @@ impl SceneBuffers {
                 usage: wgpu::BufferUsages::VERTEX,
             },
         );
-        let indices = crate::gpu::counted::buffer_init(
+        let indices = counted::buffer_init(
             device,
             &wgpu::util::BufferInitDescriptor {
                 label: Some("indices"),
@@ -235,7 +235,7 @@ impl SceneBuffers {
         let instance_data: Vec<u32> = (0..object_count).chain(0..object_count).collect();
         let instances =
             storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), 4, wgpu::BufferUsages::COPY_SRC);
-        let batch_counts = crate::gpu::counted::buffer(
+        let batch_counts = counted::buffer(
             device,
             &wgpu::BufferDescriptor {
                 label: Some("batch counts"),
@@ -244,7 +244,7 @@ impl SceneBuffers {
                 mapped_at_creation: false,
             },
         );
-        let draws = crate::gpu::counted::buffer(
+        let draws = counted::buffer(
             device,
             &wgpu::BufferDescriptor {
                 label: Some("draws"),
@@ -256,7 +256,7 @@ impl SceneBuffers {
                 mapped_at_creation: false,
             },
         );
-        let draw_counts = crate::gpu::counted::buffer(
+        let draw_counts = counted::buffer(
             device,
             &wgpu::BufferDescriptor {
                 label: Some("draw counts"),
@@ -268,11 +268,11 @@ impl SceneBuffers {
                 mapped_at_creation: false,
             },
         );
-        let frame = crate::gpu::counted::buffer(
+        let frame = counted::buffer(
             device,
             &wgpu::BufferDescriptor {
                 label: Some("frame uniforms"),
-                size: std::mem::size_of::<FrameUniforms>() as u64,
+                size: FrameUniforms::SHADER_SIZE.get(),
                 usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             },
@@ -291,47 +291,38 @@ impl SceneBuffers {
         });
 
         let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("frame"),
+            label: Some(FRAME.label),
             layout: &layouts.frame,
-            entries: &[entry(binding::FRAME_UNIFORMS, &frame)],
+            entries: &[FRAME.buffer("frame", &frame)],
         });
         let scene_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("scene"),
+            label: Some(SCENE.label),
             layout: &layouts.scene,
             entries: &[
-                entry(binding::SCENE_OBJECTS, &objects),
-                entry(binding::SCENE_INSTANCES, &instances),
-                entry(binding::SCENE_MATERIALS, &materials),
+                SCENE.buffer("objects", &objects),
+                SCENE.buffer("instances", &instances),
+                SCENE.buffer("materials", &materials),
             ],
         });
         let texture_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("textures"),
+            label: Some(TEXTURES.label),
             layout: &layouts.textures,
             entries: &[
-                wgpu::BindGroupEntry {
-                    binding: binding::TEXTURE_BASE_COLOR,
-                    resource: wgpu::BindingResource::TextureView(&base_color_view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: binding::TEXTURE_NORMAL,
-                    resource: wgpu::BindingResource::TextureView(&normal_view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: binding::TEXTURE_SAMPLER,
-                    resource: wgpu::BindingResource::Sampler(&sampler),
-                },
+                TEXTURES.entry("base_color_textures", wgpu::BindingResource::TextureView(&base_color_view)),
+                TEXTURES.entry("normal_textures", wgpu::BindingResource::TextureView(&normal_view)),
+                TEXTURES.entry("material_sampler", wgpu::BindingResource::Sampler(&sampler)),
             ],
         });
         let cull_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("cull io"),
+            label: Some(CULL_IO.label),
             layout: &layouts.cull_io,
             entries: &[
-                entry(binding::CULL_OBJECTS, &objects),
-                entry(binding::CULL_BATCHES, &batches),
-                entry(binding::CULL_INSTANCES, &instances),
-                entry(binding::CULL_BATCH_COUNTS, &batch_counts),
-                entry(binding::CULL_DRAWS, &draws),
-                entry(binding::CULL_DRAW_COUNTS, &draw_counts),
+                CULL_IO.buffer("objects", &objects),
+                CULL_IO.buffer("batches", &batches),
+                CULL_IO.buffer("instances", &instances),
+                CULL_IO.buffer("batch_counts", &batch_counts),
+                CULL_IO.buffer("draws", &draws),
+                CULL_IO.buffer("draw_counts", &draw_counts),
             ],
         });
         Self {

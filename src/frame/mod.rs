@@ -1,88 +1,32 @@
-//! The ways of drawing a frame and the renderer that drives them.
+//! The renderer: the one API the window, the tests and the benchmark drive — `new` (upload +
+//! pipelines), `render` (one frame into a target), `collect` (GPU readbacks).
 //!
 //! Every [`DrawMode`] shares the scene, the buffers and the pipelines; only what writes the
-//! draws differs. The window, the tests and the benchmark all go through [`Renderer`]:
-//! `new` (upload + pipelines), `render` (one frame into a target), `collect` (GPU readbacks).
+//! draws differs. What a mode records on this adapter is its [`FramePlan`], resolved once when
+//! the renderer is made; `render` walks the plan and each pass records itself.
 
-pub mod baseline;
-pub mod bundles;
-pub mod gpu_driven;
-pub mod main_pass;
-pub mod recorder;
+pub mod plan;
+pub mod prewarm;
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use glam::Vec3;
 
-use crate::cull::{dispatch_size, CullOutput, CullPass};
-use crate::gpu::buffers::{check_scene, SceneBuffers, UploadError};
-use crate::gpu::layout::Layouts;
-use crate::gpu::readback::ReadbackRing;
+use crate::gpu::commands::{dispatch_size, FrameCommands, FrameEncoder};
 use crate::gpu::target::FrameTarget;
 use crate::gpu::timer::{GpuPassTimes, GpuTimer};
-use crate::gpu::types::FrameUniforms;
 use crate::gpu::GpuContext;
+use crate::gpu_scene::types::FrameUniforms;
+use crate::gpu_scene::{check_scene, prepare, Layouts, PreparedScene, SceneBuffers, UploadError};
+use crate::passes::build::BuildPass;
+use crate::passes::cull::{self, CullPass};
+use crate::passes::main::{bundle, Draws, MainPass};
 use crate::pipelines::PipelineError;
 use crate::scene::camera::frustum_planes;
-use crate::scene::{animation, prepare, Camera, PreparedScene, Scene};
-use crate::tunables::{VARIANT_COUNT, VISIBLE_COUNTER_SLOT, WORKGROUP_SIZE};
-use gpu_driven::IndirectDraws;
-use main_pass::MainPass;
-use recorder::{CountingRenderPass, FrameCommands};
-
-/// The ways of drawing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DrawMode {
-    /// GPU culling, per-batch draws compacted, `multi_draw_indexed_indirect_count`.
-    Gpu,
-    /// GPU culling, one draw slot per batch (empty ones too), `multi_draw_indexed_indirect`.
-    GpuNocount,
-    /// GPU culling, one indirect command per object, count variant where available.
-    GpuPerObject,
-    /// CPU culling, one `draw_indexed` per visible object.
-    Cpu,
-    /// The CPU baseline recorded once into a render bundle and replayed (static scenes only).
-    Bundle,
-}
-
-impl DrawMode {
-    pub const ALL: [DrawMode; 5] =
-        [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject, DrawMode::Cpu, DrawMode::Bundle];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            DrawMode::Gpu => "gpu",
-            DrawMode::GpuNocount => "gpu-nocount",
-            DrawMode::GpuPerObject => "gpu-per-object",
-            DrawMode::Cpu => "cpu",
-            DrawMode::Bundle => "bundle",
-        }
-    }
-
-    /// Whether the GPU culls (and the visible count comes from a GPU readback).
-    pub fn gpu_culled(self) -> bool {
-        matches!(self, DrawMode::Gpu | DrawMode::GpuNocount | DrawMode::GpuPerObject)
-    }
-}
-
-impl std::fmt::Display for DrawMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for DrawMode {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        DrawMode::ALL.into_iter().find(|m| m.name() == s).ok_or_else(|| {
-            let names: Vec<_> = DrawMode::ALL.iter().map(|m| m.name()).collect();
-            format!("unknown mode \"{s}\"; expected one of: {}", names.join(", "))
-        })
-    }
-}
+use crate::scene::{animation, Camera, Scene};
+use crate::tunables::WORKGROUP_SIZE;
+pub use plan::{Capabilities, DrawMode, FramePlan, MainDraws};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RendererError {
@@ -127,7 +71,8 @@ pub struct FrameStats {
     /// Visible objects known on the CPU (cpu and bundle modes); GPU modes report theirs
     /// through [`Renderer::collect`].
     pub cpu_visible: Option<u32>,
-    /// The draw mode actually used (gpu falls back to gpu-nocount without the count feature).
+    /// The multi-draw call the GPU-driven modes used (gpu falls back to gpu-nocount's draws
+    /// without the count feature).
     pub indirect: Option<&'static str>,
 }
 
@@ -173,22 +118,23 @@ pub struct StartupTimes {
 pub struct Renderer {
     pub layouts: Arc<Layouts>,
     pub cull: CullPass,
+    pub build: BuildPass,
     pub main: MainPass,
     pub buffers: SceneBuffers,
     /// The scene in GPU order; its object indices are the ids every pass uses.
     pub prepared: PreparedScene,
+    /// What each mode records on this adapter, by `DrawMode as usize`.
+    plans: [FramePlan; DrawMode::ALL.len()],
     /// Per-frame GPU pass times; `None` without `TIMESTAMP_QUERY`.
     timer: Option<GpuTimer>,
-    /// Copies of the draw-count buffer (GPU visible count), read a frame or two late.
-    visible_ring: ReadbackRing,
     /// The bundle mode's recording, made on its first frame and replayed after.
-    bundle: Option<bundles::RecordedBundle>,
+    bundle: Option<bundle::RecordedBundle>,
     /// The cpu mode's visible ids, reused every frame.
     visible_scratch: Vec<u32>,
+    /// The frame uniforms' bytes, reused every frame.
+    uniform_bytes: Vec<u8>,
     /// Number of the next frame; readbacks are matched to frames by it.
     frame_number: u64,
-    /// Whether the device has `MULTI_DRAW_INDIRECT_COUNT`.
-    has_count: bool,
     /// Frames whose readbacks have partly arrived.
     pending: Vec<FrameReadback>,
     pub startup: StartupTimes,
@@ -209,42 +155,49 @@ impl Renderer {
         Self::with_options(ctx, scene, &RendererOptions { workgroup_size, ..RendererOptions::new(color_format) })
     }
 
-    /// Gets the pipelines (compiled on worker threads) while the scene is prepared and
-    /// uploaded on this one, then prewarms.
+    /// Gets the pipelines (compiled on worker threads, each pass's in parallel) while the
+    /// scene is prepared and uploaded on this one, then prewarms.
     pub fn with_options(ctx: &GpuContext, scene: &Scene, options: &RendererOptions) -> Result<Self, RendererError> {
         puffin::profile_function!();
         let start = Instant::now();
         check_scene(scene, &ctx.limits)?;
-        let layouts = ctx.layouts.clone();
-        let (cull, main, prepared, buffers, pipelines_ms, upload_ms) = std::thread::scope(|scope| {
+        let layouts = Layouts::shared(&ctx.device, &ctx.pipelines);
+        let (passes, prepared, buffers, pipelines_ms, upload_ms) = std::thread::scope(|scope| {
             let compile = scope.spawn(|| {
                 let start = Instant::now();
-                let cull = CullPass::new(&ctx.pipelines, &layouts, options.workgroup_size);
-                let main = MainPass::new(&ctx.pipelines, &layouts, options.color_format);
-                (cull, main, start.elapsed().as_secs_f64() * 1e3)
+                let (cull, build, main) = std::thread::scope(|passes| {
+                    let cull =
+                        passes.spawn(|| CullPass::new(&ctx.device, &ctx.pipelines, &layouts, options.workgroup_size));
+                    let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
+                    let main = MainPass::new(&ctx.pipelines, &layouts, options.color_format);
+                    let joined = "pipeline compilation thread panicked";
+                    (cull.join().expect(joined), build.join().expect(joined), main)
+                });
+                ((cull, build, main), start.elapsed().as_secs_f64() * 1e3)
             });
             let upload_start = Instant::now();
             let prepared = prepare(scene);
             let buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &layouts, scene, &prepared);
             let upload_ms = upload_start.elapsed().as_secs_f64() * 1e3;
-            let (cull, main, pipelines_ms) = compile.join().expect("pipeline compilation thread panicked");
-            (cull, main, prepared, buffers, pipelines_ms, upload_ms)
+            let (passes, pipelines_ms) = compile.join().expect("pipeline compilation thread panicked");
+            (passes, prepared, buffers, pipelines_ms, upload_ms)
         });
-        let (cull, main) = (cull?, main?);
-        let prewarm_ms =
-            if options.prewarm { crate::pipelines::prewarm::prewarm(ctx, &cull, &main, &buffers) } else { 0.0 };
+        let (cull, build, main) = (passes.0?, passes.1?, passes.2?);
+        let prewarm_ms = if options.prewarm { prewarm::prewarm(ctx, &cull, &build, &main, &buffers) } else { 0.0 };
+        let capabilities = Capabilities::of(ctx);
         Ok(Self {
             timer: GpuTimer::new(&ctx.device, &ctx.queue),
-            visible_ring: ReadbackRing::new(&ctx.device, "draw count readback", (VARIANT_COUNT as u64 + 1) * 4),
+            plans: DrawMode::ALL.map(|mode| FramePlan::resolve(mode, capabilities)),
             layouts,
             cull,
+            build,
             main,
             buffers,
             prepared,
             bundle: None,
             visible_scratch: Vec::new(),
+            uniform_bytes: Vec::new(),
             frame_number: 0,
-            has_count: ctx.has_count_draws(),
             pending: Vec::new(),
             startup: StartupTimes {
                 pipelines_ms,
@@ -269,16 +222,21 @@ impl Renderer {
         self.timer.is_some()
     }
 
+    /// What `mode` records on this renderer's adapter.
+    pub fn plan(&self, mode: DrawMode) -> &FramePlan {
+        &self.plans[mode as usize]
+    }
+
     /// Forgets the recorded bundle so the next bundle frame records a fresh one.
     pub fn invalidate_bundle(&mut self) {
         self.bundle = None;
     }
 
     /// The uniforms a frame with this input uses; the CPU culling reference reads the same.
-    pub fn frame_uniforms(&self, input: &FrameInput, aspect: f32, compact: bool) -> FrameUniforms {
+    pub fn frame_uniforms(&self, input: &FrameInput, aspect: f32) -> FrameUniforms {
         let view_proj = input.camera.view_proj(aspect);
         let cull_camera = input.cull_camera.unwrap_or(input.camera);
-        let (_, _, dispatch_width) = dispatch_size(self.buffers.object_count, self.cull.workgroup_size);
+        let (_, _, dispatch_width) = dispatch_size(self.buffers.object_count, self.cull.workgroup_size());
         FrameUniforms {
             view_proj,
             cull_planes: frustum_planes(cull_camera.view_proj(aspect)),
@@ -288,104 +246,71 @@ impl Renderer {
             object_count: self.buffers.object_count,
             batch_count: self.buffers.batch_count,
             cull_enabled: input.cull_enabled as u32,
-            compact: compact as u32,
+            compact: self.plan(input.mode).compact() as u32,
             dispatch_width,
             identity_base: self.buffers.object_count,
             time: input.time,
-            _pad: 0,
         }
     }
 
-    /// How a GPU mode consumes its draws on this device.
-    fn indirect_draws(&self, mode: DrawMode) -> Option<IndirectDraws> {
-        match mode {
-            DrawMode::Gpu if self.has_count => Some(IndirectDraws::BatchesCounted),
-            DrawMode::Gpu | DrawMode::GpuNocount => Some(IndirectDraws::BatchesAll),
-            DrawMode::GpuPerObject if self.has_count => Some(IndirectDraws::ObjectsCounted),
-            DrawMode::GpuPerObject => Some(IndirectDraws::ObjectsAll),
-            DrawMode::Cpu | DrawMode::Bundle => None,
-        }
-    }
-
-    /// Records and submits one frame.
+    /// Records and submits one frame: the plan's passes in order.
     pub fn render(&mut self, ctx: &GpuContext, target: &FrameTarget<'_>, input: &FrameInput) -> FrameStats {
         puffin::profile_function!(input.mode.name());
         let frame = self.frame_number;
         self.frame_number += 1;
-        let indirect = self.indirect_draws(input.mode);
-        let compact = matches!(indirect, Some(IndirectDraws::BatchesCounted | IndirectDraws::ObjectsCounted));
-        let uniforms = self.frame_uniforms(input, target.aspect(), compact);
-        ctx.queue.write_buffer(&self.buffers.frame, 0, bytemuck::bytes_of(&uniforms));
+        let plan = *self.plan(input.mode);
+        let uniforms = self.frame_uniforms(input, target.aspect());
+        uniforms.write_to(&mut self.uniform_bytes);
+        ctx.queue.write_buffer(&self.buffers.frame, 0, &self.uniform_bytes);
 
+        // The CPU's share of the modes it culls for: done before recording, as an application
+        // would, and timed apart from it.
         let mut cpu_cull_ms = 0.0;
         let mut cpu_visible = None;
-        match input.mode {
-            DrawMode::Cpu => {
+        match plan.main {
+            MainDraws::CpuBaseline => {
                 puffin::profile_scope!("cpu cull");
                 let start = Instant::now();
-                crate::cull::cpu::cull_into(&uniforms, &self.prepared.objects, &mut self.visible_scratch);
+                cull::cpu::cull_into(&uniforms, &self.prepared.objects, &mut self.visible_scratch);
                 cpu_cull_ms = start.elapsed().as_secs_f64() * 1e3;
                 cpu_visible = Some(self.visible_scratch.len() as u32);
             }
-            DrawMode::Bundle => {
+            MainDraws::Bundle => {
                 if self.bundle.is_none() {
                     puffin::profile_scope!("record bundle");
-                    let visible = crate::cull::cpu::cull(&uniforms, &self.prepared.objects);
+                    let visible = cull::cpu::cull(&uniforms, &self.prepared.objects);
                     self.bundle =
-                        Some(bundles::record(&ctx.device, &self.main, &self.buffers, &self.prepared, &visible));
+                        Some(bundle::record(&ctx.device, &self.main, &self.buffers, &self.prepared, &visible));
                 }
                 cpu_visible = self.bundle.as_ref().map(|b| b.visible);
             }
-            _ => {}
+            MainDraws::Indirect(_) => {}
         }
 
-        let mut commands = FrameCommands::default();
         let record_start = Instant::now();
         let finish_start: Instant;
-        let command_buffer = {
+        let (command_buffer, commands) = {
             puffin::profile_scope!("record");
-            let mut encoder =
-                ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
-            if let Some(draws) = indirect {
-                let output = match draws {
-                    IndirectDraws::BatchesCounted | IndirectDraws::BatchesAll => CullOutput::Batches,
-                    IndirectDraws::ObjectsCounted | IndirectDraws::ObjectsAll => CullOutput::PerObject,
-                };
-                self.cull.record(
-                    &mut encoder,
-                    &self.buffers,
-                    output,
-                    self.timer.as_mut(),
-                    &mut commands.cull,
-                    &mut commands.build,
-                );
-                let size = self.visible_ring.size();
-                if let Some(staging) = self.visible_ring.begin(frame) {
-                    encoder.copy_buffer_to_buffer(&self.buffers.draw_counts, 0, staging, 0, size);
-                }
+            let mut encoder = FrameEncoder::new(&ctx.device, "frame", self.timer.as_mut());
+            if let Some(output) = plan.cull {
+                self.cull.record(&mut encoder, &self.buffers, output, frame);
             }
-            {
-                let mut pass = self.main.begin(&mut encoder, target, self.timer.as_mut());
-                let mut pass = CountingRenderPass { pass: &mut pass, counts: &mut commands.main };
-                match (input.mode, indirect) {
-                    (_, Some(draws)) => gpu_driven::record(&self.main, &mut pass, &self.buffers, &self.prepared, draws),
-                    (DrawMode::Cpu, None) => {
-                        baseline::record(&self.main, &mut pass, &self.buffers, &self.prepared, &self.visible_scratch)
-                    }
-                    (_, None) => {
-                        let bundle = self.bundle.as_ref().expect("the bundle was recorded above");
-                        pass.execute_bundle(&bundle.bundle);
-                        // The bundle's own state changes run again with every replay.
-                        pass.counts.set_bind_group = bundle.commands.set_bind_group;
-                    }
-                }
+            if plan.build {
+                self.build.record(&mut encoder, &self.buffers);
             }
-            if let Some(timer) = self.timer.as_mut() {
+            let draws = match plan.main {
+                MainDraws::Indirect(indirect) => Draws::Indirect(indirect),
+                MainDraws::CpuBaseline => Draws::Baseline(&self.visible_scratch),
+                MainDraws::Bundle => Draws::Bundle(self.bundle.as_ref().expect("the bundle was recorded above")),
+            };
+            self.main.record(&mut encoder, target, &self.buffers, &self.prepared, draws);
+            let FrameEncoder { mut encoder, timer, commands } = encoder;
+            if let Some(timer) = timer {
                 timer.resolve(&mut encoder, frame);
             }
             // wgpu 27 encodes the recorded commands into the driver's command buffer here.
             finish_start = Instant::now();
-            encoder.finish()
+            (encoder.finish(), commands)
         };
         let finish_ms = finish_start.elapsed().as_secs_f64() * 1e3;
         let record_ms = record_start.elapsed().as_secs_f64() * 1e3;
@@ -396,9 +321,7 @@ impl Renderer {
             ctx.queue.submit([command_buffer]);
         }
         let submit_ms = submit_start.elapsed().as_secs_f64() * 1e3;
-        if indirect.is_some() {
-            self.visible_ring.submitted();
-        }
+        self.cull.submitted();
         if let Some(timer) = self.timer.as_mut() {
             timer.submitted();
         }
@@ -411,19 +334,15 @@ impl Renderer {
             cpu_cull_ms,
             submit_ms,
             cpu_visible,
-            indirect: indirect.map(|d| match d {
-                IndirectDraws::BatchesCounted | IndirectDraws::ObjectsCounted => "multi_draw_indexed_indirect_count",
-                IndirectDraws::BatchesAll | IndirectDraws::ObjectsAll => "multi_draw_indexed_indirect",
-            }),
+            indirect: plan.indirect().map(|d| d.call_name()),
         }
     }
 
     /// GPU results (visible counts, pass times) of frames that have finished, oldest first.
     /// Never blocks; call [`GpuContext::wait_idle`] first to get everything submitted so far.
     pub fn collect(&mut self, device: &wgpu::Device) -> Vec<FrameReadback> {
-        for (frame, bytes) in self.visible_ring.collect(device) {
-            let counts: &[u32] = bytemuck::cast_slice(&bytes);
-            self.entry(frame).visible = Some(counts[VISIBLE_COUNTER_SLOT as usize]);
+        for (frame, visible) in self.cull.collect(device) {
+            self.entry(frame).visible = Some(visible);
         }
         if let Some(timer) = self.timer.as_mut() {
             let results = timer.collect(device);

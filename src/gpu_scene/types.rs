@@ -1,14 +1,20 @@
-//! Host twins of the WGSL structs in `shaders/shared/types.wgsl`. One definition each;
-//! `tests/layout.rs` checks every size and member offset against naga's layout of the WGSL.
+//! Host twins of the WGSL structs in `shaders/shared/types.wgsl`. One definition each; the
+//! `host_structs_match_wgsl` test (tests/shaders.rs) checks every size and member offset
+//! against naga's layout of the WGSL.
+//!
+//! Storage-array elements are `#[repr(C)]` + bytemuck: their Rust layout is their GPU layout,
+//! and arrays of them upload with one cast. The uniform block goes through encase, whose
+//! `ShaderType` applies WGSL's uniform layout rules when it is written, so no padding field
+//! has to be kept in step by hand.
 
 use bytemuck::{Pod, Zeroable};
+use encase::ShaderType;
 use glam::{Mat4, Vec4};
 
 use crate::tunables::ANIMATION_CLASSES;
 
-/// See `FrameUniforms` in WGSL. Written once per frame by the CPU.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+/// See `FrameUniforms` in WGSL. Written once per frame by the CPU ([`FrameUniforms::to_bytes`]).
+#[derive(Clone, Copy, Debug, ShaderType)]
 pub struct FrameUniforms {
     pub view_proj: Mat4,
     pub cull_planes: [Vec4; 6],
@@ -22,7 +28,23 @@ pub struct FrameUniforms {
     pub dispatch_width: u32,
     pub identity_base: u32,
     pub time: f32,
-    pub _pad: u32,
+}
+
+impl FrameUniforms {
+    /// The uniform block's bytes in WGSL's uniform layout, written into `bytes` (cleared
+    /// first, so a per-frame caller reuses one allocation).
+    pub fn write_to(&self, bytes: &mut Vec<u8>) {
+        bytes.clear();
+        let mut buffer = encase::UniformBuffer::new(std::mem::take(bytes));
+        buffer.write(self).expect("a Vec grows to fit the uniform block");
+        *bytes = buffer.into_inner();
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        self.write_to(&mut bytes);
+        bytes
+    }
 }
 
 /// See `GpuObject` in WGSL. One per object, uploaded once; objects are sorted by batch.

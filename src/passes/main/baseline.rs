@@ -1,4 +1,4 @@
-//! The CPU-recorded baseline: CPU frustum culling (`crate::cull::cpu`, the same test as the
+//! The CPU-recorded baseline: CPU frustum culling (`passes::cull::cpu`, the same test as the
 //! shader), then one `draw_indexed` per visible object through the same pipelines and bind
 //! groups. It is the best plain CPU path, not a strawman: bind groups and buffers are set once
 //! per pass, pipelines once per variant (objects are sorted by variant), and each draw only
@@ -6,10 +6,8 @@
 
 use std::ops::Range;
 
-use super::main_pass::MainPass;
-use super::recorder::CountingRenderPass;
-use crate::gpu::buffers::SceneBuffers;
-use crate::scene::PreparedScene;
+use super::{CountingRenderPass, MainPass};
+use crate::gpu_scene::{PreparedScene, SceneBuffers};
 
 /// Where the baseline's draws go: a render pass or a render bundle encoder.
 pub trait DrawSink {
@@ -17,12 +15,12 @@ pub trait DrawSink {
     fn draw_indexed(&mut self, indices: Range<u32>, base_vertex: i32, instances: Range<u32>);
 }
 
-struct PassSink<'m, 'a, 'b, 'p> {
+struct PassSink<'m, 'a, 'p> {
     main: &'m MainPass,
-    pass: &'a mut CountingRenderPass<'b, 'p>,
+    pass: &'a mut CountingRenderPass<'p>,
 }
 
-impl DrawSink for PassSink<'_, '_, '_, '_> {
+impl DrawSink for PassSink<'_, '_, '_> {
     fn set_variant(&mut self, variant: usize) {
         self.pass.set_pipeline(self.main.pipeline(variant));
     }
@@ -33,15 +31,13 @@ impl DrawSink for PassSink<'_, '_, '_, '_> {
 }
 
 /// Records the draws of `visible` (ids in ascending order, hence grouped by variant).
-pub fn record(
+pub(super) fn record(
     main: &MainPass,
-    pass: &mut CountingRenderPass<'_, '_>,
+    pass: &mut CountingRenderPass<'_>,
     buffers: &SceneBuffers,
     prepared: &PreparedScene,
     visible: &[u32],
 ) {
-    puffin::profile_function!();
-    MainPass::bind_scene(pass, buffers);
     record_draws(visible, prepared, buffers.object_count, &mut PassSink { main, pass });
 }
 

@@ -7,12 +7,11 @@
 use std::ops::Range;
 
 use super::baseline::{record_draws, DrawSink};
-use super::main_pass::MainPass;
-use super::recorder::PassCommands;
-use crate::gpu::buffers::SceneBuffers;
-use crate::gpu::layout::group;
+use super::MainPass;
+use crate::gpu::commands::PassCommands;
 use crate::gpu::target::DEPTH_FORMAT;
-use crate::scene::PreparedScene;
+use crate::gpu_scene::layout::{FRAME, SCENE, TEXTURES};
+use crate::gpu_scene::{PreparedScene, SceneBuffers};
 
 struct BundleSink<'m, 'e> {
     main: &'m MainPass,
@@ -61,13 +60,13 @@ pub fn record(
         sample_count: 1,
         multiview: None,
     });
-    encoder.set_bind_group(group::FRAME, &buffers.frame_bind_group, &[]);
-    encoder.set_bind_group(group::SCENE, &buffers.scene_bind_group, &[]);
-    encoder.set_bind_group(group::TEXTURES, &buffers.texture_bind_group, &[]);
+    encoder.set_bind_group(FRAME.index, &buffers.frame_bind_group, &[]);
+    encoder.set_bind_group(SCENE.index, &buffers.scene_bind_group, &[]);
+    encoder.set_bind_group(TEXTURES.index, &buffers.texture_bind_group, &[]);
     encoder.set_vertex_buffer(0, buffers.vertices.slice(..));
     encoder.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
     let mut sink = BundleSink { main, encoder, commands: PassCommands::default() };
-    sink.commands.set_bind_group = [1; group::COUNT];
+    sink.commands.set_bind_group = [1; crate::tunables::BIND_GROUPS];
     sink.commands.set_vertex_buffer = 1;
     sink.commands.set_index_buffer = 1;
     record_draws(visible, prepared, buffers.object_count, &mut sink);

@@ -1,26 +1,29 @@
 //! Prewarming: before the first frame, every pipeline runs once on the GPU into a 1×1 colour +
 //! depth target whose contents are discarded, and start-up waits for it. Drivers may defer
 //! part of a pipeline's compilation until its first use; prewarming moves that cost out of the
-//! first frame.
+//! first frame. Each pass knows how to run its own pipelines once (`prewarm`); this only makes
+//! the target, calls them and waits.
 //!
 //! The frame uniforms are still zero at this point, so the cull pipelines see zero objects and
 //! the draws are degenerate: the GPU runs every pipeline without changing any engine state.
 
 use std::time::Instant;
 
-use crate::cull::CullPass;
-use crate::draw::main_pass::MainPass;
-use crate::gpu::buffers::SceneBuffers;
+use crate::gpu::commands::FrameEncoder;
+use crate::gpu::target::{depth_texture, FrameTarget};
 use crate::gpu::GpuContext;
+use crate::gpu_scene::SceneBuffers;
+use crate::passes::build::BuildPass;
+use crate::passes::cull::CullPass;
+use crate::passes::main::MainPass;
 
 /// Runs every pipeline once and waits; returns the milliseconds it took.
-pub fn prewarm(ctx: &GpuContext, cull: &CullPass, main: &MainPass, buffers: &SceneBuffers) -> f64 {
+pub fn prewarm(ctx: &GpuContext, cull: &CullPass, build: &BuildPass, main: &MainPass, buffers: &SceneBuffers) -> f64 {
     puffin::profile_function!();
     let start = Instant::now();
-    let size = wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 };
     let color = ctx.device.create_texture(&wgpu::TextureDescriptor {
         label: Some("prewarm colour"),
-        size,
+        size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
@@ -28,16 +31,13 @@ pub fn prewarm(ctx: &GpuContext, cull: &CullPass, main: &MainPass, buffers: &Sce
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
         view_formats: &[],
     });
-    let depth = crate::gpu::target::depth_texture(&ctx.device, 1, 1);
-    let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("prewarm") });
-    cull.prewarm(&mut encoder, buffers);
-    main.prewarm(
-        &mut encoder,
-        buffers,
-        &color.create_view(&Default::default()),
-        &depth.create_view(&Default::default()),
-    );
-    ctx.queue.submit([encoder.finish()]);
+    let depth = depth_texture(&ctx.device, 1, 1);
+    let (color, depth) = (color.create_view(&Default::default()), depth.create_view(&Default::default()));
+    let mut frame = FrameEncoder::new(&ctx.device, "prewarm", None);
+    cull.prewarm(&mut frame, buffers);
+    build.prewarm(&mut frame, buffers);
+    main.prewarm(&mut frame, buffers, &FrameTarget { color: &color, depth: &depth, width: 1, height: 1 });
+    ctx.queue.submit([frame.encoder.finish()]);
     ctx.wait_idle();
     start.elapsed().as_secs_f64() * 1e3
 }

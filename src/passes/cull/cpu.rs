@@ -3,7 +3,7 @@
 
 use glam::{Vec3, Vec4, Vec4Swizzles};
 
-use crate::gpu::types::{FrameUniforms, GpuObject};
+use crate::gpu_scene::types::{FrameUniforms, GpuObject};
 
 fn rotate_y(p: Vec3, cs: (f32, f32)) -> Vec3 {
     Vec3::new(cs.0 * p.x + cs.1 * p.z, p.y, cs.0 * p.z - cs.1 * p.x)

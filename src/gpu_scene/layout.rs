@@ -1,0 +1,217 @@
+//! The universal layout: every bind group is declared here, once, as a table of named bindings.
+//! The same table makes the wgpu bind group layout, the WGSL declarations (prepended to each
+//! shader by `gpu_scene::shader`, so no shader writes an `@binding` number) and the bind
+//! groups (entries looked up by name). Every render pipeline is built on the one
+//! [`Layouts::render`] pipeline layout; materials differ by pipeline variant, never by layout,
+//! so the main pass sets its bind groups once and they survive every `set_pipeline`.
+//!
+//! | group | render pipelines                          | cull and build pipelines         |
+//! |-------|-------------------------------------------|----------------------------------|
+//! | 0     | [`FRAME`]: frame uniforms                 | [`FRAME`]                        |
+//! | 1     | [`SCENE`]: objects, instances, materials  | [`CULL_IO`]: objects, batches    |
+//! |       | (read only)                               | (read only), instances, counts,  |
+//! |       |                                           | draws (read-write)               |
+//! | 2     | [`TEXTURES`]: base colour, normal, sampler | –                               |
+
+use std::fmt::Write;
+use std::sync::Arc;
+
+use crate::pipelines::PipelineCache;
+use crate::tunables::BIND_GROUPS;
+
+/// What one binding holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BindingKind {
+    /// `var<uniform>` of the WGSL type.
+    Uniform(&'static str),
+    /// `var<storage, read>` of the WGSL type.
+    StorageRead(&'static str),
+    /// `var<storage, read_write>` of the WGSL type.
+    StorageReadWrite(&'static str),
+    /// A filterable `texture_2d_array<f32>`.
+    TextureArray,
+    /// A filtering sampler.
+    Sampler,
+}
+
+/// One binding: its WGSL name and kind. Its number is its position in the group.
+#[derive(Clone, Copy, Debug)]
+pub struct Binding {
+    pub name: &'static str,
+    pub kind: BindingKind,
+}
+
+/// A bind group layout, as a table.
+#[derive(Debug)]
+pub struct Group {
+    pub index: u32,
+    pub label: &'static str,
+    pub visibility: wgpu::ShaderStages,
+    pub bindings: &'static [Binding],
+}
+
+const fn binding(name: &'static str, kind: BindingKind) -> Binding {
+    Binding { name, kind }
+}
+
+const DRAWING: wgpu::ShaderStages = wgpu::ShaderStages::VERTEX_FRAGMENT;
+
+/// Group 0 of every pipeline: the per-frame uniforms.
+pub const FRAME: Group = Group {
+    index: 0,
+    label: "frame",
+    visibility: wgpu::ShaderStages::COMPUTE.union(DRAWING),
+    bindings: &[binding("frame", BindingKind::Uniform("FrameUniforms"))],
+};
+
+/// Group 1 of render pipelines: the scene's tables, read only.
+pub const SCENE: Group = Group {
+    index: 1,
+    label: "scene",
+    visibility: DRAWING,
+    bindings: &[
+        binding("objects", BindingKind::StorageRead("array<GpuObject>")),
+        binding("instances", BindingKind::StorageRead("array<u32>")),
+        binding("materials", BindingKind::StorageRead("array<GpuMaterial>")),
+    ],
+};
+
+/// Group 2 of render pipelines: the texture slots (a 1×1 placeholder where no material uses
+/// one) and their sampler.
+pub const TEXTURES: Group = Group {
+    index: 2,
+    label: "textures",
+    visibility: wgpu::ShaderStages::FRAGMENT,
+    bindings: &[
+        binding("base_color_textures", BindingKind::TextureArray),
+        binding("normal_textures", BindingKind::TextureArray),
+        binding("material_sampler", BindingKind::Sampler),
+    ],
+};
+
+/// Group 1 of the cull and build compute pipelines: what they read and write. One table for
+/// both passes, so they cannot disagree on a binding.
+pub const CULL_IO: Group = Group {
+    index: 1,
+    label: "cull io",
+    visibility: wgpu::ShaderStages::COMPUTE,
+    bindings: &[
+        binding("objects", BindingKind::StorageRead("array<GpuObject>")),
+        binding("batches", BindingKind::StorageRead("array<GpuBatch>")),
+        binding("instances", BindingKind::StorageReadWrite("array<u32>")),
+        binding("batch_counts", BindingKind::StorageReadWrite("array<atomic<u32>>")),
+        binding("draws", BindingKind::StorageReadWrite("array<DrawIndexedIndirectArgs>")),
+        binding("draw_counts", BindingKind::StorageReadWrite("array<atomic<u32>>")),
+    ],
+};
+
+/// Every group, for tests and tools.
+pub const ALL_GROUPS: [&Group; 4] = [&FRAME, &SCENE, &TEXTURES, &CULL_IO];
+
+const _: () = assert!(TEXTURES.index as usize + 1 == BIND_GROUPS, "command counts cover every group index");
+
+impl Group {
+    /// The binding number of `name`. Panics on a name the table lacks: that is a typo in the
+    /// engine, caught by every test that creates bind groups.
+    pub fn binding(&self, name: &str) -> u32 {
+        self.bindings
+            .iter()
+            .position(|b| b.name == name)
+            .unwrap_or_else(|| panic!("bind group \"{}\" has no binding \"{name}\"", self.label)) as u32
+    }
+
+    /// The bind group entry of `name`.
+    pub fn entry<'a>(&self, name: &str, resource: wgpu::BindingResource<'a>) -> wgpu::BindGroupEntry<'a> {
+        wgpu::BindGroupEntry { binding: self.binding(name), resource }
+    }
+
+    /// The bind group entry of buffer binding `name`, whole buffer.
+    pub fn buffer<'a>(&self, name: &str, buffer: &'a wgpu::Buffer) -> wgpu::BindGroupEntry<'a> {
+        self.entry(name, buffer.as_entire_binding())
+    }
+
+    /// The WGSL declarations of this group, as prepended to every shader that uses it.
+    pub fn wgsl(&self) -> String {
+        let mut text = String::new();
+        for (number, b) in self.bindings.iter().enumerate() {
+            let (space, ty) = match b.kind {
+                BindingKind::Uniform(ty) => ("<uniform>", ty),
+                BindingKind::StorageRead(ty) => ("<storage, read>", ty),
+                BindingKind::StorageReadWrite(ty) => ("<storage, read_write>", ty),
+                BindingKind::TextureArray => ("", "texture_2d_array<f32>"),
+                BindingKind::Sampler => ("", "sampler"),
+            };
+            let _ = writeln!(text, "@group({}) @binding({number}) var{space} {}: {ty};", self.index, b.name);
+        }
+        text
+    }
+
+    fn layout(&self, device: &wgpu::Device) -> wgpu::BindGroupLayout {
+        let entries: Vec<_> = self
+            .bindings
+            .iter()
+            .enumerate()
+            .map(|(number, b)| wgpu::BindGroupLayoutEntry {
+                binding: number as u32,
+                visibility: self.visibility,
+                ty: match b.kind {
+                    BindingKind::Uniform(_) => buffer_type(wgpu::BufferBindingType::Uniform),
+                    BindingKind::StorageRead(_) => buffer_type(wgpu::BufferBindingType::Storage { read_only: true }),
+                    BindingKind::StorageReadWrite(_) => {
+                        buffer_type(wgpu::BufferBindingType::Storage { read_only: false })
+                    }
+                    BindingKind::TextureArray => wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2Array,
+                        multisampled: false,
+                    },
+                    BindingKind::Sampler => wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                },
+                count: None,
+            })
+            .collect();
+        device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label: Some(self.label), entries: &entries })
+    }
+}
+
+fn buffer_type(ty: wgpu::BufferBindingType) -> wgpu::BindingType {
+    wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None }
+}
+
+/// Every layout of the engine, one set per device.
+pub struct Layouts {
+    pub frame: wgpu::BindGroupLayout,
+    pub scene: wgpu::BindGroupLayout,
+    pub textures: wgpu::BindGroupLayout,
+    pub cull_io: wgpu::BindGroupLayout,
+    /// The one pipeline layout of every render pipeline (frame, scene, textures).
+    pub render: wgpu::PipelineLayout,
+    /// The pipeline layout of the cull and build compute pipelines (frame, cull io).
+    pub cull: wgpu::PipelineLayout,
+}
+
+impl Layouts {
+    /// The device's layouts, created on first use and shared by every renderer on the device,
+    /// so pipelines keyed on them are compiled once.
+    pub fn shared(device: &wgpu::Device, pipelines: &PipelineCache) -> Arc<Layouts> {
+        pipelines.shared(|| Layouts::new(device))
+    }
+
+    /// A fresh set of layouts. Engine code takes [`Layouts::shared`]; two fresh sets are
+    /// different pipeline keys.
+    pub fn new(device: &wgpu::Device) -> Self {
+        let (frame, scene, textures, cull_io) =
+            (FRAME.layout(device), SCENE.layout(device), TEXTURES.layout(device), CULL_IO.layout(device));
+        let render = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("universal render layout"),
+            bind_group_layouts: &[&frame, &scene, &textures],
+            push_constant_ranges: &[],
+        });
+        let cull = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("cull layout"),
+            bind_group_layouts: &[&frame, &cull_io],
+            push_constant_ranges: &[],
+        });
+        Self { frame, scene, textures, cull_io, render, cull }
+    }
+}

@@ -1,0 +1,27 @@
+//! The only layer that knows both the CPU scene and the GPU: the GPU struct types, the scene
+//! in GPU order ([`prepare`]), its buffers and bind groups ([`SceneBuffers`]), the universal
+//! layout (bind group tables shared by Rust and WGSL) and shader composition.
+
+pub mod buffers;
+pub mod layout;
+pub mod prepare;
+pub mod shader;
+pub mod types;
+
+pub use buffers::{check_object_count, check_scene, max_objects, SceneBuffers, UploadError};
+pub use layout::Layouts;
+pub use prepare::{prepare, PreparedScene, VariantRange};
+
+use crate::mesh::Vertex;
+
+const VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 3] =
+    wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x2];
+
+/// The vertex buffer layout of the mesh arena's [`Vertex`].
+pub fn vertex_layout() -> wgpu::VertexBufferLayout<'static> {
+    wgpu::VertexBufferLayout {
+        array_stride: std::mem::size_of::<Vertex>() as u64,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &VERTEX_ATTRIBUTES,
+    }
+}

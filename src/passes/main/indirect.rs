@@ -1,0 +1,62 @@
+//! The GPU-driven draws of the main pass: per variant one `set_pipeline` and one multi-draw
+//! over the draws the cull/build passes wrote. Nothing recorded here depends on the object
+//! count (the `gpu_driven` tests count it).
+
+use super::{CountingRenderPass, MainPass};
+use crate::gpu_scene::types::DRAW_ARGS_SIZE;
+use crate::gpu_scene::{PreparedScene, SceneBuffers};
+use crate::passes::cull::CullOutput;
+
+/// How the GPU-written draws are laid out and consumed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndirectDraws {
+    /// One draw per batch (written by build) or per object (written by cull).
+    pub output: CullOutput,
+    /// Compacted behind a GPU-written count (`multi_draw_indexed_indirect_count`), or one slot
+    /// per batch/object, empty ones included (`multi_draw_indexed_indirect`).
+    pub counted: bool,
+}
+
+impl IndirectDraws {
+    /// The wgpu call that consumes the draws.
+    pub fn call_name(self) -> &'static str {
+        if self.counted {
+            "multi_draw_indexed_indirect_count"
+        } else {
+            "multi_draw_indexed_indirect"
+        }
+    }
+}
+
+pub(super) fn record(
+    main: &MainPass,
+    pass: &mut CountingRenderPass<'_>,
+    buffers: &SceneBuffers,
+    prepared: &PreparedScene,
+    draws: IndirectDraws,
+) {
+    for (variant, range) in prepared.variants.iter().enumerate() {
+        if range.object_count == 0 {
+            continue;
+        }
+        pass.set_pipeline(main.pipeline(variant));
+        // A variant's draws start at its first batch (batched) or first object (per object)
+        // and there are at most that many of them.
+        let (first, max_count) = match draws.output {
+            CullOutput::Batches => (range.first_batch, range.batch_count),
+            CullOutput::PerObject => (range.first_object, range.object_count),
+        };
+        let offset = first as u64 * DRAW_ARGS_SIZE;
+        if draws.counted {
+            pass.multi_draw_indexed_indirect_count(
+                &buffers.draws,
+                offset,
+                &buffers.draw_counts,
+                variant as u64 * 4,
+                max_count,
+            );
+        } else {
+            pass.multi_draw_indexed_indirect(&buffers.draws, offset, max_count);
+        }
+    }
+}

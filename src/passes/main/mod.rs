@@ -1,0 +1,191 @@
+//! Pass "main" (`shaders/draw.wgsl`): owns the render pipeline of every variant (all on the
+//! universal layout) and opens the render pass every way of drawing records into:
+//! [`indirect`] (GPU-written multi-draws), [`baseline`] (one CPU-recorded draw per visible
+//! object) or [`bundle`] (the baseline replayed from a render bundle).
+
+pub mod baseline;
+pub mod bundle;
+pub mod indirect;
+
+use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
+use crate::gpu::target::{FrameTarget, DEPTH_FORMAT};
+use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
+use crate::gpu_scene::shader::PassShader;
+use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers};
+use crate::pipelines::{render_all, PipelineCache, PipelineError, RenderSpec, ShaderSpec, VertexBufferSpec};
+use crate::scene::Variant;
+use crate::tunables::WORKGROUP_SIZE;
+
+/// The pass's wgpu label, puffin scope and GPU timestamp name.
+pub const NAME: &str = "main";
+
+pub const SHADER: PassShader = PassShader {
+    file: "shaders/draw.wgsl",
+    body: include_str!("../../../shaders/draw.wgsl"),
+    groups: &[&FRAME, &SCENE, &TEXTURES],
+};
+
+/// Background colour of every frame.
+pub const CLEAR_COLOR: wgpu::Color = wgpu::Color { r: 0.02, g: 0.025, b: 0.035, a: 1.0 };
+
+/// What the main pass draws.
+pub enum Draws<'a> {
+    /// The draws the cull (and build) passes wrote.
+    Indirect(indirect::IndirectDraws),
+    /// One draw per visible object id (ascending, hence grouped by variant).
+    Baseline(&'a [u32]),
+    /// A recorded bundle, replayed.
+    Bundle(&'a bundle::RecordedBundle),
+}
+
+pub struct MainPass {
+    /// One pipeline per [`Variant`], indexed by `Variant as usize`; all share `Layouts::render`.
+    pipelines: Vec<wgpu::RenderPipeline>,
+    pub color_format: wgpu::TextureFormat,
+}
+
+/// What distinguishes one render variant from another: only shader entry and rasteriser state.
+pub struct VariantState {
+    pub fragment_entry: &'static str,
+    pub cull_mode: Option<wgpu::Face>,
+}
+
+pub fn variant_state(variant: Variant) -> VariantState {
+    match variant {
+        Variant::Opaque => VariantState { fragment_entry: "fs_opaque", cull_mode: Some(wgpu::Face::Back) },
+        Variant::Masked => VariantState { fragment_entry: "fs_masked", cull_mode: Some(wgpu::Face::Back) },
+        Variant::DoubleSided => VariantState { fragment_entry: "fs_opaque", cull_mode: None },
+        Variant::Debug => VariantState { fragment_entry: "fs_debug", cull_mode: Some(wgpu::Face::Back) },
+    }
+}
+
+/// The render pipeline of one variant on `layout` (the universal layout everywhere but tests).
+pub fn variant_spec(
+    layout: &wgpu::PipelineLayout,
+    shader: &ShaderSpec,
+    variant: Variant,
+    color_format: wgpu::TextureFormat,
+) -> RenderSpec {
+    let state = variant_state(variant);
+    let vertex = vertex_layout();
+    RenderSpec {
+        label: format!("{NAME} {}", variant.name()),
+        layout: layout.clone(),
+        shader: shader.clone(),
+        vertex_entry: "vs_main".into(),
+        fragment_entry: Some(state.fragment_entry.into()),
+        vertex_buffers: vec![VertexBufferSpec {
+            array_stride: vertex.array_stride,
+            step_mode: vertex.step_mode,
+            attributes: vertex.attributes.to_vec(),
+        }],
+        targets: vec![Some(wgpu::ColorTargetState {
+            format: color_format,
+            blend: None,
+            write_mask: wgpu::ColorWrites::ALL,
+        })],
+        primitive: wgpu::PrimitiveState {
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            front_face: wgpu::FrontFace::Ccw,
+            cull_mode: state.cull_mode,
+            ..Default::default()
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: true,
+            depth_compare: wgpu::CompareFunction::Less,
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+    }
+}
+
+impl MainPass {
+    /// Gets every variant's pipeline from the cache, compiling them in parallel.
+    pub fn new(
+        cache: &PipelineCache,
+        layouts: &Layouts,
+        color_format: wgpu::TextureFormat,
+    ) -> Result<Self, PipelineError> {
+        let shader = SHADER.spec(WORKGROUP_SIZE);
+        let specs: Vec<_> =
+            Variant::ALL.iter().map(|&v| variant_spec(&layouts.render, &shader, v, color_format)).collect();
+        let pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
+        Ok(Self { pipelines, color_format })
+    }
+
+    pub fn pipeline(&self, variant: usize) -> &wgpu::RenderPipeline {
+        &self.pipelines[variant]
+    }
+
+    /// Draws once with every pipeline into a 1×1 target whose contents are discarded (see
+    /// `frame::prewarm`).
+    pub fn prewarm(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, target: &FrameTarget<'_>) {
+        let mut pass = Self::begin(frame, target, wgpu::StoreOp::Discard);
+        Self::bind_scene(&mut pass, buffers);
+        // The identity slot of object 0, or the padding element of an empty scene.
+        let instance = if buffers.object_count > 0 { buffers.object_count } else { 0 };
+        for pipeline in &self.pipelines {
+            pass.set_pipeline(pipeline);
+            pass.draw_indexed(0..3, 0, instance..instance + 1);
+        }
+    }
+
+    /// Clears the target and records `draws`.
+    pub fn record(
+        &self,
+        frame: &mut FrameEncoder<'_>,
+        target: &FrameTarget<'_>,
+        buffers: &SceneBuffers,
+        prepared: &PreparedScene,
+        draws: Draws<'_>,
+    ) {
+        puffin::profile_scope!(NAME);
+        let mut pass = Self::begin(frame, target, wgpu::StoreOp::Store);
+        match draws {
+            Draws::Indirect(indirect) => {
+                Self::bind_scene(&mut pass, buffers);
+                indirect::record(self, &mut pass, buffers, prepared, indirect);
+            }
+            Draws::Baseline(visible) => {
+                Self::bind_scene(&mut pass, buffers);
+                baseline::record(self, &mut pass, buffers, prepared, visible);
+            }
+            // A bundle sets its own bind groups and buffers: pass state does not reach it.
+            Draws::Bundle(recorded) => pass.execute_bundle(&recorded.bundle, &recorded.commands),
+        }
+    }
+
+    /// Opens the pass: colour and depth cleared, colour stored as `store` says.
+    fn begin<'f>(
+        frame: &'f mut FrameEncoder<'_>,
+        target: &FrameTarget<'_>,
+        store: wgpu::StoreOp,
+    ) -> CountingRenderPass<'f> {
+        frame.render_pass(
+            NAME,
+            &[Some(wgpu::RenderPassColorAttachment {
+                view: target.color,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(CLEAR_COLOR), store },
+            })],
+            Some(wgpu::RenderPassDepthStencilAttachment {
+                view: target.depth,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                stencil_ops: None,
+            }),
+        )
+    }
+
+    /// Sets the three bind groups and the mesh arena's buffers: once per pass, they survive
+    /// every `set_pipeline` because every variant uses the same layout.
+    fn bind_scene(pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers) {
+        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
+        pass.set_bind_group(SCENE.index, &buffers.scene_bind_group);
+        pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
+        pass.set_vertex_buffer(0, &buffers.vertices);
+        pass.set_index_buffer(&buffers.indices);
+    }
+}
