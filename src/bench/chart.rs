@@ -4,6 +4,7 @@
 use plotters::prelude::*;
 
 use super::report::BenchReport;
+use crate::draw::DrawMode;
 
 static FONT: &[u8] = include_bytes!("font/DejaVuSans.ttf");
 
@@ -36,10 +37,12 @@ pub fn write_chart(report: &BenchReport, path: &std::path::Path) -> anyhow::Resu
     );
     let root = root.titled(&title, ("sans-serif", 22))?;
     let (left, right) = root.split_horizontally(700);
-    let mut modes: Vec<&str> = report.rows.iter().map(|r| r.mode.as_str()).collect();
-    modes.dedup();
-    let modes: Vec<&str> =
-        modes.iter().enumerate().filter(|(i, m)| !modes[..*i].contains(m)).map(|(_, m)| *m).collect();
+    let mut modes: Vec<DrawMode> = Vec::new();
+    for row in &report.rows {
+        if !modes.contains(&row.mode) {
+            modes.push(row.mode);
+        }
+    }
 
     type Value = fn(&super::report::Row) -> Option<f64>;
     let panels: [(&str, Value); 2] = [
@@ -82,7 +85,7 @@ pub fn write_chart(report: &BenchReport, path: &std::path::Path) -> anyhow::Resu
             }
             chart
                 .draw_series(LineSeries::new(series.clone(), color.stroke_width(2)))?
-                .label(*mode)
+                .label(mode.name())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
             chart.draw_series(series.into_iter().map(|p| Circle::new(p, 4, color.filled())))?;
         }
