@@ -1,6 +1,5 @@
 //! `multidraw bench`: the benchmark table, JSON, chart and puffin capture.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -11,6 +10,7 @@ use multidraw::draw::DrawMode;
 use multidraw::profiling::Capture;
 use multidraw::{ContextOptions, GpuContext};
 
+use super::progress::FrameProgress;
 use super::Size;
 
 #[derive(Args)]
@@ -82,21 +82,8 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
         gpu_wait: args.wait.unwrap_or_else(|| GpuWait::for_adapter(ctx.info.device_type)),
     };
     let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
-    let mut last_draw = std::time::Instant::now() - std::time::Duration::from_secs(1);
-    let mut progress = |done: u64, total: u64, label: &str| {
-        if done < total && last_draw.elapsed().as_millis() < 100 {
-            return;
-        }
-        last_draw = std::time::Instant::now();
-        let width = 30;
-        let filled = (done * width / total.max(1)) as usize;
-        eprint!("\r[{}{}] {done}/{total} frames  {label:<32}", "#".repeat(filled), " ".repeat(width as usize - filled));
-        if done == total {
-            eprintln!();
-        }
-        let _ = std::io::stderr().flush();
-    };
-    let report = bench::run(&ctx, &config, &mut progress)?;
+    let mut progress = FrameProgress::new("bench");
+    let report = bench::run(&ctx, &config, &mut |done, total, label| progress.update(done, total, label))?;
     print!("{}", report.table());
     super::save_driver_cache(&ctx);
     if let Some(path) = &args.json {
