@@ -65,7 +65,7 @@ impl Default for BenchConfig {
 #[serde(rename_all = "kebab-case")]
 #[value(rename_all = "kebab-case")]
 pub enum GpuWait {
-    /// Poll every 50 µs with the thread kept busy (`GpuContext::wait_idle_spinning`).
+    /// Poll the device, keeping the thread busy between polls (`GpuContext::wait_idle_spinning`).
     Spin,
     /// Sleep in the driver until the GPU is done.
     Block,
