@@ -1,4 +1,5 @@
-//! The `multidraw` command line: `info`, `render` (and `bench`).
+//! The `multidraw` binary: parses the command line (subcommands in `cli`, one module each) and
+//! turns an error into a message and exit code 1.
 
 use std::process::ExitCode;
 

@@ -16,10 +16,48 @@ fn assert_fails_with(args: &[&str], expected: &str) {
 
 #[test]
 fn unknown_mode_is_an_error() {
-    assert_fails_with(
-        &["render", "--mode", "fast", "--out", "x.png"],
-        "unknown mode \"fast\"; expected one of: gpu, gpu-nocount",
-    );
+    for expected in ["invalid value 'fast' for '--mode <MODE>'", "[possible values: gpu, gpu-nocount"] {
+        assert_fails_with(&["render", "--mode", "fast", "--out", "x.png"], expected);
+    }
+    assert_fails_with(&["view", "--mode", "bundle"], "the viewer has no bundle mode");
+}
+
+#[test]
+fn unknown_wait_is_an_error() {
+    assert_fails_with(&["bench", "--wait", "sometimes"], "[possible values: spin, block]");
+}
+
+/// A mode's one name is the same on the command line, in JSON and in labels.
+#[test]
+fn mode_names_agree() {
+    use clap::ValueEnum;
+    use multidraw::bench::GpuWait;
+    use multidraw::DrawMode;
+    assert_eq!(DrawMode::ALL.as_slice(), DrawMode::value_variants());
+    for mode in DrawMode::ALL {
+        let cli = mode.to_possible_value().expect("no mode is hidden");
+        assert_eq!(cli.get_name(), mode.name());
+        assert_eq!(serde_json::to_value(mode).unwrap(), mode.name());
+        assert_eq!(mode.to_string(), mode.name());
+        assert_eq!(mode.name().parse::<DrawMode>(), Ok(mode));
+    }
+    for wait in GpuWait::value_variants() {
+        let cli = wait.to_possible_value().expect("no choice is hidden");
+        assert_eq!(serde_json::to_value(wait).unwrap(), cli.get_name());
+    }
+}
+
+/// `bench --help` states the defaults the library uses.
+#[test]
+fn bench_help_states_the_defaults() {
+    use multidraw::bench::{DEFAULT_MODES, DEFAULT_OBJECT_COUNTS};
+    let output = multidraw(&["bench", "--help"]);
+    let help = String::from_utf8_lossy(&output.stdout);
+    let modes: Vec<&str> = DEFAULT_MODES.iter().map(|m| m.name()).collect();
+    let counts: Vec<String> = DEFAULT_OBJECT_COUNTS.iter().map(u32::to_string).collect();
+    for default in [modes.join(","), counts.join(",")] {
+        assert!(help.contains(&format!("[default: {default}]")), "{default} not in:\n{help}");
+    }
 }
 
 #[test]

@@ -111,7 +111,7 @@ fn viewer_screenshot_matches_headless_render() {
     let covered = a.pixels().filter(|p| **p != background).count();
     assert!(covered > (320 * 240) / 4, "the screenshot is mostly blank ({covered} scene pixels)");
     // Same renderer, same camera, same frame: identical up to the 0.1% bound the image tests
-    // use for depth ties (0 differing pixels observed on lavapipe).
+    // use for depth ties.
     let differing = a.pixels().zip(b.pixels()).filter(|(x, y)| x != y).count();
     assert!(differing <= 320 * 240 / 1000, "{differing} pixels differ between viewer and headless render");
     eprintln!("viewer vs headless: {differing} differing pixels ({stdout})");

@@ -1,9 +1,15 @@
 //! `--chart FILE.png`: CPU record time and GPU frame time against object count, log-log, one
 //! line per mode.
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::report::BenchReport;
+use crate::frame::DrawMode;
+
+/// Chart size in pixels; each of the two panels takes half the width.
+const WIDTH: u32 = 1400;
+const HEIGHT: u32 = 560;
 
 static FONT: &[u8] = include_bytes!("font/DejaVuSans.ttf");
 
@@ -23,10 +29,18 @@ fn register_font() {
     });
 }
 
-/// Writes the chart; errors name the file.
+/// Writes the chart as a PNG. plotters draws into an RGB buffer and the `image` crate encodes
+/// it (plotters' own encoder would bring a second, older `image` and `png`).
 pub fn write_chart(report: &BenchReport, path: &std::path::Path) -> anyhow::Result<()> {
     register_font();
-    let root = BitMapBackend::new(path, (1400, 560)).into_drawing_area();
+    let mut rgb = vec![0u8; WIDTH as usize * HEIGHT as usize * 3];
+    draw_chart(report, BitMapBackend::with_buffer(&mut rgb, (WIDTH, HEIGHT)).into_drawing_area())?;
+    let image = image::RgbImage::from_raw(WIDTH, HEIGHT, rgb).expect("the buffer holds WIDTH × HEIGHT RGB pixels");
+    image.save_with_format(path, image::ImageFormat::Png)?;
+    Ok(())
+}
+
+fn draw_chart(report: &BenchReport, root: DrawingArea<BitMapBackend<'_>, Shift>) -> anyhow::Result<()> {
     root.fill(&WHITE)?;
     let title = format!(
         "multidraw on {} ({}), indirect validation {}",
@@ -35,11 +49,13 @@ pub fn write_chart(report: &BenchReport, path: &std::path::Path) -> anyhow::Resu
         if report.indirect_validation { "on" } else { "off" }
     );
     let root = root.titled(&title, ("sans-serif", 22))?;
-    let (left, right) = root.split_horizontally(700);
-    let mut modes: Vec<&str> = report.rows.iter().map(|r| r.mode.as_str()).collect();
-    modes.dedup();
-    let modes: Vec<&str> =
-        modes.iter().enumerate().filter(|(i, m)| !modes[..*i].contains(m)).map(|(_, m)| *m).collect();
+    let (left, right) = root.split_horizontally(WIDTH / 2);
+    let mut modes: Vec<DrawMode> = Vec::new();
+    for row in &report.rows {
+        if !modes.contains(&row.mode) {
+            modes.push(row.mode);
+        }
+    }
 
     type Value = fn(&super::report::Row) -> Option<f64>;
     let panels: [(&str, Value); 2] = [
@@ -82,7 +98,7 @@ pub fn write_chart(report: &BenchReport, path: &std::path::Path) -> anyhow::Resu
             }
             chart
                 .draw_series(LineSeries::new(series.clone(), color.stroke_width(2)))?
-                .label(*mode)
+                .label(mode.name())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
             chart.draw_series(series.into_iter().map(|p| Circle::new(p, 4, color.filled())))?;
         }

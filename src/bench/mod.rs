@@ -11,6 +11,8 @@ pub mod soak;
 
 use std::time::Instant;
 
+use serde::{Deserialize, Serialize};
+
 use crate::frame::{DrawMode, FrameInput, FrameReadback, Renderer, RendererError};
 use crate::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use crate::gpu::timer::GpuPassTimes;
@@ -30,25 +32,53 @@ pub struct BenchConfig {
     pub height: u32,
     /// Animate the scene (bundle rows are always static).
     pub animated: bool,
-    /// Wait for each frame's GPU work by spinning (see `GpuContext::wait_idle_spinning`).
-    pub spin_wait: bool,
+    /// How to wait for each frame's GPU work.
+    pub gpu_wait: GpuWait,
     /// A scene file's scene, run at its own object count; `None` sweeps the embedded default
     /// scene over `objects`.
     pub scene: Option<crate::scene::Scene>,
 }
 
+/// The object counts `multidraw bench` sweeps by default.
+pub const DEFAULT_OBJECT_COUNTS: [u32; 3] = [1_000, 10_000, 100_000];
+/// The ways of drawing `multidraw bench` runs by default.
+pub const DEFAULT_MODES: [DrawMode; 3] = [DrawMode::Gpu, DrawMode::Cpu, DrawMode::Bundle];
+
 impl Default for BenchConfig {
     fn default() -> Self {
         Self {
-            objects: vec![1_000, 10_000, 100_000],
-            modes: vec![DrawMode::Gpu, DrawMode::Cpu, DrawMode::Bundle],
+            objects: DEFAULT_OBJECT_COUNTS.to_vec(),
+            modes: DEFAULT_MODES.to_vec(),
             frames: 30,
             warmup: 5,
             width: 1280,
             height: 720,
             animated: true,
-            spin_wait: false,
+            gpu_wait: GpuWait::Block,
             scene: None,
+        }
+    }
+}
+
+/// How the benchmark waits for each frame's GPU work before the next frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
+pub enum GpuWait {
+    /// Poll the device, keeping the thread busy between polls (`GpuContext::wait_idle_spinning`).
+    Spin,
+    /// Sleep in the driver until the GPU is done.
+    Block,
+}
+
+impl GpuWait {
+    /// Spin on GPUs; block on CPU adapters such as lavapipe, where spinning would steal a core
+    /// from the rasteriser.
+    pub fn for_adapter(device_type: wgpu::DeviceType) -> Self {
+        if device_type == wgpu::DeviceType::Cpu {
+            GpuWait::Block
+        } else {
+            GpuWait::Spin
         }
     }
 }
@@ -65,33 +95,6 @@ pub enum BenchError {
 
 /// Progress of a run: (frames done, frames in all, current row's description).
 pub type Progress<'a> = &'a mut dyn FnMut(u64, u64, &str);
-
-/// Parses `--objects`: a comma-separated list of positive counts.
-pub fn parse_object_list(text: &str) -> Result<Vec<u32>, String> {
-    let bad = |item: &str| {
-        format!("invalid --objects value \"{item}\": expected a comma-separated list of positive integers, e.g. 1000,10000,100000")
-    };
-    let list: Vec<u32> = text
-        .split(',')
-        .map(|item| item.trim().replace('_', "").parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| bad(item.trim())))
-        .collect::<Result<_, _>>()?;
-    if list.is_empty() {
-        return Err(bad(text));
-    }
-    Ok(list)
-}
-
-/// Parses `--modes`: a comma-separated list of mode names.
-pub fn parse_mode_list(text: &str) -> Result<Vec<DrawMode>, String> {
-    let modes: Vec<DrawMode> = text
-        .split(',')
-        .map(|m| m.trim().parse::<DrawMode>().map_err(|e| format!("invalid --modes value: {e}")))
-        .collect::<Result<_, _>>()?;
-    if modes.is_empty() {
-        return Err("invalid --modes value: empty list".into());
-    }
-    Ok(modes)
-}
 
 pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Result<BenchReport, BenchError> {
     let counts: Vec<Option<u32>> = match &config.scene {
@@ -165,7 +168,7 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
         timestamps: ctx.has_timestamps(),
         multi_draw_indirect_count: ctx.has_count_draws(),
         warmup_frames: config.warmup,
-        gpu_wait: if config.spin_wait { "spin" } else { "block" }.into(),
+        gpu_wait: config.gpu_wait,
         notes,
     })
 }
@@ -201,10 +204,9 @@ fn run_row(
         let frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
         {
             puffin::profile_scope!("wait for gpu");
-            if config.spin_wait {
-                ctx.wait_idle_spinning();
-            } else {
-                ctx.wait_idle();
+            match config.gpu_wait {
+                GpuWait::Spin => ctx.wait_idle_spinning(),
+                GpuWait::Block => ctx.wait_idle(),
             }
         }
         let readbacks: Vec<FrameReadback> = renderer.collect(&ctx.device);
@@ -245,7 +247,7 @@ fn run_row(
         }
     });
     Ok(Row {
-        mode: mode.name().to_string(),
+        mode,
         objects: renderer.buffers.object_count,
         visible: visible.last().copied().unwrap_or(0),
         frames: config.frames,

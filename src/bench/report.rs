@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::GpuWait;
+use crate::frame::DrawMode;
+
 /// Median and 95th percentile of a series, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stat {
@@ -47,7 +50,7 @@ pub struct GpuMs {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
-    pub mode: String,
+    pub mode: DrawMode,
     pub objects: u32,
     /// Visible objects in the last measured frame (the same frame number, hence the same
     /// animation time, for every mode).
@@ -78,7 +81,7 @@ pub struct Row {
     /// `cpu_record_ms` of every measured frame, in order.
     pub record_ms_per_frame: Vec<f64>,
     /// cpu rows: objects per frame whose bounding sphere touches a frustum plane to within
-    /// float rounding (`cull::cpu::boundary_count`); empty for other modes.
+    /// float rounding (`passes::cull::cpu::boundary_count`); empty for other modes.
     pub boundary_per_frame: Vec<u32>,
 }
 
@@ -93,13 +96,13 @@ pub struct BenchReport {
     pub timestamps: bool,
     pub multi_draw_indirect_count: bool,
     pub warmup_frames: u32,
-    /// How the bench waited for each frame's GPU work: "spin" or "block".
-    pub gpu_wait: String,
+    /// How the bench waited for each frame's GPU work.
+    pub gpu_wait: GpuWait,
     pub notes: Vec<String>,
 }
 
 impl BenchReport {
-    pub fn row(&self, mode: &str, objects: u32) -> Option<&Row> {
+    pub fn row(&self, mode: DrawMode, objects: u32) -> Option<&Row> {
         self.rows.iter().find(|r| r.mode == mode && r.objects == objects)
     }
 
@@ -111,13 +114,13 @@ impl BenchReport {
         let (mut problems, mut tolerated) = (Vec::new(), Vec::new());
         for (i, row) in self.rows.iter().enumerate() {
             for other in self.rows[..i].iter().filter(|o| o.objects == row.objects && o.animated == row.animated) {
-                if row.mode == "bundle" || other.mode == "bundle" {
+                if row.mode == DrawMode::Bundle || other.mode == DrawMode::Bundle {
                     continue;
                 }
                 let boundary = self
                     .rows
                     .iter()
-                    .find(|r| r.mode == "cpu" && r.objects == row.objects && r.animated == row.animated)
+                    .find(|r| r.mode == DrawMode::Cpu && r.objects == row.objects && r.animated == row.animated)
                     .map(|r| r.boundary_per_frame.clone())
                     .unwrap_or_default();
                 for (frame, (a, b)) in other.visible_per_frame.iter().zip(&row.visible_per_frame).enumerate() {
@@ -173,12 +176,12 @@ impl BenchReport {
         );
         for r in &self.rows {
             let stat = |s: &Stat| format!("{:.3} / {:.3}", s.median, s.p95);
-            let gpu_culled = r.mode.starts_with("gpu");
+            let gpu_culled = r.mode.gpu_culled();
             let gpu = |f: fn(&GpuMs) -> f64| r.gpu_ms.as_ref().map_or("n/a".to_string(), |g| format!("{:.3}", f(g)));
             let gpu_pass = |f: fn(&GpuMs) -> f64| if gpu_culled { gpu(f) } else { "-".to_string() };
             out += &format!(
                 "{:<15} {:>9} {:>9} {:>7} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8} {:>9} {:>10}\n",
-                r.mode,
+                r.mode.name(),
                 r.objects,
                 r.visible,
                 r.draw_commands,
@@ -208,7 +211,7 @@ impl BenchReport {
         counts.sort_unstable();
         counts.dedup();
         for &n in &counts {
-            if let (Some(gpu), Some(cpu)) = (self.row("gpu", n), self.row("cpu", n)) {
+            if let (Some(gpu), Some(cpu)) = (self.row(DrawMode::Gpu, n), self.row(DrawMode::Cpu, n)) {
                 out += &format!(
                     "{n:>9} objects: CPU work per frame (record + cull) gpu {:.3} ms vs cpu {:.3} ms: {:.1}x less",
                     cpu_work(gpu),
@@ -222,7 +225,7 @@ impl BenchReport {
             }
         }
         if let (Some(&lo), Some(&hi)) = (counts.first(), counts.last()) {
-            if let (Some(a), Some(b)) = (self.row("gpu", lo), self.row("gpu", hi)) {
+            if let (Some(a), Some(b)) = (self.row(DrawMode::Gpu, lo), self.row(DrawMode::Gpu, hi)) {
                 if lo != hi {
                     out += &format!(
                         "gpu record time {hi} vs {lo} objects: {:.3} ms vs {:.3} ms ({:.2}x)\n",

@@ -1,16 +1,16 @@
 //! `multidraw bench`: the benchmark table, JSON, chart and puffin capture.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
 
-use multidraw::bench::{self, BenchConfig};
+use multidraw::bench::{self, BenchConfig, GpuWait};
 use multidraw::frame::DrawMode;
 use multidraw::profiling::Capture;
 use multidraw::{ContextOptions, GpuContext};
 
+use super::progress::FrameProgress;
 use super::Size;
 
 #[derive(Args)]
@@ -19,11 +19,11 @@ pub struct BenchArgs {
     /// embedded default scene swept over --objects.
     scene: Option<PathBuf>,
     /// Object counts of the default scene to sweep, comma-separated [default: 1000,10000,100000].
-    #[arg(long, value_parser = parse_objects)]
-    objects: Option<List<u32>>,
-    /// Modes, comma-separated: gpu, gpu-nocount, gpu-per-object, cpu, bundle.
-    #[arg(long, default_value = "gpu,cpu,bundle", value_parser = parse_modes)]
-    modes: List<DrawMode>,
+    #[arg(long, value_delimiter = ',', value_parser = parse_object_count)]
+    objects: Option<Vec<u32>>,
+    /// Ways of drawing to run, comma-separated, in this order.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "gpu,cpu,bundle")]
+    modes: Vec<DrawMode>,
     /// Measured frames per mode and object count.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     frames: u32,
@@ -36,11 +36,10 @@ pub struct BenchArgs {
     /// Keep objects still (bundle rows are always still).
     #[arg(long)]
     r#static: bool,
-    /// How to wait for each frame's GPU work: spin (poll every 50 µs with the thread kept busy)
-    /// or block (sleep in the driver). Default: spin on GPUs, block on CPU adapters such as
-    /// lavapipe, where spinning would steal a core from the rasteriser.
-    #[arg(long, value_parser = ["spin", "block"])]
-    wait: Option<String>,
+    /// How to wait for each frame's GPU work. Default: spin on GPUs, block on CPU adapters such
+    /// as lavapipe, where spinning would steal a core from the rasteriser.
+    #[arg(long, value_enum)]
+    wait: Option<GpuWait>,
     /// Write the results as JSON (shape in the README).
     #[arg(long)]
     json: Option<PathBuf>,
@@ -52,16 +51,14 @@ pub struct BenchArgs {
     puffin: Option<PathBuf>,
 }
 
-/// A comma-separated list as one clap value (a bare `Vec` would mean repeated flags).
-#[derive(Clone, Debug)]
-pub struct List<T>(Vec<T>);
-
-fn parse_objects(text: &str) -> Result<List<u32>, String> {
-    bench::parse_object_list(text).map(List)
-}
-
-fn parse_modes(text: &str) -> Result<List<DrawMode>, String> {
-    bench::parse_mode_list(text).map(List)
+/// One `--objects` count: a positive integer, `_` separators allowed (`100_000`).
+fn parse_object_count(text: &str) -> Result<u32, String> {
+    text.trim()
+        .replace('_', "")
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| "expected positive integers, comma-separated, e.g. 1000,10000,100000".to_string())
 }
 
 pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
@@ -72,41 +69,21 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
         Some(path) => Some(multidraw::scene::file::load(path)?),
         None => None,
     };
+    let ctx = GpuContext::headless(options)?;
     let config = BenchConfig {
-        objects: args.objects.as_ref().map_or(vec![1_000, 10_000, 100_000], |list| list.0.clone()),
+        objects: args.objects.clone().unwrap_or_else(|| bench::DEFAULT_OBJECT_COUNTS.to_vec()),
         scene,
-        modes: args.modes.0.clone(),
+        modes: args.modes.clone(),
         frames: args.frames,
         warmup: args.warmup,
         width: args.size.width,
         height: args.size.height,
         animated: !args.r#static,
-        ..BenchConfig::default()
-    };
-    let ctx = GpuContext::headless(options)?;
-    let config = BenchConfig {
-        spin_wait: match args.wait.as_deref() {
-            Some(choice) => choice == "spin",
-            None => ctx.info.device_type != wgpu::DeviceType::Cpu,
-        },
-        ..config
+        gpu_wait: args.wait.unwrap_or_else(|| GpuWait::for_adapter(ctx.info.device_type)),
     };
     let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
-    let mut last_draw = std::time::Instant::now() - std::time::Duration::from_secs(1);
-    let mut progress = |done: u64, total: u64, label: &str| {
-        if done < total && last_draw.elapsed().as_millis() < 100 {
-            return;
-        }
-        last_draw = std::time::Instant::now();
-        let width = 30;
-        let filled = (done * width / total.max(1)) as usize;
-        eprint!("\r[{}{}] {done}/{total} frames  {label:<32}", "#".repeat(filled), " ".repeat(width as usize - filled));
-        if done == total {
-            eprintln!();
-        }
-        let _ = std::io::stderr().flush();
-    };
-    let report = bench::run(&ctx, &config, &mut progress)?;
+    let mut progress = FrameProgress::new("bench");
+    let report = bench::run(&ctx, &config, &mut |done, total, label| progress.update(done, total, label))?;
     print!("{}", report.table());
     super::save_driver_cache(&ctx);
     if let Some(path) = &args.json {

@@ -2,6 +2,7 @@
 
 mod bench;
 mod pipelines;
+mod progress;
 mod render;
 mod soak;
 mod view;

@@ -35,11 +35,29 @@ pub struct PipelinesArgs {
     json: Option<PathBuf>,
 }
 
+/// The driver's pipeline cache at a start-up.
+#[derive(Clone, Copy, Serialize)]
+#[serde(rename_all = "kebab-case")]
+enum DriverCache {
+    /// Empty.
+    Cold,
+    /// Loaded with the cold run's data.
+    Warm,
+}
+
+impl std::fmt::Display for DriverCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(match self {
+            DriverCache::Cold => "cold",
+            DriverCache::Warm => "warm",
+        })
+    }
+}
+
 /// One start-up, cold or warm.
 #[derive(Serialize)]
 struct StartupRun {
-    /// "cold" (empty driver cache) or "warm" (the cold run's driver cache data loaded).
-    driver_cache: &'static str,
+    driver_cache: DriverCache,
     driver_cache_bytes_loaded: usize,
     /// Device creation, pipelines (worker threads) + scene upload, prewarm.
     startup_ms: f64,
@@ -109,7 +127,7 @@ fn startup_run(
     let first_frame_ms = frame_times[0];
     let pipelines = ctx.pipelines.records();
     Ok(StartupRun {
-        driver_cache: if ctx.driver_cache_loaded > 0 { "warm" } else { "cold" },
+        driver_cache: if ctx.driver_cache_loaded > 0 { DriverCache::Warm } else { DriverCache::Cold },
         driver_cache_bytes_loaded: ctx.driver_cache_loaded,
         startup_ms,
         device_ms,

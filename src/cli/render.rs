@@ -14,8 +14,8 @@ use super::Size;
 pub struct RenderArgs {
     /// Scene file (TOML, see docs/SCENES.md); without one, the embedded default scene.
     scene: Option<PathBuf>,
-    /// Way of drawing: gpu, gpu-nocount, gpu-per-object, cpu or bundle.
-    #[arg(long, default_value = "gpu")]
+    /// Way of drawing.
+    #[arg(long, value_enum, default_value_t = DrawMode::Gpu)]
     mode: DrawMode,
     /// Objects in the default scene (default 100,000); not for scene files.
     #[arg(long, allow_negative_numbers = true)]

@@ -1,7 +1,6 @@
 //! `multidraw soak`: many GPU-driven frames of the animated scene, with host and GPU memory
 //! sampled; fails when anything grows after warm-up.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -10,6 +9,7 @@ use clap::Args;
 use multidraw::bench::soak;
 use multidraw::{ContextOptions, GpuContext};
 
+use super::progress::FrameProgress;
 use super::Size;
 
 #[derive(Args)]
@@ -42,13 +42,7 @@ pub struct SoakArgs {
 pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
     let ctx = GpuContext::headless(options)?;
     let scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits))?;
-    let mut progress = |done: u64, total: u64| {
-        eprint!("\r{done}/{total} frames");
-        if done == total {
-            eprintln!();
-        }
-        let _ = std::io::stderr().flush();
-    };
+    let mut progress = FrameProgress::new("soak");
     let report = soak::run(
         &ctx,
         &scene,
@@ -57,7 +51,7 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
         args.every.max(1),
         args.size.width,
         args.size.height,
-        &mut progress,
+        &mut |done, total| progress.update(done, total, ""),
     )?;
     println!("adapter: {} ({:?})", ctx.info.name, ctx.info.backend);
     println!(

@@ -1,13 +1,11 @@
 //! `multidraw view`: the interactive viewer.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use anyhow::Result;
 use clap::Args;
 
-use multidraw::scene::file;
-use multidraw::viewer::{self, ViewerOptions};
+use multidraw::viewer::{self, SceneSource, ViewerOptions, ViewerScript};
 use multidraw::{ContextOptions, DrawMode};
 
 use super::Size;
@@ -19,12 +17,13 @@ pub struct ViewArgs {
     /// Objects in the default scene (default 100,000); not for scene files.
     #[arg(long, allow_negative_numbers = true)]
     objects: Option<u32>,
-    /// Initial mode: gpu, gpu-nocount, gpu-per-object or cpu.
-    #[arg(long, default_value = "gpu")]
+    /// Initial way of drawing (not bundle: a bundle freezes the visible set, which a moving
+    /// camera invalidates).
+    #[arg(long, value_enum, default_value_t = DrawMode::Gpu)]
     mode: DrawMode,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", allow_hyphen_values = true)]
-    size: Option<Size>,
+    size: Size,
     /// Exit after N frames (animation then advances exactly 1/60 s per frame).
     #[arg(long)]
     frames: Option<u64>,
@@ -51,29 +50,22 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
             "the viewer has no bundle mode: a bundle freezes the visible set, which a moving camera invalidates"
         );
     }
-    let size = args.size.unwrap_or(Size { width: 1280, height: 720 });
     let scene = super::load_scene(args.scene.as_deref(), args.objects, None)?;
-    // The panel's rebuild: the default scene at the requested count, or the file read again
-    // (its counts are its own); a failure keeps the running scene.
-    let path = args.scene.clone();
-    let scene_builder: Arc<dyn Fn(u32) -> Result<multidraw::scene::Scene, String> + Send + Sync> = match path {
-        Some(path) => Arc::new(move |_| file::load(&path).map_err(|e| e.to_string())),
-        None => Arc::new(|objects| Ok(file::default_scene_with_objects(objects))),
-    };
     viewer::run(ViewerOptions {
         scene,
+        scene_source: args.scene.clone().map_or(SceneSource::Default, SceneSource::File),
         mode: args.mode,
-        width: size.width,
-        height: size.height,
+        width: args.size.width,
+        height: args.size.height,
         context: options.clone(),
-        frames: args.frames,
-        screenshot: args.screenshot.clone(),
-        window_screenshot: args.window_screenshot.clone(),
         show_profiler: args.profiler,
-        cycle_modes: args.cycle_modes,
-        resize_test: args.resize_test,
-        scene_from_file: args.scene.is_some(),
-        scene_builder,
+        script: ViewerScript {
+            frames: args.frames,
+            screenshot: args.screenshot.clone(),
+            window_screenshot: args.window_screenshot.clone(),
+            cycle_modes: args.cycle_modes,
+            resize_test: args.resize_test,
+        },
     })
 }
 

@@ -9,9 +9,12 @@ use crate::passes::cull::CullOutput;
 use crate::passes::main::indirect::IndirectDraws;
 use crate::passes::{build, cull, main};
 
-/// The ways of drawing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+/// The ways of drawing. Each has one kebab-case name (`gpu-nocount`), the same on the command
+/// line (clap), in JSON (serde) and in labels ([`DrawMode::name`]); `tests/cli.rs` checks that
+/// they agree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
+#[value(rename_all = "kebab-case")]
 pub enum DrawMode {
     /// GPU culling, per-batch draws compacted, `multi_draw_indexed_indirect_count`.
     Gpu,
@@ -47,7 +50,8 @@ impl DrawMode {
 
 impl std::fmt::Display for DrawMode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        // `pad`, so that `{:<15}` in tables pads the name.
+        f.pad(self.name())
     }
 }
 

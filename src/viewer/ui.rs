@@ -1,72 +1,99 @@
 //! The side panel, the frozen-frustum overlay and the profiler window.
+//!
+//! The panel edits [`PanelState`] and reads everything else; a click on "rebuild" or
+//! "reload" is returned to the viewer, which owns the scene rebuild.
 
 use glam::{Vec3, Vec4};
 
-use super::{Viewer, ViewerOptions};
+use super::rebuild::SceneRebuild;
+use super::stats::{LiveStats, FRAME_TIMES_KEPT};
 use crate::frame::DrawMode;
+use crate::gpu::GpuContext;
 use crate::scene::Camera;
 
+/// Modes the panel offers: bundle is left out, as a bundle freezes the visible set, which a
+/// moving camera invalidates.
 const PANEL_MODES: [DrawMode; 4] = [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject, DrawMode::Cpu];
 
-pub(super) fn draw(viewer: &mut Viewer, ctx: &egui::Context, options: &ViewerOptions) {
+/// What the panel's controls change.
+pub(crate) struct PanelState {
+    pub mode: DrawMode,
+    pub animate: bool,
+    /// The camera whose frustum culls while culling is frozen.
+    pub frozen: Option<Camera>,
+    pub show_profiler: bool,
+    /// The object count for the next rebuild of the default scene.
+    pub requested_objects: u32,
+}
+
+/// What the panel shows without changing.
+pub(crate) struct PanelView<'a> {
+    pub gpu: &'a GpuContext,
+    pub stats: &'a LiveStats,
+    pub rebuild: &'a SceneRebuild,
+    /// The moving camera; "freeze" copies it into [`PanelState::frozen`].
+    pub camera: &'a Camera,
+    pub aspect: f32,
+}
+
+/// Draws the panel and the windows; returns whether a scene rebuild was asked for.
+pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView<'_>) -> bool {
+    let mut rebuild = false;
     egui::SidePanel::left("controls").default_width(270.0).show(ctx, |ui| {
         ui.heading("multidraw");
-        ui.label(format!("{} ({:?})", viewer.ctx.info.name, viewer.ctx.info.backend));
-        ui.label(format!("indirect validation: {}", if viewer.ctx.indirect_validation { "on" } else { "off" }));
+        ui.label(format!("{} ({:?})", view.gpu.info.name, view.gpu.info.backend));
+        ui.label(format!("indirect validation: {}", if view.gpu.indirect_validation { "on" } else { "off" }));
         ui.separator();
 
         ui.label("Mode");
         for mode in PANEL_MODES {
-            ui.radio_value(&mut viewer.mode, mode, mode.name());
+            ui.radio_value(&mut panel.mode, mode, mode.name());
         }
         ui.separator();
 
-        let busy = viewer.scene_job.is_some();
-        if options.scene_from_file {
+        let in_progress = view.rebuild.in_progress();
+        let busy = in_progress.is_some();
+        if view.rebuild.reloads_a_file() {
             // Edit the file, then reload; a file that fails to load keeps the running scene.
-            if ui.add_enabled(!busy, egui::Button::new("Reload scene file")).clicked() {
-                viewer.start_rebuild(&options.scene_builder);
-            }
+            rebuild |= ui.add_enabled(!busy, egui::Button::new("Reload scene file")).clicked();
         } else {
             ui.horizontal(|ui| {
                 ui.label("Objects");
-                let max = crate::gpu_scene::max_objects(&viewer.ctx.limits);
-                ui.add(egui::DragValue::new(&mut viewer.requested_objects).range(1..=max).speed(1000));
+                let max = crate::gpu_scene::max_objects(&view.gpu.limits);
+                ui.add(egui::DragValue::new(&mut panel.requested_objects).range(1..=max).speed(1000));
             });
-            let changed = viewer.requested_objects != viewer.object_count;
-            if ui.add_enabled(!busy && changed, egui::Button::new("Rebuild scene")).clicked() {
-                viewer.start_rebuild(&options.scene_builder);
-            }
+            let changed = panel.requested_objects != view.rebuild.object_count;
+            rebuild |= ui.add_enabled(!busy && changed, egui::Button::new("Rebuild scene")).clicked();
         }
-        if let Some(job) = &viewer.scene_job {
+        if let Some((objects, elapsed)) = in_progress {
             ui.horizontal(|ui| {
                 ui.spinner();
-                ui.label(format!("building {} objects… {:.1} s", job.objects, job.started.elapsed().as_secs_f32()));
+                ui.label(format!("building {objects} objects… {:.1} s", elapsed.as_secs_f32()));
             });
         }
-        if let Some(message) = &viewer.message {
+        if let Some(message) = &view.rebuild.message {
             ui.label(message);
         }
-        ui.checkbox(&mut viewer.animate, "Animate");
-        let mut freeze = viewer.frozen.is_some();
+        ui.checkbox(&mut panel.animate, "Animate");
+        let mut freeze = panel.frozen.is_some();
         if ui.checkbox(&mut freeze, "Freeze culling camera").changed() {
-            viewer.frozen = freeze.then_some(viewer.camera.camera);
+            panel.frozen = freeze.then_some(*view.camera);
         }
         ui.separator();
 
-        let stats = &viewer.stats;
+        let stats = view.stats;
         egui::Grid::new("numbers").num_columns(2).show(ui, |ui| {
             let mut row = |name: &str, value: String| {
                 ui.label(name);
                 ui.label(value);
                 ui.end_row();
             };
-            row("objects", viewer.object_count.to_string());
+            row("objects", view.rebuild.object_count.to_string());
             row("visible", stats.visible.map_or("…".into(), |v| v.to_string()));
             row("draw commands", stats.draw_commands.to_string());
             row("bind group sets", format!("{:?}", stats.bind_group_sets));
             row("CPU record", format!("{:.3} ms", stats.record_ms));
-            if viewer.mode == DrawMode::Cpu {
+            if panel.mode == DrawMode::Cpu {
                 row("CPU cull", format!("{:.3} ms", stats.cpu_cull_ms));
             }
             match &stats.gpu {
@@ -82,21 +109,17 @@ pub(super) fn draw(viewer: &mut Viewer, ctx: &egui::Context, options: &ViewerOpt
         frame_time_plot(ui, &stats.frame_ms);
         ui.separator();
         if ui.button("Profiler (F1)").clicked() {
-            viewer.show_profiler = !viewer.show_profiler;
+            panel.show_profiler = !panel.show_profiler;
         }
         ui.small("WASD/QE move, right mouse look, wheel speed, R reset, F12 screenshot");
     });
-    if viewer.show_profiler {
-        viewer.show_profiler = puffin_egui::profiler_window(ctx);
+    if panel.show_profiler {
+        panel.show_profiler = puffin_egui::profiler_window(ctx);
     }
-    if let Some(frozen) = viewer.frozen {
-        draw_frustum(
-            ctx,
-            &viewer.camera.camera,
-            &frozen,
-            viewer.config.width as f32 / viewer.config.height.max(1) as f32,
-        );
+    if let Some(frozen) = panel.frozen {
+        draw_frustum(ctx, view.camera, &frozen, view.aspect);
     }
+    rebuild
 }
 
 /// A sparkline of recent frame times, scaled to their maximum.
@@ -109,7 +132,10 @@ fn frame_time_plot(ui: &mut egui::Ui, times: &std::collections::VecDeque<f32>) {
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            egui::pos2(rect.left() + rect.width() * i as f32 / 239.0, rect.bottom() - rect.height() * t / max)
+            egui::pos2(
+                rect.left() + rect.width() * i as f32 / (FRAME_TIMES_KEPT - 1) as f32,
+                rect.bottom() - rect.height() * t / max,
+            )
         })
         .collect();
     painter.add(egui::Shape::line(points, egui::Stroke::new(1.0, egui::Color32::LIGHT_GREEN)));

@@ -1,0 +1,53 @@
+//! The live numbers of the side panel, from each frame's stats and the GPU readbacks that
+//! arrive a frame or two later.
+
+use std::collections::VecDeque;
+
+use crate::frame::{DrawMode, FrameReadback, FrameStats};
+use crate::gpu::timer::GpuPassTimes;
+
+/// Frame times kept for the panel's plot.
+pub(crate) const FRAME_TIMES_KEPT: usize = 240;
+
+#[derive(Default)]
+pub(crate) struct LiveStats {
+    pub visible: Option<u32>,
+    pub draw_commands: u32,
+    pub bind_group_sets: [u32; 3],
+    pub record_ms: f64,
+    pub cpu_cull_ms: f64,
+    pub gpu: Option<GpuPassTimes>,
+    /// The last [`FRAME_TIMES_KEPT`] whole-frame times in ms, oldest first.
+    pub frame_ms: VecDeque<f32>,
+}
+
+impl LiveStats {
+    /// Takes the CPU-side numbers of a frame just recorded.
+    pub fn record_frame(&mut self, stats: &FrameStats) {
+        self.record_ms = stats.record_ms;
+        self.cpu_cull_ms = stats.cpu_cull_ms;
+        self.draw_commands = stats.commands.draw_commands();
+        self.bind_group_sets = stats.commands.bind_group_sets();
+        if let Some(visible) = stats.cpu_visible {
+            self.visible = Some(visible);
+        }
+    }
+
+    /// Takes a GPU readback; its visible count only while `mode` culls on the GPU (a stale
+    /// one from before a switch to cpu would overwrite the CPU's count).
+    pub fn record_readback(&mut self, readback: &FrameReadback, mode: DrawMode) {
+        if let (Some(visible), true) = (readback.visible, mode.gpu_culled()) {
+            self.visible = Some(visible);
+        }
+        if let Some(times) = readback.gpu {
+            self.gpu = Some(times);
+        }
+    }
+
+    pub fn push_frame_time(&mut self, ms: f32) {
+        self.frame_ms.push_back(ms);
+        if self.frame_ms.len() > FRAME_TIMES_KEPT {
+            self.frame_ms.pop_front();
+        }
+    }
+}
