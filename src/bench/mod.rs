@@ -232,7 +232,7 @@ fn run_row(
                 boundary.push(crate::passes::cull::cpu::boundary_count(&uniforms, &renderer.prepared.objects));
             }
             commands = stats.commands;
-            indirect_call = stats.indirect.map(str::to_string);
+            indirect_call = stats.indirect;
         }
         progress(i + 1);
     }

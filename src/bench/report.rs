@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::GpuWait;
 use crate::frame::DrawMode;
+use crate::passes::main::indirect::IndirectCall;
 
 /// Median and 95th percentile of a series, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -75,7 +76,7 @@ pub struct Row {
     /// Whether objects moved during the row (bundle rows are static).
     pub animated: bool,
     /// The indirect draw call used, for GPU-driven modes.
-    pub indirect_call: Option<String>,
+    pub indirect_call: Option<IndirectCall>,
     /// Visible objects per measured frame.
     pub visible_per_frame: Vec<u32>,
     /// `cpu_record_ms` of every measured frame, in order.

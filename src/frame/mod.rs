@@ -21,6 +21,7 @@ use crate::gpu_scene::types::FrameUniforms;
 use crate::gpu_scene::{check_scene, prepare, Layouts, PreparedScene, SceneBuffers, UploadError};
 use crate::passes::build::BuildPass;
 use crate::passes::cull::{self, CullPass};
+use crate::passes::main::indirect::IndirectCall;
 use crate::passes::main::{bundle, Draws, MainPass};
 use crate::pipelines::PipelineError;
 use crate::scene::camera::frustum_planes;
@@ -73,7 +74,7 @@ pub struct FrameStats {
     pub cpu_visible: Option<u32>,
     /// The multi-draw call the GPU-driven modes used (gpu falls back to gpu-nocount's draws
     /// without the count feature).
-    pub indirect: Option<&'static str>,
+    pub indirect: Option<IndirectCall>,
 }
 
 /// GPU results of a frame, arriving a frame or two after it was submitted.
@@ -334,7 +335,7 @@ impl Renderer {
             cpu_cull_ms,
             submit_ms,
             cpu_visible,
-            indirect: plan.indirect().map(|d| d.call_name()),
+            indirect: plan.indirect().map(|d| d.call()),
         }
     }
 

@@ -17,13 +17,20 @@ pub struct IndirectDraws {
     pub counted: bool,
 }
 
+/// The wgpu call that consumes the draws; serialised as its method name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IndirectCall {
+    MultiDrawIndexedIndirect,
+    MultiDrawIndexedIndirectCount,
+}
+
 impl IndirectDraws {
-    /// The wgpu call that consumes the draws.
-    pub fn call_name(self) -> &'static str {
+    pub fn call(self) -> IndirectCall {
         if self.counted {
-            "multi_draw_indexed_indirect_count"
+            IndirectCall::MultiDrawIndexedIndirectCount
         } else {
-            "multi_draw_indexed_indirect"
+            IndirectCall::MultiDrawIndexedIndirect
         }
     }
 }
