@@ -23,7 +23,9 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::generator::{self, Rng, StressParams};
+use super::generator::{self, StressParams};
+use super::placement::Rng;
+use super::textures;
 use super::gltf_import::{self, GltfFile, ImportError, Selector};
 use super::{Camera, Material, Object, Scene, TextureLayers, Variant};
 use crate::mesh::{procedural, MeshArena, MeshData, MeshError};
@@ -860,7 +862,7 @@ impl Builder<'_> {
         };
         let normal_layer = spec
             .normal_texture
-            .map(|NormalTextureKind::Bumps| self.normal_layers.insert(generator::bump_texture(TEXTURE_SIZE)));
+            .map(|NormalTextureKind::Bumps| self.normal_layers.insert(textures::bumps(TEXTURE_SIZE)));
         self.material_ids.insert(name.clone(), self.materials.len() as u32);
         self.materials.push(Material {
             name: name.clone(),
@@ -1353,7 +1355,7 @@ fn bake_transform(data: &mut MeshData, scale: Option<[f32; 3]>, offset: Option<[
 fn procedural_texture(kind: TextureKind) -> Vec<u8> {
     let size = TEXTURE_SIZE;
     match kind {
-        TextureKind::Lattice => generator::lattice_texture(size),
+        TextureKind::Lattice => textures::lattice(size),
         TextureKind::Checker => (0..size * size)
             .flat_map(|i| {
                 let (x, y) = (i % size, i / size);

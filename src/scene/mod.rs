@@ -9,7 +9,9 @@ pub mod camera;
 pub mod file;
 pub mod generator;
 pub mod gltf_import;
+pub mod placement;
 pub mod prepare;
+pub mod textures;
 
 use glam::{Quat, Vec3, Vec4};
 
