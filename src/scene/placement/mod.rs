@@ -139,5 +139,7 @@ pub fn random_rotation(rng: &mut Rng) -> Quat {
 
 /// Rotation about X, then Y, then Z (world axes), in degrees.
 pub fn euler_degrees([x, y, z]: [f32; 3]) -> Quat {
-    Quat::from_rotation_z(z.to_radians()) * Quat::from_rotation_y(y.to_radians()) * Quat::from_rotation_x(x.to_radians())
+    Quat::from_rotation_z(z.to_radians())
+        * Quat::from_rotation_y(y.to_radians())
+        * Quat::from_rotation_x(x.to_radians())
 }
