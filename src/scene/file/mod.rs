@@ -5,7 +5,9 @@
 //! Loading runs in stages so that each error names what the user wrote:
 //! 1. `toml` deserialises the text into the [`spec`] types (syntax errors, wrong types and
 //!    unknown keys come back with a line and column);
-//! 2. every number is checked to be finite and to fit an `f32` (TOML allows `nan` and `inf`);
+//! 2. while deserialising, every number that becomes an `f32` is checked to be finite
+//!    ([`finite`]: TOML allows `nan`, `inf` and numbers beyond `f32`'s range), so a refused
+//!    number has a line and column too;
 //! 3. the object total is computed from the counts alone, so an oversized scene is refused
 //!    before anything is generated;
 //! 4. [`build`] makes meshes, materials and texture layers, then the object sets (through
@@ -15,10 +17,15 @@
 //! is what the user sees.
 
 mod build;
+mod finite;
 mod spec;
 mod suggest;
 
+use std::ops::Range;
 use std::path::Path;
+
+use serde::Deserialize;
+use toml::de::DeTable;
 
 use super::gltf_import::ImportError;
 use super::Scene;
@@ -48,8 +55,9 @@ pub enum SceneError {
     /// Malformed TOML, a wrong type or an unknown key, with the position the parser reported.
     #[error("{file}:{line}:{column}: {message}")]
     Syntax { file: String, line: usize, column: usize, message: String },
-    #[error("{file}: {path} = {value} is not a finite 32-bit number (nan, inf and values beyond ±3.4e38 are refused)")]
-    NotFinite { file: String, path: String, value: f64 },
+    /// A number TOML allows but an `f32` cannot hold; `value` is the number as written.
+    #[error("{file}:{line}:{column}: {path} = {value} is {}", finite::NOT_FINITE)]
+    NotFinite { file: String, line: usize, column: usize, path: String, value: String },
     #[error("{at}: unknown {kind} \"{name}\" in {context}; {hint}")]
     UnknownName { at: String, kind: &'static str, name: String, context: String, hint: String },
     #[error("{file}: the scene has {} objects; the maximum per scene file is {}", thousands(*.count), thousands(*.max))]
@@ -101,7 +109,8 @@ pub fn parse_with_limit(
 
 /// The embedded default scene: the stress scene with 100,000 objects, seed 1, animated.
 pub fn default_scene() -> Scene {
-    parse(DEFAULT_SCENE_TOML, "default.toml", None).expect("the embedded default scene is valid (tests/scene_files.rs)")
+    parse(DEFAULT_SCENE_TOML, "default.toml", None)
+        .expect("the embedded default scene is valid (test default_scene_is_the_stress_scene)")
 }
 
 /// The default scene with its generator's object count replaced (`--objects`). Neither the
@@ -115,29 +124,41 @@ pub fn default_scene_with_objects(objects: u32) -> Scene {
         }
     }
     build(raw, DEFAULT_SCENE_TOML, "default.toml", None, Options { max_objects: u64::MAX, override_counts: true })
-        .expect("the embedded default scene is valid with any object count (tests/scene_files.rs)")
+        .expect("the embedded default scene is valid with any object count (test default_scene_with_objects_overrides_the_count)")
 }
 
 // ---------------------------------------------------------------------------------------
 // Stages 1 and 2: TOML to specs, every number finite.
 
+/// One parse of the text into toml's spanned document, then serde into the specs. The
+/// document is kept only to name the key path of a number [`Finite`](finite::Finite) refused.
 fn read_spec(text: &str, file: &str) -> Result<SceneSpec, SceneError> {
-    let spec: SceneSpec = toml::from_str(text).map_err(|error| syntax_error(file, text, &error))?;
-    let value: toml::Table = toml::from_str(text).map_err(|error| syntax_error(file, text, &error))?;
-    let mut path = String::new();
-    for (key, item) in &value {
-        path.clear();
-        path.push_str(key);
-        if let Some((path, value)) = find_non_finite(item, &mut path) {
-            return Err(SceneError::NotFinite { file: file.to_string(), path, value });
+    let document = DeTable::parse(text).map_err(|error| syntax_error(file, text, &error))?;
+    let kept = document.get_ref().clone();
+    SceneSpec::deserialize(toml::de::Deserializer::from(document)).map_err(|error| {
+        match error.span().filter(|_| error.message() == finite::NOT_FINITE) {
+            Some(span) => not_finite(file, text, &kept, span).unwrap_or_else(|| syntax_error(file, text, &error)),
+            None => syntax_error(file, text, &error),
         }
-    }
-    Ok(spec)
+    })
 }
 
 fn syntax_error(file: &str, text: &str, error: &toml::de::Error) -> SceneError {
     let (line, column) = error.span().map_or((1, 1), |span| line_column(text, span.start));
-    SceneError::Syntax { file: file.to_string(), line, column, message: error.message().trim().replace('\n', "; ") }
+    let mut message = error.message().trim().replace('\n', "; ");
+    // toml's parser names neither the key nor its table here; the span holds the key.
+    if let Some(key) = error.span().filter(|_| message == "duplicate key").and_then(|span| text.get(span)) {
+        message = format!("duplicate key `{key}`");
+    }
+    SceneError::Syntax { file: file.to_string(), line, column, message }
+}
+
+/// The refused number inside `span` (a number, or a scale range holding one), by key path.
+fn not_finite(file: &str, text: &str, document: &DeTable, span: Range<usize>) -> Option<SceneError> {
+    let (path, number) = finite::locate(document, &span)?;
+    let (line, column) = line_column(text, number.start);
+    let value = text.get(number)?.to_string();
+    Some(SceneError::NotFinite { file: file.to_string(), line, column, path, value })
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -150,29 +171,6 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
-}
-
-/// The path of the first float that is not finite, or not finite once narrowed to `f32`.
-fn find_non_finite(value: &toml::Value, path: &mut String) -> Option<(String, f64)> {
-    match value {
-        toml::Value::Float(v) if !v.is_finite() || !(*v as f32).is_finite() => Some((path.clone(), *v)),
-        toml::Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
-            let len = path.len();
-            path.push_str(&format!("[{i}]"));
-            let found = find_non_finite(item, path);
-            path.truncate(len);
-            found
-        }),
-        toml::Value::Table(table) => table.iter().find_map(|(key, item)| {
-            let len = path.len();
-            path.push('.');
-            path.push_str(key);
-            let found = find_non_finite(item, path);
-            path.truncate(len);
-            found
-        }),
-        _ => None,
-    }
 }
 
 /// 50000000 → "50,000,000".

@@ -9,6 +9,7 @@
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::finite::{finite_f32, Finite};
 use crate::scene::generator::StressParams;
 use crate::scene::gltf_import::Selector;
 use crate::scene::Variant;
@@ -43,12 +44,12 @@ pub(super) struct SceneSection {
 pub(super) struct CameraSpec {
     #[serde(default)]
     pub(super) auto: bool,
-    pub(super) position: Option<[f32; 3]>,
-    pub(super) target: Option<[f32; 3]>,
-    pub(super) up: Option<[f32; 3]>,
-    pub(super) fov_y_degrees: Option<f32>,
-    pub(super) near: Option<f32>,
-    pub(super) far: Option<f32>,
+    pub(super) position: Option<Finite<[f32; 3]>>,
+    pub(super) target: Option<Finite<[f32; 3]>>,
+    pub(super) up: Option<Finite<[f32; 3]>>,
+    pub(super) fov_y_degrees: Option<Finite<f32>>,
+    pub(super) near: Option<Finite<f32>>,
+    pub(super) far: Option<Finite<f32>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -65,9 +66,9 @@ pub(super) struct MeshSpec {
     pub(super) subdivisions: Option<i64>,
     pub(super) seed: Option<u32>,
     /// Per-axis scale baked into the vertices (objects themselves scale uniformly).
-    pub(super) scale: Option<[f32; 3]>,
+    pub(super) scale: Option<Finite<[f32; 3]>>,
     /// Translation baked into the vertices, after `scale`.
-    pub(super) offset: Option<[f32; 3]>,
+    pub(super) offset: Option<Finite<[f32; 3]>>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
@@ -86,11 +87,11 @@ pub(super) enum Procedural {
 #[serde(deny_unknown_fields)]
 pub(super) struct MaterialSpec {
     pub(super) name: Spanned<String>,
-    pub(super) base_color: Option<Vec<f32>>,
+    pub(super) base_color: Option<Finite<Vec<f32>>>,
     pub(super) texture: Option<TextureKind>,
     pub(super) normal_texture: Option<NormalTextureKind>,
     pub(super) variant: Option<VariantSpec>,
-    pub(super) alpha_cutoff: Option<f32>,
+    pub(super) alpha_cutoff: Option<Finite<f32>>,
     pub(super) gltf: Option<Spanned<String>>,
     /// Which material of the glTF file (name or index); the first when left out.
     pub(super) material: Option<SelectorSpec>,
@@ -156,26 +157,26 @@ pub(super) struct AnimationSpec {
 pub(super) struct TransformSpec {
     pub(super) mesh: Spanned<String>,
     pub(super) material: Spanned<String>,
-    pub(super) position: [f32; 3],
-    pub(super) rotation_degrees: Option<[f32; 3]>,
+    pub(super) position: Finite<[f32; 3]>,
+    pub(super) rotation_degrees: Option<Finite<[f32; 3]>>,
     /// x, y, z, w; normalised on load.
-    pub(super) quaternion: Option<[f32; 4]>,
-    pub(super) scale: Option<f32>,
+    pub(super) quaternion: Option<Finite<[f32; 4]>>,
+    pub(super) scale: Option<Finite<f32>>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct GridSpec {
     pub(super) counts: [i64; 3],
-    pub(super) spacing: [f32; 3],
+    pub(super) spacing: Finite<[f32; 3]>,
     #[serde(default)]
-    pub(super) center: [f32; 3],
+    pub(super) center: Finite<[f32; 3]>,
     pub(super) meshes: Vec<Spanned<String>>,
     pub(super) materials: Vec<Spanned<String>>,
     #[serde(default)]
     pub(super) seed: u64,
     pub(super) scale: Option<ScaleSpec>,
-    pub(super) rotation_degrees: Option<[f32; 3]>,
+    pub(super) rotation_degrees: Option<Finite<[f32; 3]>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -186,7 +187,7 @@ pub(super) struct RandomSpec {
     pub(super) seed: u64,
     pub(super) half_extent: Option<ExtentSpec>,
     #[serde(default)]
-    pub(super) center: [f32; 3],
+    pub(super) center: Finite<[f32; 3]>,
     pub(super) meshes: Vec<Spanned<String>>,
     pub(super) materials: Vec<Spanned<String>>,
     pub(super) scale: Option<ScaleSpec>,
@@ -199,11 +200,11 @@ pub(super) struct RingsSpec {
     #[serde(default)]
     pub(super) seed: u64,
     #[serde(default)]
-    pub(super) center: [f32; 3],
+    pub(super) center: Finite<[f32; 3]>,
     /// Inner and outer radius.
-    pub(super) radius: [f32; 2],
+    pub(super) radius: Finite<[f32; 2]>,
     #[serde(default)]
-    pub(super) thickness: f32,
+    pub(super) thickness: Finite<f32>,
     pub(super) meshes: Vec<Spanned<String>>,
     pub(super) materials: Vec<Spanned<String>>,
     pub(super) scale: Option<ScaleSpec>,
@@ -279,8 +280,8 @@ impl TryFrom<ScaleWritten> for ScaleSpec {
 
     fn try_from(written: ScaleWritten) -> Result<Self, String> {
         match written {
-            ScaleWritten::Fixed(scale) => Ok(ScaleSpec::Fixed(scale as f32)),
-            ScaleWritten::Range([lo, hi]) => Ok(ScaleSpec::Range(lo as f32, hi as f32)),
+            ScaleWritten::Fixed(scale) => Ok(ScaleSpec::Fixed(finite_f32(scale)?)),
+            ScaleWritten::Range([lo, hi]) => Ok(ScaleSpec::Range(finite_f32(lo)?, finite_f32(hi)?)),
             ScaleWritten::Other(found) => Err(unexpected(&found, "a number or a [min, max] range")),
         }
     }
@@ -306,7 +307,7 @@ impl TryFrom<ExtentWritten> for ExtentSpec {
 
     fn try_from(written: ExtentWritten) -> Result<Self, String> {
         match written {
-            ExtentWritten::Value(half) => Ok(ExtentSpec::Value(half as f32)),
+            ExtentWritten::Value(half) => Ok(ExtentSpec::Value(finite_f32(half)?)),
             ExtentWritten::Other(toml::Value::String(word)) if word == "auto" => Ok(ExtentSpec::Auto),
             ExtentWritten::Other(found) => Err(unexpected(&found, "a number or \"auto\"")),
         }

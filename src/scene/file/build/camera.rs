@@ -4,6 +4,7 @@
 use glam::Vec3;
 
 use super::{invalid, Builder};
+use crate::scene::file::finite::Finite;
 use crate::scene::file::spec::CameraSpec;
 use crate::scene::file::SceneError;
 use crate::scene::{generator, Camera};
@@ -31,18 +32,18 @@ impl Builder<'_> {
             }
             return Ok(automatic);
         }
-        let (Some(position), Some(target)) = (spec.position, spec.target) else {
+        let (Some(Finite(position)), Some(Finite(target))) = (spec.position, spec.target) else {
             return Err(at("needs position and target, or auto = true".into()));
         };
+        let fov = spec.fov_y_degrees.map_or(60.0, |fov| fov.0);
         let camera = Camera {
             position: position.into(),
             target: target.into(),
-            up: spec.up.map_or(Vec3::Y, Vec3::from),
-            fov_y: spec.fov_y_degrees.unwrap_or(60.0).to_radians(),
-            near: spec.near.unwrap_or(automatic.near),
-            far: spec.far.unwrap_or(automatic.far),
+            up: spec.up.map_or(Vec3::Y, |up| Vec3::from(up.0)),
+            fov_y: fov.to_radians(),
+            near: spec.near.map_or(automatic.near, |near| near.0),
+            far: spec.far.map_or(automatic.far, |far| far.0),
         };
-        let fov = spec.fov_y_degrees.unwrap_or(60.0);
         if !(fov > 0.0 && fov < 180.0) {
             return Err(at(format!("fov_y_degrees must be between 0 and 180 (exclusive), got {fov}")));
         }

@@ -62,7 +62,7 @@ impl Builder<'_> {
 
         let base_color = match &spec.base_color {
             Some(components) => {
-                let rgba = match components.as_slice() {
+                let rgba = match components.0.as_slice() {
                     &[r, g, b] => Vec4::new(r, g, b, 1.0),
                     &[r, g, b, a] => Vec4::new(r, g, b, a),
                     other => {
@@ -88,7 +88,8 @@ impl Builder<'_> {
             (None, Some((m, _))) if m.double_sided => Variant::DoubleSided,
             (None, _) => Variant::Opaque,
         };
-        let alpha_cutoff = spec.alpha_cutoff.or(imported.as_ref().map(|(m, _)| m.alpha_cutoff)).unwrap_or(0.5);
+        let alpha_cutoff =
+            spec.alpha_cutoff.map(|cutoff| cutoff.0).or(imported.as_ref().map(|(m, _)| m.alpha_cutoff)).unwrap_or(0.5);
         if !(0.0..=1.0).contains(&alpha_cutoff) {
             return Err(fail(format!("alpha_cutoff must be between 0 and 1, got {alpha_cutoff}")));
         }

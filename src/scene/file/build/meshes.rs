@@ -58,7 +58,7 @@ impl Builder<'_> {
         if spec.procedural.is_some() && spec.mesh.is_some() {
             return Err(fail("`mesh` selects a mesh of a glTF file; this mesh is procedural".into()));
         }
-        bake_transform(&mut data, spec.scale, spec.offset).map_err(fail)?;
+        bake_transform(&mut data, spec.scale.map(|s| s.0), spec.offset.map(|o| o.0)).map_err(fail)?;
         let id = self.meshes.add(name, data).map_err(|source| SceneError::Mesh { at: at.clone(), source })?;
         self.mesh_ids.insert(name.clone(), id);
         Ok(())

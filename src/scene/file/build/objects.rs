@@ -6,6 +6,7 @@ use glam::{Quat, Vec3};
 use super::materials::LayerSet;
 use super::{invalid, Builder};
 use crate::mesh::MeshData;
+use crate::scene::file::finite::Finite;
 use crate::scene::file::spec::{
     ClassSpec, ExtentSpec, GridSpec, ObjectSetSpec, RandomSpec, RingsSpec, ScaleSpec, StressSpec, TransformSpec,
 };
@@ -35,13 +36,13 @@ impl Builder<'_> {
         } else if let Some(random) = &set.random {
             self.add_random(&format!("{context}.random"), random, orbit, spin)?
         } else if let Some(rings) = &set.rings {
-            if orbit != ClassRange::STILL && (rings.center[0] != 0.0 || rings.center[2] != 0.0) {
+            if orbit != ClassRange::STILL && (rings.center.0[0] != 0.0 || rings.center.0[2] != 0.0) {
                 return Err(invalid(
                     self.file,
                     format!(
                         "{context}.rings: orbiting objects turn about the world Y axis, so an animated ring needs \
                          center x and z of 0 (got {:?})",
-                        rings.center
+                        rings.center.0
                     ),
                 ));
             }
@@ -99,8 +100,8 @@ impl Builder<'_> {
                 (Some(_), Some(_)) => {
                     return Err(invalid(self.file, format!("{context}: give rotation_degrees or quaternion, not both")))
                 }
-                (Some(degrees), None) => placement::euler_degrees(degrees),
-                (None, Some(q)) => {
+                (Some(Finite(degrees)), None) => placement::euler_degrees(degrees),
+                (None, Some(Finite(q))) => {
                     let q = Quat::from_array(q);
                     if q.length() < 1e-6 {
                         return Err(invalid(self.file, format!("{context}: quaternion has zero length")));
@@ -109,11 +110,11 @@ impl Builder<'_> {
                 }
                 (None, None) => Quat::IDENTITY,
             };
-            let scale = t.scale.unwrap_or(1.0);
+            let scale = t.scale.map_or(1.0, |scale| scale.0);
             if scale <= 0.0 {
                 return Err(invalid(self.file, format!("{context}: scale must be positive, got {scale}")));
             }
-            placed.push(transforms::Placed { translation: Vec3::from(t.position), rotation, scale, mesh, material });
+            placed.push(transforms::Placed { translation: Vec3::from(t.position.0), rotation, scale, mesh, material });
         }
         Ok(transforms::place(&placed, orbit, spin, seed, &mut self.objects))
     }
@@ -132,9 +133,9 @@ impl Builder<'_> {
         let grid = grid::Grid {
             // count_objects has refused counts below 1.
             counts: spec.counts.map(|c| c.max(0) as u32),
-            spacing: Vec3::from(spec.spacing),
-            center: Vec3::from(spec.center),
-            rotation: spec.rotation_degrees.map_or(Quat::IDENTITY, placement::euler_degrees),
+            spacing: Vec3::from(spec.spacing.0),
+            center: Vec3::from(spec.center.0),
+            rotation: spec.rotation_degrees.map_or(Quat::IDENTITY, |degrees| placement::euler_degrees(degrees.0)),
             seed: spec.seed,
         };
         Ok(grid::place(&grid, &palette, &mut self.objects))
@@ -159,7 +160,7 @@ impl Builder<'_> {
             }
         };
         let palette = Palette { meshes: &meshes, materials: &materials, scale, orbit, spin };
-        let set = random::RandomBox { count, center: Vec3::from(spec.center), half_extent, seed: spec.seed };
+        let set = random::RandomBox { count, center: Vec3::from(spec.center.0), half_extent, seed: spec.seed };
         Ok(random::place(&set, &palette, &mut self.objects))
     }
 
@@ -173,26 +174,24 @@ impl Builder<'_> {
         let meshes = self.resolve_all("mesh", &spec.meshes, context)?;
         let materials = self.resolve_all("material", &spec.materials, context)?;
         let scale = scale_range(self.file, context, spec.scale)?;
-        let [inner, outer] = spec.radius;
+        let Finite([inner, outer]) = spec.radius;
+        let Finite(thickness) = spec.thickness;
         if inner < 0.0 || outer <= 0.0 || inner > outer {
             return Err(invalid(
                 self.file,
                 format!("{context}.radius must be [inner, outer] with 0 <= inner <= outer and outer > 0, got [{inner}, {outer}]"),
             ));
         }
-        if spec.thickness < 0.0 {
-            return Err(invalid(
-                self.file,
-                format!("{context}.thickness must not be negative, got {}", spec.thickness),
-            ));
+        if thickness < 0.0 {
+            return Err(invalid(self.file, format!("{context}.thickness must not be negative, got {thickness}")));
         }
         let palette = Palette { meshes: &meshes, materials: &materials, scale, orbit, spin };
         let ring = rings::Annulus {
             count: spec.count.max(0) as u32,
-            center: Vec3::from(spec.center),
+            center: Vec3::from(spec.center.0),
             inner_radius: inner,
             outer_radius: outer,
-            thickness: spec.thickness,
+            thickness,
             seed: spec.seed,
         };
         Ok(rings::place(&ring, &palette, &mut self.objects))
