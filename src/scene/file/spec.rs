@@ -1,6 +1,7 @@
 //! The scene file as written: the serde types `toml` deserialises into. Wrong types, unknown
-//! keys and unknown names of kinds come back from here with a line and column; everything
-//! that needs more than one value to check is left to the builder.
+//! keys, unknown names of kinds and non-finite numbers (every float is a [`Finite`]) come back
+//! from here with a line and column; everything that needs more than one value to check is
+//! left to the builder.
 //!
 //! A value that may take several shapes (`true` or a class number, a number or `"auto"`) is an
 //! untagged enum of its shapes plus a catch-all, converted with `try_from`: serde's own message
