@@ -1,42 +1,13 @@
-//! The stress-scene generator: N objects scattered in a box, mixed meshes and materials,
-//! optionally animated, deterministic from a seed.
+//! The stress-scene generator: N objects scattered in a box (a [`random`] placement), mixed
+//! meshes and materials, optionally animated, deterministic from a seed.
 
-use glam::{Quat, Vec3, Vec4};
+use glam::{Vec3, Vec4};
 
-use super::{Camera, Material, Object, Scene, TextureLayers, Variant};
+use super::placement::{random, ClassRange, Palette, ScaleRange};
+use super::textures::{self, TEXTURE_SIZE};
+use super::{Camera, Material, Scene, TextureLayers, Variant};
 use crate::mesh::{procedural, MeshArena};
 use crate::tunables::ANIMATION_CLASSES;
-
-/// SplitMix64: tiny, fast and good enough to scatter objects reproducibly.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
-
-    pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
-    }
-}
 
 /// Parameters of a generated stress scene.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,9 +22,6 @@ impl Default for StressParams {
         Self { objects: 100_000, seed: 1, animated: true }
     }
 }
-
-/// Size of the generated checker textures.
-const TEXTURE_SIZE: u32 = 64;
 
 /// Half the edge of the box the objects fill: grows with the cube root of the count so the
 /// density (about one object per 3.2³ units) stays the same at every count.
@@ -81,7 +49,7 @@ pub fn stress_scene(params: &StressParams) -> Scene {
         let data = procedural::builtin(name).expect("every builtin name has a generator");
         meshes.add(name, data).expect("procedural meshes are well-formed");
     }
-    let palette = [
+    let paints = [
         (0.80, 0.25, 0.20),
         (0.95, 0.60, 0.15),
         (0.90, 0.85, 0.30),
@@ -91,7 +59,7 @@ pub fn stress_scene(params: &StressParams) -> Scene {
         (0.60, 0.35, 0.75),
         (0.85, 0.85, 0.85),
     ];
-    let mut materials: Vec<Material> = palette
+    let mut materials: Vec<Material> = paints
         .iter()
         .enumerate()
         .map(|(i, &(r, g, b))| Material::colored(&format!("paint{i}"), Vec4::new(r, g, b, 1.0)))
@@ -110,24 +78,19 @@ pub fn stress_scene(params: &StressParams) -> Scene {
     });
 
     let extent = half_extent(params.objects);
-    let mut rng = Rng::new(params.seed);
-    let objects = (0..params.objects)
-        .map(|_| {
-            let translation = Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) * extent;
-            let axis =
-                Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)).normalize_or(Vec3::Y);
-            let rotation = Quat::from_axis_angle(axis, rng.range(0.0, std::f32::consts::TAU));
-            Object {
-                translation,
-                rotation,
-                scale: rng.range(0.6, 1.6),
-                mesh: rng.below(meshes.meshes.len() as u32),
-                material: rng.below(materials.len() as u32),
-                orbit_class: 1 + rng.below(ANIMATION_CLASSES - 1) as u16,
-                spin_class: 1 + rng.below(ANIMATION_CLASSES - 1) as u16,
-            }
-        })
-        .collect();
+    let mesh_ids: Vec<u32> = (0..meshes.meshes.len() as u32).collect();
+    let material_ids: Vec<u32> = (0..materials.len() as u32).collect();
+    let moving = ClassRange { lo: 1, hi: ANIMATION_CLASSES as u16 - 1 };
+    let palette = Palette {
+        meshes: &mesh_ids,
+        materials: &material_ids,
+        scale: ScaleRange { lo: 0.6, hi: 1.6 },
+        orbit: moving,
+        spin: moving,
+    };
+    let mut objects = Vec::with_capacity(params.objects as usize);
+    let set = random::RandomBox { count: params.objects, center: Vec3::ZERO, half_extent: extent, seed: params.seed };
+    random::place(&set, &palette, &mut objects);
 
     Scene {
         name: format!("stress-{}", params.objects),
@@ -136,35 +99,7 @@ pub fn stress_scene(params: &StressParams) -> Scene {
         objects,
         camera: default_camera(extent),
         animated: params.animated,
-        base_color_textures: TextureLayers { size: TEXTURE_SIZE, layers: vec![lattice_texture(TEXTURE_SIZE)] },
-        normal_textures: TextureLayers { size: TEXTURE_SIZE, layers: vec![bump_texture(TEXTURE_SIZE)] },
+        base_color_textures: TextureLayers { size: TEXTURE_SIZE, layers: vec![textures::lattice(TEXTURE_SIZE)] },
+        normal_textures: TextureLayers { size: TEXTURE_SIZE, layers: vec![textures::bumps(TEXTURE_SIZE)] },
     }
-}
-
-/// A white lattice with transparent holes, for the masked variant.
-pub fn lattice_texture(size: u32) -> Vec<u8> {
-    let cell = (size / 8).max(1);
-    (0..size * size)
-        .flat_map(|i| {
-            let (x, y) = (i % size, i / size);
-            let bar = x % cell < cell / 3 || y % cell < cell / 3;
-            if bar {
-                [255, 255, 255, 255]
-            } else {
-                [255, 255, 255, 0]
-            }
-        })
-        .collect()
-}
-
-/// A tangent-space normal map of soft bumps.
-pub fn bump_texture(size: u32) -> Vec<u8> {
-    (0..size * size)
-        .flat_map(|i| {
-            let (x, y) = ((i % size) as f32 / size as f32, (i / size) as f32 / size as f32);
-            let (dx, dy) = ((x * 25.0).sin() * 0.35, (y * 25.0).cos() * 0.35);
-            let n = Vec3::new(dx, dy, 1.0).normalize();
-            [(n.x * 127.5 + 127.5) as u8, (n.y * 127.5 + 127.5) as u8, (n.z * 127.5 + 127.5) as u8, 255]
-        })
-        .collect()
 }

@@ -8,6 +8,8 @@ pub mod camera;
 pub mod file;
 pub mod generator;
 pub mod gltf_import;
+pub mod placement;
+pub mod textures;
 
 use glam::{Quat, Vec3, Vec4};
 

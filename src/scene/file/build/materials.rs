@@ -1,0 +1,129 @@
+//! `[[material]]` sections: base colour, variant and alpha cutoff, written or imported from
+//! a glTF file, and their texture layers (generated or imported), shared by content.
+
+use glam::Vec4;
+
+use super::{invalid, Builder};
+use crate::scene::file::spec::{MaterialSpec, NormalTextureKind, TextureKind};
+use crate::scene::file::SceneError;
+use crate::scene::textures::{self, TEXTURE_SIZE};
+use crate::scene::{Material, TextureLayers, Variant};
+
+/// Texture layers of one slot, deduplicated by content so that materials sharing a
+/// generated or imported texture share its layer.
+#[derive(Default)]
+pub(super) struct LayerSet {
+    layers: Vec<Vec<u8>>,
+}
+
+impl LayerSet {
+    pub(super) fn insert(&mut self, rgba: Vec<u8>) -> u32 {
+        match self.layers.iter().position(|layer| *layer == rgba) {
+            Some(existing) => existing as u32,
+            None => {
+                self.layers.push(rgba);
+                self.layers.len() as u32 - 1
+            }
+        }
+    }
+
+    pub(super) fn into_layers(self) -> TextureLayers {
+        TextureLayers { size: TEXTURE_SIZE, layers: self.layers }
+    }
+}
+
+impl Builder<'_> {
+    pub(super) fn add_material(&mut self, index: usize, spec: &MaterialSpec) -> Result<(), SceneError> {
+        let at = self.at(&spec.name);
+        let name = spec.name.get_ref();
+        let fail = |message: String| invalid(at.clone(), format!("material \"{name}\": {message}"));
+        if name.trim().is_empty() {
+            return Err(invalid(at, format!("material[{index}] has an empty name")));
+        }
+        if self.material_ids.contains_key(name) {
+            return Err(invalid(at, format!("material \"{name}\" is declared twice")));
+        }
+        if spec.material.is_some() && spec.gltf.is_none() {
+            return Err(fail("`material` selects a material of a glTF file, but no gltf is given".into()));
+        }
+        let imported = match &spec.gltf {
+            Some(path) => {
+                let file = self.gltf_file(path)?;
+                let gltf_error = |source| SceneError::Gltf { at: at.clone(), path: path.get_ref().clone(), source };
+                let material = file.material(spec.material.as_ref().map(|s| &s.0)).map_err(gltf_error)?;
+                let texture = match (material.base_color_image, spec.texture) {
+                    (Some(image), None) => Some(file.image_rgba(image, TEXTURE_SIZE).map_err(gltf_error)?),
+                    _ => None,
+                };
+                Some((material, texture))
+            }
+            None => None,
+        };
+
+        let base_color = match &spec.base_color {
+            Some(components) => {
+                let rgba = match components.0.as_slice() {
+                    &[r, g, b] => Vec4::new(r, g, b, 1.0),
+                    &[r, g, b, a] => Vec4::new(r, g, b, a),
+                    other => {
+                        return Err(fail(format!(
+                            "base_color needs 3 or 4 numbers (r, g, b[, a]), got {}",
+                            other.len()
+                        )))
+                    }
+                };
+                if rgba.min_element() < 0.0 || rgba.w > 1.0 {
+                    return Err(fail(format!(
+                        "base_color {:?} must be non-negative with alpha at most 1",
+                        rgba.to_array()
+                    )));
+                }
+                rgba
+            }
+            None => imported.as_ref().map_or(Vec4::ONE, |(m, _)| m.base_color),
+        };
+        let variant = match (spec.variant, &imported) {
+            (Some(variant), _) => variant.into(),
+            (None, Some((m, _))) if m.masked => Variant::Masked,
+            (None, Some((m, _))) if m.double_sided => Variant::DoubleSided,
+            (None, _) => Variant::Opaque,
+        };
+        let alpha_cutoff =
+            spec.alpha_cutoff.map(|cutoff| cutoff.0).or(imported.as_ref().map(|(m, _)| m.alpha_cutoff)).unwrap_or(0.5);
+        if !(0.0..=1.0).contains(&alpha_cutoff) {
+            return Err(fail(format!("alpha_cutoff must be between 0 and 1, got {alpha_cutoff}")));
+        }
+        if spec.alpha_cutoff.is_some() && variant != Variant::Masked {
+            return Err(fail(format!(
+                "alpha_cutoff only matters for variant = \"masked\", and this material is \"{}\"",
+                variant.name()
+            )));
+        }
+        let base_color_layer = match (spec.texture, imported.and_then(|(_, texture)| texture)) {
+            (Some(kind), _) => Some(self.base_color_layers.insert(procedural_texture(kind))),
+            (None, Some(rgba)) => Some(self.base_color_layers.insert(rgba)),
+            (None, None) => None,
+        };
+        let normal_layer = spec
+            .normal_texture
+            .map(|NormalTextureKind::Bumps| self.normal_layers.insert(textures::bumps(TEXTURE_SIZE)));
+        self.material_ids.insert(name.clone(), self.materials.len() as u32);
+        self.materials.push(Material {
+            name: name.clone(),
+            base_color,
+            base_color_layer,
+            normal_layer,
+            variant,
+            alpha_cutoff,
+        });
+        Ok(())
+    }
+}
+
+fn procedural_texture(kind: TextureKind) -> Vec<u8> {
+    match kind {
+        TextureKind::Lattice => textures::lattice(TEXTURE_SIZE),
+        TextureKind::Checker => textures::checker(TEXTURE_SIZE),
+        TextureKind::Noise => textures::noise(TEXTURE_SIZE),
+    }
+}

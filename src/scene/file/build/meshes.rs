@@ -1,0 +1,135 @@
+//! `[[mesh]]` sections: procedural meshes with their parameters checked, or glTF meshes, with
+//! a per-axis scale and offset baked into the vertices.
+
+use glam::Vec3;
+
+use super::{invalid, quoted_list, Builder};
+use crate::mesh::{procedural, MeshData};
+use crate::scene::file::spec::{MeshSpec, Procedural};
+use crate::scene::file::SceneError;
+
+/// Largest `segments`, `rings` or `sides` of a procedural mesh: 256 × 256 is 66k vertices,
+/// past which a "low-poly instancing" mesh is almost certainly a typo.
+const MAX_TESSELLATION: i64 = 256;
+/// Largest icosphere subdivision: 5 rounds make 20,480 triangles.
+const MAX_SUBDIVISIONS: i64 = 5;
+
+impl Builder<'_> {
+    pub(super) fn add_mesh(&mut self, index: usize, spec: &MeshSpec) -> Result<(), SceneError> {
+        let at = self.at(&spec.name);
+        let name = spec.name.get_ref();
+        let fail = |message: String| invalid(at.clone(), format!("mesh \"{name}\": {message}"));
+        if name.trim().is_empty() {
+            return Err(invalid(at, format!("mesh[{index}] has an empty name")));
+        }
+        if self.mesh_ids.contains_key(name) {
+            return Err(invalid(at, format!("mesh \"{name}\" is declared twice")));
+        }
+        let mut data = match (&spec.procedural, &spec.gltf) {
+            (Some(kind), None) => procedural_mesh(*kind, spec).map_err(fail)?,
+            (None, Some(path)) => {
+                for (key, present) in [
+                    ("segments", spec.segments.is_some()),
+                    ("rings", spec.rings.is_some()),
+                    ("sides", spec.sides.is_some()),
+                    ("subdivisions", spec.subdivisions.is_some()),
+                    ("seed", spec.seed.is_some()),
+                ] {
+                    if present {
+                        return Err(fail(format!("`{key}` applies to procedural meshes, not glTF ones")));
+                    }
+                }
+                let file = self.gltf_file(path)?;
+                let selector = spec.mesh.as_ref().map(|s| &s.0);
+                file.mesh(selector).map_err(|source| SceneError::Gltf {
+                    at: at.clone(),
+                    path: path.get_ref().clone(),
+                    source,
+                })?
+            }
+            (Some(_), Some(_)) => return Err(fail("give either procedural or gltf, not both".into())),
+            (None, None) => {
+                return Err(fail(format!(
+                    "needs procedural = one of {} or gltf = \"path/to/model.gltf\"",
+                    quoted_list(&procedural::BUILTIN_NAMES)
+                )))
+            }
+        };
+        if spec.procedural.is_some() && spec.mesh.is_some() {
+            return Err(fail("`mesh` selects a mesh of a glTF file; this mesh is procedural".into()));
+        }
+        bake_transform(&mut data, spec.scale.map(|s| s.0), spec.offset.map(|o| o.0)).map_err(fail)?;
+        let id = self.meshes.add(name, data).map_err(|source| SceneError::Mesh { at: at.clone(), source })?;
+        self.mesh_ids.insert(name.clone(), id);
+        Ok(())
+    }
+}
+
+fn procedural_mesh(kind: Procedural, spec: &MeshSpec) -> Result<MeshData, String> {
+    let given = [
+        ("segments", spec.segments),
+        ("rings", spec.rings),
+        ("sides", spec.sides),
+        ("subdivisions", spec.subdivisions),
+        ("seed", spec.seed.map(i64::from)),
+    ];
+    let takes: &[&str] = match kind {
+        Procedural::Cube => &[],
+        Procedural::Sphere => &["segments", "rings"],
+        Procedural::Icosphere => &["subdivisions"],
+        Procedural::Torus => &["segments", "sides"],
+        Procedural::Cylinder | Procedural::Cone => &["segments"],
+        Procedural::Rock => &["seed"],
+    };
+    let kind_name = format!("{kind:?}").to_lowercase();
+    if let Some((key, _)) = given.iter().find(|(key, value)| value.is_some() && !takes.contains(key)) {
+        let takes = if takes.is_empty() { "no parameters".to_string() } else { takes.join(", ") };
+        return Err(format!("`{key}` does not apply to procedural = \"{kind_name}\" (it takes {takes})"));
+    }
+    let bounded = |key: &str, value: Option<i64>, default: i64, min: i64, max: i64| -> Result<u32, String> {
+        let value = value.unwrap_or(default);
+        if !(min..=max).contains(&value) {
+            return Err(format!("{key} must be between {min} and {max}, got {value}"));
+        }
+        Ok(value as u32)
+    };
+    let t = MAX_TESSELLATION;
+    Ok(match kind {
+        Procedural::Cube => procedural::cube(),
+        Procedural::Sphere => {
+            procedural::uv_sphere(bounded("segments", spec.segments, 16, 3, t)?, bounded("rings", spec.rings, 8, 2, t)?)
+        }
+        Procedural::Icosphere => {
+            procedural::icosphere(bounded("subdivisions", spec.subdivisions, 1, 0, MAX_SUBDIVISIONS)?)
+        }
+        Procedural::Torus => {
+            procedural::torus(bounded("segments", spec.segments, 16, 3, t)?, bounded("sides", spec.sides, 8, 3, t)?)
+        }
+        Procedural::Cylinder => procedural::cylinder(bounded("segments", spec.segments, 12, 3, t)?),
+        Procedural::Cone => procedural::cone(bounded("segments", spec.segments, 12, 3, t)?),
+        Procedural::Rock => procedural::rock(spec.seed.unwrap_or(7)),
+    })
+}
+
+/// Bakes a per-axis scale and an offset into a mesh. Normals follow the inverse transpose
+/// (1 / scale per axis); a mirroring scale flips the winding to keep front faces in front.
+fn bake_transform(data: &mut MeshData, scale: Option<[f32; 3]>, offset: Option<[f32; 3]>) -> Result<(), String> {
+    let scale = Vec3::from(scale.unwrap_or([1.0; 3]));
+    let offset = Vec3::from(offset.unwrap_or([0.0; 3]));
+    if scale.abs().min_element() < 1e-6 {
+        return Err(format!("scale {:?} has a zero component", scale.to_array()));
+    }
+    if scale == Vec3::ONE && offset == Vec3::ZERO {
+        return Ok(());
+    }
+    for vertex in &mut data.vertices {
+        vertex.position = (Vec3::from(vertex.position) * scale + offset).into();
+        vertex.normal = (Vec3::from(vertex.normal) / scale).normalize_or_zero().into();
+    }
+    if scale.x * scale.y * scale.z < 0.0 {
+        for tri in data.indices.chunks_exact_mut(3) {
+            tri.swap(1, 2);
+        }
+    }
+    Ok(())
+}

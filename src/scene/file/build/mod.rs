@@ -1,0 +1,276 @@
+//! Stages 3 and 4 of loading: checked specs to a [`Scene`]. The object total is computed
+//! from the counts alone and refused if too large, then meshes ([`meshes`]), materials and
+//! texture layers ([`materials`]), object sets ([`objects`]) and the camera ([`camera`]) are
+//! built, each kind in the order the file lists it, each error naming where it was written.
+
+mod camera;
+mod materials;
+mod meshes;
+mod objects;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use toml::Spanned;
+
+use super::spec::{ObjectSetSpec, SceneSpec};
+use super::suggest::closest;
+use super::{line_column, SceneError};
+use crate::mesh::MeshArena;
+use crate::scene::gltf_import::{self, GltfFile};
+use crate::scene::{Material, Object, Scene};
+use materials::LayerSet;
+
+#[derive(Clone, Copy)]
+pub(super) struct Options {
+    pub(super) max_objects: u64,
+    /// `default_scene_with_objects`: counts come from the command line, not the file.
+    pub(super) override_counts: bool,
+}
+
+/// A scene being built from its spec, with the name tables the object sets resolve against.
+struct Builder<'a> {
+    file: &'a str,
+    text: &'a str,
+    base_dir: Option<&'a Path>,
+    animated: bool,
+    meshes: MeshArena,
+    /// Meshes the file declared, by name (the stress set's own meshes are not addressable).
+    mesh_ids: HashMap<String, u32>,
+    materials: Vec<Material>,
+    material_ids: HashMap<String, u32>,
+    base_color_layers: LayerSet,
+    normal_layers: LayerSet,
+    gltf_files: HashMap<PathBuf, Rc<GltfFile>>,
+    /// Where the stress generator's meshes and materials start, once appended.
+    stress_offsets: Option<(u32, u32)>,
+    objects: Vec<Object>,
+    /// Half the edge of a box centred on the origin that holds every set; drives the
+    /// automatic camera.
+    extent: f32,
+}
+
+pub(super) fn build(
+    spec: SceneSpec,
+    text: &str,
+    file: &str,
+    base_dir: Option<&Path>,
+    options: Options,
+) -> Result<Scene, SceneError> {
+    let total = count_objects(&spec, file, options)?;
+    if total > options.max_objects {
+        return Err(SceneError::TooManyObjects { file: file.to_string(), count: total, max: options.max_objects });
+    }
+    if spec.scene.empty && total > 0 {
+        return Err(invalid(file, format!("[scene] says empty = true, but the scene has {total} objects")));
+    }
+    if !spec.scene.empty && spec.objects.is_empty() && !options.override_counts {
+        return Err(invalid(
+            file,
+            "the scene has no objects: add an [[objects]] set, or set empty = true under [scene] for a deliberately empty scene",
+        ));
+    }
+    let name = match &spec.scene.name {
+        Some(name) if name.trim().is_empty() => return Err(invalid(file, "[scene] name is empty")),
+        Some(name) => name.clone(),
+        None => scene_name_from_file(file),
+    };
+
+    let mut builder = Builder {
+        file,
+        text,
+        base_dir,
+        animated: spec.scene.animated,
+        meshes: MeshArena::default(),
+        mesh_ids: HashMap::new(),
+        materials: Vec::new(),
+        material_ids: HashMap::new(),
+        base_color_layers: LayerSet::default(),
+        normal_layers: LayerSet::default(),
+        gltf_files: HashMap::new(),
+        stress_offsets: None,
+        objects: Vec::with_capacity(total.min(options.max_objects) as usize),
+        extent: 0.0,
+    };
+    for (index, mesh) in spec.mesh.iter().enumerate() {
+        builder.add_mesh(index, mesh)?;
+    }
+    for (index, material) in spec.material.iter().enumerate() {
+        builder.add_material(index, material)?;
+    }
+    for (index, set) in spec.objects.iter().enumerate() {
+        builder.add_objects(index, set)?;
+    }
+    let camera = builder.camera(spec.camera.as_ref())?;
+
+    Ok(Scene {
+        name,
+        meshes: builder.meshes,
+        materials: builder.materials,
+        objects: builder.objects,
+        camera,
+        animated: spec.scene.animated,
+        base_color_textures: builder.base_color_layers.into_layers(),
+        normal_textures: builder.normal_layers.into_layers(),
+    })
+}
+
+/// The objects the file asks for, from its counts alone; also checks each set has exactly
+/// one placement kind and positive counts.
+fn count_objects(spec: &SceneSpec, file: &str, options: Options) -> Result<u64, SceneError> {
+    let mut total = 0u64;
+    for (index, set) in spec.objects.iter().enumerate() {
+        let at = |what: &str| format!("objects[{index}].{what}");
+        let positive = |what: &str, count: i64| -> Result<u64, SceneError> {
+            if count < 1 && !(options.override_counts && count == 0) {
+                return Err(invalid(file, format!("{} must be at least 1, got {count}", at(what))));
+            }
+            Ok(count as u64)
+        };
+        let kinds: Vec<&str> = [
+            ("transforms", set.transforms.is_some()),
+            ("grid", set.grid.is_some()),
+            ("random", set.random.is_some()),
+            ("rings", set.rings.is_some()),
+            ("stress", set.stress.is_some()),
+        ]
+        .iter()
+        .filter(|(_, present)| *present)
+        .map(|(kind, _)| *kind)
+        .collect();
+        let count = match (kinds.as_slice(), set) {
+            ([_], ObjectSetSpec { transforms: Some(transforms), .. }) => {
+                if transforms.is_empty() {
+                    return Err(invalid(file, format!("{} is empty", at("transforms"))));
+                }
+                transforms.len() as u64
+            }
+            ([_], ObjectSetSpec { grid: Some(grid), .. }) => {
+                let mut product = 1u64;
+                for (axis, &count) in grid.counts.iter().enumerate() {
+                    product = product.saturating_mul(positive(&format!("grid.counts[{axis}]"), count)?);
+                }
+                product
+            }
+            ([_], ObjectSetSpec { random: Some(random), .. }) => positive("random.count", random.count)?,
+            ([_], ObjectSetSpec { rings: Some(rings), .. }) => positive("rings.count", rings.count)?,
+            ([_], ObjectSetSpec { stress: Some(stress), .. }) => positive("stress.count", stress.count)?,
+            _ => {
+                let found = if kinds.is_empty() { "none".to_string() } else { kinds.join(" and ") };
+                return Err(invalid(
+                    file,
+                    format!(
+                        "objects[{index}] needs exactly one of transforms, grid, random, rings or stress (found {found})"
+                    ),
+                ));
+            }
+        };
+        total = total.saturating_add(count);
+    }
+    Ok(total)
+}
+
+fn scene_name_from_file(file: &str) -> String {
+    Path::new(file)
+        .file_stem()
+        .and_then(|stem| stem.to_str())
+        .filter(|stem| !stem.is_empty())
+        .unwrap_or("scene")
+        .to_string()
+}
+
+fn invalid(at: impl Into<String>, message: impl Into<String>) -> SceneError {
+    SceneError::Invalid { at: at.into(), message: message.into() }
+}
+
+impl Builder<'_> {
+    /// `file:line:column` of a spanned value.
+    fn at<T>(&self, spanned: &Spanned<T>) -> String {
+        let (line, column) = line_column(self.text, spanned.span().start);
+        format!("{}:{line}:{column}", self.file)
+    }
+
+    /// Opens (once per scene) a glTF file named relative to the scene file's directory.
+    fn gltf_file(&mut self, path: &Spanned<String>) -> Result<Rc<GltfFile>, SceneError> {
+        let at = self.at(path);
+        let written = path.get_ref();
+        let Some(base_dir) = self.base_dir else {
+            return Err(invalid(
+                at,
+                format!("glTF path \"{written}\" needs a scene file on disk to resolve against (this scene was parsed from text)"),
+            ));
+        };
+        let relative = Path::new(written);
+        let absolute = relative.has_root() || relative.is_absolute() || written.contains(':');
+        if written.is_empty() {
+            return Err(invalid(at, "glTF path is empty"));
+        }
+        if absolute {
+            return Err(invalid(
+                at,
+                format!("glTF path \"{written}\" is absolute; give it relative to the scene file's directory"),
+            ));
+        }
+        if gltf_import::lexically_normal(relative).is_none() {
+            return Err(invalid(at, format!("glTF path \"{written}\" leaves the scene file's directory")));
+        }
+        let full = base_dir.join(relative);
+        if let Some(file) = self.gltf_files.get(&full) {
+            return Ok(file.clone());
+        }
+        let file = Rc::new(gltf_import::open(&full, base_dir).map_err(|source| SceneError::Gltf {
+            at,
+            path: written.clone(),
+            source,
+        })?);
+        self.gltf_files.insert(full, file.clone());
+        Ok(file)
+    }
+
+    fn resolve(&self, kind: &'static str, name: &Spanned<String>, context: &str) -> Result<u32, SceneError> {
+        let ids = if kind == "mesh" { &self.mesh_ids } else { &self.material_ids };
+        if let Some(&id) = ids.get(name.get_ref()) {
+            return Ok(id);
+        }
+        let mut known: Vec<&str> = ids.keys().map(String::as_str).collect();
+        known.sort_by_key(|k| ids[*k]);
+        let plural = if kind == "mesh" { "meshes" } else { "materials" };
+        let hint = match closest(name.get_ref(), &known) {
+            Some(close) => format!("did you mean \"{close}\"?"),
+            None if known.is_empty() => format!("the scene declares no {plural}; add a [[{kind}]] section"),
+            None => format!("the scene declares {}", quoted_list(&known)),
+        };
+        Err(SceneError::UnknownName {
+            at: self.at(name),
+            kind,
+            name: name.get_ref().clone(),
+            context: context.to_string(),
+            hint,
+        })
+    }
+
+    fn resolve_all(
+        &self,
+        kind: &'static str,
+        names: &[Spanned<String>],
+        context: &str,
+    ) -> Result<Vec<u32>, SceneError> {
+        if names.is_empty() {
+            let field = if kind == "mesh" { "meshes" } else { "materials" };
+            return Err(invalid(self.file, format!("{context}.{field} is empty; name at least one {kind}")));
+        }
+        names.iter().map(|name| self.resolve(kind, name, context)).collect()
+    }
+}
+
+/// Up to 12 names, quoted, for a message.
+fn quoted_list(names: &[&str]) -> String {
+    let shown: Vec<String> = names.iter().take(12).map(|n| format!("\"{n}\"")).collect();
+    let more = names.len().saturating_sub(12);
+    if more > 0 {
+        format!("{} and {more} more", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}

@@ -1,0 +1,261 @@
+//! `[[objects]]` sets: each one's spec checked and its names resolved, then handed to its
+//! generator in [`crate::scene::placement`]; a `stress` set appends the stress scene.
+
+use glam::{Quat, Vec3};
+
+use super::materials::LayerSet;
+use super::{invalid, Builder};
+use crate::mesh::MeshData;
+use crate::scene::file::finite::Finite;
+use crate::scene::file::spec::{
+    ClassSpec, ExtentSpec, GridSpec, ObjectSetSpec, RandomSpec, RingsSpec, ScaleSpec, StressSpec, TransformSpec,
+};
+use crate::scene::file::SceneError;
+use crate::scene::generator::{self, StressParams};
+use crate::scene::placement::{self, grid, random, rings, transforms, ClassRange, Palette, ScaleRange};
+use crate::scene::{Material, Object, TextureLayers};
+use crate::tunables::ANIMATION_CLASSES;
+
+impl Builder<'_> {
+    pub(super) fn add_objects(&mut self, index: usize, set: &ObjectSetSpec) -> Result<(), SceneError> {
+        let context = format!("objects[{index}]");
+        let animation = set.animation.as_ref();
+        if set.stress.is_some() && animation.is_some() {
+            return Err(invalid(
+                self.file,
+                format!("{context}: a stress set picks its own animation classes; remove `animation`"),
+            ));
+        }
+        let orbit = self.class_range(animation.map_or(ClassSpec::Still, |a| a.orbit), &context, "orbit")?;
+        let spin = self.class_range(animation.map_or(ClassSpec::Still, |a| a.spin), &context, "spin")?;
+        let first = self.objects.len();
+        let extent = if let Some(transforms) = &set.transforms {
+            self.add_transforms(&context, transforms, orbit, spin, index as u64)?
+        } else if let Some(grid) = &set.grid {
+            self.add_grid(&format!("{context}.grid"), grid, orbit, spin)?
+        } else if let Some(random) = &set.random {
+            self.add_random(&format!("{context}.random"), random, orbit, spin)?
+        } else if let Some(rings) = &set.rings {
+            if orbit != ClassRange::STILL && (rings.center.0[0] != 0.0 || rings.center.0[2] != 0.0) {
+                return Err(invalid(
+                    self.file,
+                    format!(
+                        "{context}.rings: orbiting objects turn about the world Y axis, so an animated ring needs \
+                         center x and z of 0 (got {:?})",
+                        rings.center.0
+                    ),
+                ));
+            }
+            self.add_rings(&format!("{context}.rings"), rings, orbit, spin)?
+        } else if let Some(stress) = &set.stress {
+            self.add_stress(stress)
+        } else {
+            0.0
+        };
+        self.extent = self.extent.max(extent);
+        if let Some(bad) = self.objects[first..]
+            .iter()
+            .position(|o| !(o.translation.is_finite() && o.rotation.is_finite() && o.scale.is_finite()))
+        {
+            return Err(invalid(
+                self.file,
+                format!("{context}: object {bad} of the set has a non-finite placement (numbers too large?)"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Inclusive class range to draw from.
+    fn class_range(&self, spec: ClassSpec, context: &str, what: &str) -> Result<ClassRange, SceneError> {
+        let max = ANIMATION_CLASSES as i64 - 1;
+        let (lo, hi) = match spec {
+            ClassSpec::Still => (0, 0),
+            ClassSpec::Random => (1, max),
+            ClassSpec::Fixed(class) => (class, class),
+            ClassSpec::Range(lo, hi) => (lo, hi),
+        };
+        if lo < 0 || hi > max || lo > hi {
+            return Err(invalid(
+                self.file,
+                format!("{context}.animation.{what}: classes run from 0 (still) to {max}, got {lo}..={hi}"),
+            ));
+        }
+        Ok(ClassRange { lo: lo as u16, hi: hi as u16 })
+    }
+
+    fn add_transforms(
+        &mut self,
+        context: &str,
+        specs: &[TransformSpec],
+        orbit: ClassRange,
+        spin: ClassRange,
+        seed: u64,
+    ) -> Result<f32, SceneError> {
+        let mut placed = Vec::with_capacity(specs.len());
+        for (i, t) in specs.iter().enumerate() {
+            let context = format!("{context}.transforms[{i}]");
+            let mesh = self.resolve("mesh", &t.mesh, &context)?;
+            let material = self.resolve("material", &t.material, &context)?;
+            let rotation = match (t.rotation_degrees, t.quaternion) {
+                (Some(_), Some(_)) => {
+                    return Err(invalid(self.file, format!("{context}: give rotation_degrees or quaternion, not both")))
+                }
+                (Some(Finite(degrees)), None) => placement::euler_degrees(degrees),
+                (None, Some(Finite(q))) => {
+                    let q = Quat::from_array(q);
+                    if q.length() < 1e-6 {
+                        return Err(invalid(self.file, format!("{context}: quaternion has zero length")));
+                    }
+                    q.normalize()
+                }
+                (None, None) => Quat::IDENTITY,
+            };
+            let scale = t.scale.map_or(1.0, |scale| scale.0);
+            if scale <= 0.0 {
+                return Err(invalid(self.file, format!("{context}: scale must be positive, got {scale}")));
+            }
+            placed.push(transforms::Placed { translation: Vec3::from(t.position.0), rotation, scale, mesh, material });
+        }
+        Ok(transforms::place(&placed, orbit, spin, seed, &mut self.objects))
+    }
+
+    fn add_grid(
+        &mut self,
+        context: &str,
+        spec: &GridSpec,
+        orbit: ClassRange,
+        spin: ClassRange,
+    ) -> Result<f32, SceneError> {
+        let meshes = self.resolve_all("mesh", &spec.meshes, context)?;
+        let materials = self.resolve_all("material", &spec.materials, context)?;
+        let scale = scale_range(self.file, context, spec.scale)?;
+        let palette = Palette { meshes: &meshes, materials: &materials, scale, orbit, spin };
+        let grid = grid::Grid {
+            // count_objects has refused counts below 1.
+            counts: spec.counts.map(|c| c.max(0) as u32),
+            spacing: Vec3::from(spec.spacing.0),
+            center: Vec3::from(spec.center.0),
+            rotation: spec.rotation_degrees.map_or(Quat::IDENTITY, |degrees| placement::euler_degrees(degrees.0)),
+            seed: spec.seed,
+        };
+        Ok(grid::place(&grid, &palette, &mut self.objects))
+    }
+
+    fn add_random(
+        &mut self,
+        context: &str,
+        spec: &RandomSpec,
+        orbit: ClassRange,
+        spin: ClassRange,
+    ) -> Result<f32, SceneError> {
+        let meshes = self.resolve_all("mesh", &spec.meshes, context)?;
+        let materials = self.resolve_all("material", &spec.materials, context)?;
+        let scale = scale_range(self.file, context, spec.scale)?;
+        let count = spec.count.max(0) as u32;
+        let half_extent = match spec.half_extent.unwrap_or(ExtentSpec::Auto) {
+            ExtentSpec::Auto => generator::half_extent(count),
+            ExtentSpec::Value(half) if half > 0.0 => half,
+            ExtentSpec::Value(half) => {
+                return Err(invalid(self.file, format!("{context}.half_extent must be positive, got {half}")))
+            }
+        };
+        let palette = Palette { meshes: &meshes, materials: &materials, scale, orbit, spin };
+        let set = random::RandomBox { count, center: Vec3::from(spec.center.0), half_extent, seed: spec.seed };
+        Ok(random::place(&set, &palette, &mut self.objects))
+    }
+
+    fn add_rings(
+        &mut self,
+        context: &str,
+        spec: &RingsSpec,
+        orbit: ClassRange,
+        spin: ClassRange,
+    ) -> Result<f32, SceneError> {
+        let meshes = self.resolve_all("mesh", &spec.meshes, context)?;
+        let materials = self.resolve_all("material", &spec.materials, context)?;
+        let scale = scale_range(self.file, context, spec.scale)?;
+        let Finite([inner, outer]) = spec.radius;
+        let Finite(thickness) = spec.thickness;
+        if inner < 0.0 || outer <= 0.0 || inner > outer {
+            return Err(invalid(
+                self.file,
+                format!("{context}.radius must be [inner, outer] with 0 <= inner <= outer and outer > 0, got [{inner}, {outer}]"),
+            ));
+        }
+        if thickness < 0.0 {
+            return Err(invalid(self.file, format!("{context}.thickness must not be negative, got {thickness}")));
+        }
+        let palette = Palette { meshes: &meshes, materials: &materials, scale, orbit, spin };
+        let ring = rings::Annulus {
+            count: spec.count.max(0) as u32,
+            center: Vec3::from(spec.center.0),
+            inner_radius: inner,
+            outer_radius: outer,
+            thickness,
+            seed: spec.seed,
+        };
+        Ok(rings::place(&ring, &palette, &mut self.objects))
+    }
+
+    /// The built-in stress generator. Its meshes, materials and textures are appended once
+    /// per scene, after the file's own; a file holding only a stress set is therefore exactly
+    /// `generator::stress_scene`.
+    fn add_stress(&mut self, stress: &StressSpec) -> f32 {
+        let count = stress.count.max(0) as u32;
+        let generated =
+            generator::stress_scene(&StressParams { objects: count, seed: stress.seed, animated: self.animated });
+        let (mesh_offset, material_offset) = match self.stress_offsets {
+            Some(offsets) => offsets,
+            None => {
+                let offsets = (self.meshes.meshes.len() as u32, self.materials.len() as u32);
+                let arena = &generated.meshes;
+                for range in &arena.meshes {
+                    let vertices = range.base_vertex as usize..range.base_vertex as usize + range.vertex_count as usize;
+                    let indices = range.first_index as usize..(range.first_index + range.index_count) as usize;
+                    let data = MeshData {
+                        vertices: arena.vertices[vertices].to_vec(),
+                        indices: arena.indices[indices].to_vec(),
+                    };
+                    self.meshes.add(&range.name, data).expect("the stress scene's meshes are well-formed");
+                }
+                let base_color = remap_layers(&generated.base_color_textures, &mut self.base_color_layers);
+                let normal = remap_layers(&generated.normal_textures, &mut self.normal_layers);
+                for material in &generated.materials {
+                    self.materials.push(Material {
+                        base_color_layer: material.base_color_layer.map(|l| base_color[l as usize]),
+                        normal_layer: material.normal_layer.map(|l| normal[l as usize]),
+                        ..material.clone()
+                    });
+                }
+                self.stress_offsets = Some(offsets);
+                offsets
+            }
+        };
+        self.objects.extend(generated.objects.iter().map(|o| Object {
+            mesh: o.mesh + mesh_offset,
+            material: o.material + material_offset,
+            ..*o
+        }));
+        generator::half_extent(count)
+    }
+}
+
+/// The scene's layer of each of the stress scene's layers (the same size: both use
+/// [`crate::scene::textures::TEXTURE_SIZE`]).
+fn remap_layers(source: &TextureLayers, into: &mut LayerSet) -> Vec<u32> {
+    source.layers.iter().map(|layer| into.insert(layer.clone())).collect()
+}
+
+fn scale_range(file: &str, context: &str, spec: Option<ScaleSpec>) -> Result<ScaleRange, SceneError> {
+    let (lo, hi) = match spec.unwrap_or(ScaleSpec::Fixed(1.0)) {
+        ScaleSpec::Fixed(s) => (s, s),
+        ScaleSpec::Range(lo, hi) => (lo, hi),
+    };
+    if !(lo > 0.0 && hi >= lo) {
+        return Err(invalid(
+            file,
+            format!("{context}.scale must be positive (a range needs 0 < min <= max), got {lo}..{hi}"),
+        ));
+    }
+    Ok(ScaleRange { lo, hi })
+}

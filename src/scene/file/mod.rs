@@ -1,0 +1,187 @@
+//! Scene files: a TOML description of meshes, materials, object sets and a camera, turned
+//! into a [`Scene`]. The format is documented in `docs/SCENES.md`; `scenes/` ships examples,
+//! and `scenes/default.toml` (embedded as [`DEFAULT_SCENE_TOML`]) is the built-in stress scene.
+//!
+//! Loading runs in stages so that each error names what the user wrote:
+//! 1. `toml` deserialises the text into the [`spec`] types (syntax errors, wrong types and
+//!    unknown keys come back with a line and column);
+//! 2. while deserialising, every number that becomes an `f32` is checked to be finite
+//!    ([`finite`]: TOML allows `nan`, `inf` and numbers beyond `f32`'s range), so a refused
+//!    number has a line and column too;
+//! 3. the object total is computed from the counts alone, so an oversized scene is refused
+//!    before anything is generated;
+//! 4. [`build`] makes meshes, materials and texture layers, then the object sets (through
+//!    [`crate::scene::placement`]), then the camera.
+//!
+//! Nothing here panics on any input: every failure is a [`SceneError`], whose `Display` text
+//! is what the user sees.
+
+mod build;
+mod finite;
+mod spec;
+mod suggest;
+
+use std::ops::Range;
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::de::DeTable;
+
+use super::gltf_import::ImportError;
+use super::Scene;
+use crate::mesh::MeshError;
+use build::{build, Options};
+use spec::SceneSpec;
+
+pub use super::textures::TEXTURE_SIZE;
+pub use suggest::edit_distance;
+
+/// The default scene: the built-in stress scene with 100,000 objects.
+pub const DEFAULT_SCENE_TOML: &str = include_str!("../../../scenes/default.toml");
+
+/// Most objects one scene file may describe. A guard against typos like an extra zero that
+/// would otherwise allocate for minutes; whether the adapter can hold the scene is checked
+/// when it is uploaded.
+pub const MAX_OBJECTS: u64 = 50_000_000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SceneError {
+    #[error("cannot read scene file {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Malformed TOML, a wrong type or an unknown key, with the position the parser reported.
+    #[error("{file}:{line}:{column}: {message}")]
+    Syntax { file: String, line: usize, column: usize, message: String },
+    /// A number TOML allows but an `f32` cannot hold; `value` is the number as written.
+    #[error("{file}:{line}:{column}: {path} = {value} is {}", finite::NOT_FINITE)]
+    NotFinite { file: String, line: usize, column: usize, path: String, value: String },
+    #[error("{at}: unknown {kind} \"{name}\" in {context}; {hint}")]
+    UnknownName { at: String, kind: &'static str, name: String, context: String, hint: String },
+    #[error("{file}: the scene has {} objects; the maximum per scene file is {}", thousands(*.count), thousands(*.max))]
+    TooManyObjects { file: String, count: u64, max: u64 },
+    #[error("{at}: glTF file \"{path}\": {source}")]
+    Gltf {
+        at: String,
+        path: String,
+        #[source]
+        source: ImportError,
+    },
+    #[error("{at}: {source}")]
+    Mesh {
+        at: String,
+        #[source]
+        source: MeshError,
+    },
+    /// Anything else a well-formed file can get wrong: a value out of range, a missing or
+    /// conflicting setting, a path that leaves the scene's directory.
+    #[error("{at}: {message}")]
+    Invalid { at: String, message: String },
+}
+
+/// Reads a scene file; glTF paths in it resolve against the file's directory.
+pub fn load(path: &Path) -> Result<Scene, SceneError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| SceneError::Read { path: path.display().to_string(), source })?;
+    let base_dir = path.parent().unwrap_or(Path::new(""));
+    parse(&text, &path.display().to_string(), Some(base_dir))
+}
+
+/// Parses scene-file text. `name` is the file name used in messages (and the scene's name
+/// when `[scene]` gives none); with `base_dir` `None`, glTF references are an error.
+pub fn parse(text: &str, name: &str, base_dir: Option<&Path>) -> Result<Scene, SceneError> {
+    parse_with_limit(text, name, base_dir, MAX_OBJECTS)
+}
+
+/// [`parse`] with a smaller object limit: the property tests parse hundreds of thousands of
+/// mutated files and refuse the big ones before generating them.
+pub fn parse_with_limit(
+    text: &str,
+    name: &str,
+    base_dir: Option<&Path>,
+    max_objects: u64,
+) -> Result<Scene, SceneError> {
+    let raw = read_spec(text, name)?;
+    build(raw, text, name, base_dir, Options { max_objects, override_counts: false })
+}
+
+/// The embedded default scene: the stress scene with 100,000 objects, seed 1, animated.
+pub fn default_scene() -> Scene {
+    parse(DEFAULT_SCENE_TOML, "default.toml", None)
+        .expect("the embedded default scene is valid (test default_scene_is_the_stress_scene)")
+}
+
+/// The default scene with its generator's object count replaced (`--objects`). Neither the
+/// file's 50M limit nor its no-empty-scene rule applies: the caller checks the count
+/// against the adapter's limits.
+pub fn default_scene_with_objects(objects: u32) -> Scene {
+    let mut raw = read_spec(DEFAULT_SCENE_TOML, "default.toml").expect("the embedded default scene is valid TOML");
+    for set in &mut raw.objects {
+        if let Some(stress) = &mut set.stress {
+            stress.count = objects as i64;
+        }
+    }
+    build(raw, DEFAULT_SCENE_TOML, "default.toml", None, Options { max_objects: u64::MAX, override_counts: true })
+        .expect("the embedded default scene is valid with any object count (test default_scene_with_objects_overrides_the_count)")
+}
+
+// ---------------------------------------------------------------------------------------
+// Stages 1 and 2: TOML to specs, every number finite.
+
+/// One parse of the text into toml's spanned document, then serde into the specs. The
+/// document is kept only to name the key path of a number [`Finite`](finite::Finite) refused.
+fn read_spec(text: &str, file: &str) -> Result<SceneSpec, SceneError> {
+    let document = DeTable::parse(text).map_err(|error| syntax_error(file, text, &error))?;
+    let kept = document.get_ref().clone();
+    SceneSpec::deserialize(toml::de::Deserializer::from(document)).map_err(|error| {
+        match error.span().filter(|_| error.message() == finite::NOT_FINITE) {
+            Some(span) => not_finite(file, text, &kept, span).unwrap_or_else(|| syntax_error(file, text, &error)),
+            None => syntax_error(file, text, &error),
+        }
+    })
+}
+
+fn syntax_error(file: &str, text: &str, error: &toml::de::Error) -> SceneError {
+    let (line, column) = error.span().map_or((1, 1), |span| line_column(text, span.start));
+    let mut message = error.message().trim().replace('\n', "; ");
+    // toml's parser names neither the key nor its table here; the span holds the key.
+    if let Some(key) = error.span().filter(|_| message == "duplicate key").and_then(|span| text.get(span)) {
+        message = format!("duplicate key `{key}`");
+    }
+    SceneError::Syntax { file: file.to_string(), line, column, message }
+}
+
+/// The refused number inside `span` (a number, or a scale range holding one), by key path.
+fn not_finite(file: &str, text: &str, document: &DeTable, span: Range<usize>) -> Option<SceneError> {
+    let (path, number) = finite::locate(document, &span)?;
+    let (line, column) = line_column(text, number.start);
+    let value = text.get(number)?.to_string();
+    Some(SceneError::NotFinite { file: file.to_string(), line, column, path, value })
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// 50000000 → "50,000,000".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

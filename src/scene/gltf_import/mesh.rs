@@ -1,0 +1,181 @@
+//! Meshes: every triangle primitive of one glTF mesh merged into one [`MeshData`], each
+//! accessor checked against its buffer view before the `gltf` crate's readers walk it.
+
+use glam::Vec3;
+use gltf::accessor::{DataType, Dimensions};
+use gltf::mesh::Mode;
+
+use super::{describe, select, GltfFile, ImportError, Selector};
+use crate::mesh::{MeshData, Vertex};
+
+impl GltfFile {
+    /// One mesh with all its triangle primitives merged. Missing normals are generated from
+    /// the faces (smooth where vertices are shared, flat where they are not); missing UVs are 0.
+    pub fn mesh(&self, selector: Option<&Selector>) -> Result<MeshData, ImportError> {
+        let names: Vec<Option<&str>> = self.document.meshes().map(|m| m.name()).collect();
+        let index = select("mesh", selector, &names)?;
+        let mesh = self.document.meshes().nth(index).expect("select returns an index in range");
+        let label = |primitive: usize| format!("mesh {} primitive {primitive}", describe(index, names[index]));
+        let mut data = MeshData::default();
+        for primitive in mesh.primitives() {
+            let what = label(primitive.index());
+            if primitive.mode() != Mode::Triangles {
+                return Err(ImportError::Unsupported(format!(
+                    "{what}: mode {:?}, only triangle lists",
+                    primitive.mode()
+                )));
+            }
+            let reader = primitive.reader(|buffer| self.buffers.get(buffer.index()).map(Vec::as_slice));
+            let positions = primitive.get(&gltf::Semantic::Positions).ok_or_else(|| ImportError::Corrupt {
+                what: what.clone(),
+                reason: "it has no POSITION attribute".into(),
+            })?;
+            let count =
+                self.check_accessor(&positions, &format!("{what} POSITION"), &[(Dimensions::Vec3, &[DataType::F32])])?;
+            let read_failed = |attribute: &str| ImportError::Corrupt {
+                what: format!("{what} {attribute}"),
+                reason: "its data could not be read".into(),
+            };
+            let mut vertices: Vec<Vertex> = reader
+                .read_positions()
+                .ok_or_else(|| read_failed("POSITION"))?
+                .map(|position| Vertex { position, normal: [0.0; 3], uv: [0.0; 2] })
+                .collect();
+            if vertices.len() != count {
+                return Err(read_failed("POSITION"));
+            }
+            if let Some(normals) = primitive.get(&gltf::Semantic::Normals) {
+                self.check_vertex_attribute(
+                    &normals,
+                    &format!("{what} NORMAL"),
+                    count,
+                    &[(Dimensions::Vec3, &[DataType::F32])],
+                )?;
+                for (vertex, normal) in
+                    vertices.iter_mut().zip(reader.read_normals().ok_or_else(|| read_failed("NORMAL"))?)
+                {
+                    vertex.normal = normal;
+                }
+            }
+            if let Some(uvs) = primitive.get(&gltf::Semantic::TexCoords(0)) {
+                let types: &[DataType] = &[DataType::F32, DataType::U8, DataType::U16];
+                self.check_vertex_attribute(&uvs, &format!("{what} TEXCOORD_0"), count, &[(Dimensions::Vec2, types)])?;
+                let read = reader.read_tex_coords(0).ok_or_else(|| read_failed("TEXCOORD_0"))?;
+                for (vertex, uv) in vertices.iter_mut().zip(read.into_f32()) {
+                    vertex.uv = uv;
+                }
+            }
+            let indices: Vec<u32> = match primitive.indices() {
+                Some(accessor) => {
+                    let types: &[DataType] = &[DataType::U8, DataType::U16, DataType::U32];
+                    self.check_accessor(&accessor, &format!("{what} indices"), &[(Dimensions::Scalar, types)])?;
+                    reader.read_indices().ok_or_else(|| read_failed("indices"))?.into_u32().collect()
+                }
+                None => (0..count as u32).collect(),
+            };
+            if !indices.len().is_multiple_of(3) {
+                return Err(ImportError::Corrupt {
+                    what,
+                    reason: format!("{} indices do not make whole triangles", indices.len()),
+                });
+            }
+            if let Some(&bad) = indices.iter().find(|&&i| i as usize >= count) {
+                return Err(ImportError::Corrupt {
+                    what,
+                    reason: format!("index {bad} is out of range for {count} vertices"),
+                });
+            }
+            if primitive.get(&gltf::Semantic::Normals).is_none() {
+                generate_normals(&mut vertices, &indices);
+            }
+            let base = data.vertices.len() as u32;
+            data.vertices.extend(vertices);
+            data.indices.extend(indices.iter().map(|i| i + base));
+        }
+        if data.indices.is_empty() {
+            return Err(ImportError::Corrupt {
+                what: format!("mesh {}", describe(index, names[index])),
+                reason: "it has no triangles".into(),
+            });
+        }
+        if let Some(bad) =
+            data.vertices.iter().position(|v| !v.position.iter().chain(&v.normal).chain(&v.uv).all(|x| x.is_finite()))
+        {
+            return Err(ImportError::Corrupt {
+                what: format!("mesh {}", describe(index, names[index])),
+                reason: format!("vertex {bad} has a non-finite component"),
+            });
+        }
+        Ok(data)
+    }
+
+    /// Checks an accessor that the crate's readers will walk: no sparse storage, an allowed
+    /// type, and every element inside its view and its buffer. Returns the element count.
+    fn check_accessor(
+        &self,
+        accessor: &gltf::Accessor,
+        what: &str,
+        allowed: &[(Dimensions, &[DataType])],
+    ) -> Result<usize, ImportError> {
+        let corrupt = |reason: String| ImportError::Corrupt { what: what.to_string(), reason };
+        if accessor.sparse().is_some() {
+            return Err(ImportError::Unsupported(format!("{what}: sparse accessor")));
+        }
+        let (dimensions, data_type) = (accessor.dimensions(), accessor.data_type());
+        if !allowed.iter().any(|(d, types)| *d == dimensions && types.contains(&data_type)) {
+            return Err(ImportError::Unsupported(format!("{what}: {dimensions:?} of {data_type:?}")));
+        }
+        let view = accessor.view().ok_or_else(|| corrupt("it has no buffer view".into()))?;
+        let count = accessor.count();
+        if count == 0 {
+            return Err(corrupt("it has no elements".into()));
+        }
+        let element = accessor.size();
+        let stride = view.stride().unwrap_or(element);
+        if stride < element {
+            return Err(corrupt(format!("stride {stride} is smaller than its {element}-byte elements")));
+        }
+        let view_bytes = self.view_bytes(&view, what)?;
+        let end = (count - 1)
+            .checked_mul(stride)
+            .and_then(|n| n.checked_add(element))
+            .and_then(|n| n.checked_add(accessor.offset()));
+        match end {
+            Some(end) if end <= view_bytes.len() => Ok(count),
+            _ => Err(corrupt(format!("{count} elements run past the end of buffer view {}", view.index()))),
+        }
+    }
+
+    fn check_vertex_attribute(
+        &self,
+        accessor: &gltf::Accessor,
+        what: &str,
+        vertices: usize,
+        allowed: &[(Dimensions, &[DataType])],
+    ) -> Result<(), ImportError> {
+        let count = self.check_accessor(accessor, what, allowed)?;
+        if count != vertices {
+            return Err(ImportError::Corrupt {
+                what: what.to_string(),
+                reason: format!("it has {count} elements for {vertices} positions"),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Area-weighted face normals summed per vertex: smooth across shared vertices, flat for
+/// unshared ones (non-indexed primitives).
+fn generate_normals(vertices: &mut [Vertex], indices: &[u32]) {
+    let mut sums = vec![Vec3::ZERO; vertices.len()];
+    for tri in indices.chunks_exact(3) {
+        let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| Vec3::from(vertices[i as usize].position));
+        let face = (b - a).cross(c - a);
+        for &i in tri {
+            sums[i as usize] += face;
+        }
+    }
+    for (vertex, sum) in vertices.iter_mut().zip(sums) {
+        vertex.normal = sum.normalize_or(Vec3::Y).into();
+    }
+}

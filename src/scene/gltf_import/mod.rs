@@ -1,0 +1,199 @@
+//! glTF 2.0 import for scene files: meshes (positions, normals, first UV set, indices) and
+//! base-colour materials with their textures, from `.gltf` (embedded `data:` or external
+//! buffers and images) and `.glb` files.
+//!
+//! The `gltf` crate is built without its `import` feature: buffers and images are resolved
+//! here, so every external path is checked against the scene's directory (a model may not
+//! read files outside it) and the only image decoder is the PNG one the engine already links.
+//! Every accessor is bounds-checked against its buffer before the crate's readers touch it:
+//! those readers slice and assert on malformed input, and a scene file must never panic.
+
+mod material;
+mod mesh;
+mod uri;
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec4;
+
+pub use material::resize_nearest;
+pub use uri::{decode_base64, encode_base64, lexically_normal};
+
+/// What can go wrong reading a glTF file; the scene loader adds the file's path.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("cannot read it: {0}")]
+    Read(#[source] std::io::Error),
+    #[error("not a valid glTF 2.0 file: {0}")]
+    Parse(#[source] gltf::Error),
+    #[error("{what} \"{uri}\" {reason}")]
+    BadUri { what: String, uri: String, reason: String },
+    #[error("cannot read {what} \"{path}\": {source}")]
+    ReadExternal { what: String, path: String, source: std::io::Error },
+    #[error("{what}: {reason}")]
+    Corrupt { what: String, reason: String },
+    #[error("{0} (not supported)")]
+    Unsupported(String),
+    #[error("it has no {what} {selector}; it has {available}")]
+    NotFound { what: &'static str, selector: String, available: String },
+    #[error("image {index}: {reason}")]
+    Image { index: usize, reason: String },
+}
+
+/// Picks one mesh or material of a file: by name or by position in the file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Selector {
+    Index(usize),
+    Name(String),
+}
+
+impl std::fmt::Display for Selector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Selector::Index(i) => write!(f, "#{i}"),
+            Selector::Name(name) => write!(f, "\"{name}\""),
+        }
+    }
+}
+
+/// A material's base colour as the scene needs it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GltfMaterial {
+    pub name: Option<String>,
+    /// Linear RGBA factor.
+    pub base_color: Vec4,
+    /// Index of the image holding the base-colour texture, if any.
+    pub base_color_image: Option<usize>,
+    /// `alphaMode: MASK`.
+    pub masked: bool,
+    pub alpha_cutoff: f32,
+    pub double_sided: bool,
+}
+
+/// An opened glTF file with every buffer resolved.
+pub struct GltfFile {
+    document: gltf::Document,
+    buffers: Vec<Vec<u8>>,
+    /// Directory that relative URIs resolve against.
+    dir: PathBuf,
+    /// Directory no external URI may leave.
+    root: PathBuf,
+}
+
+/// Opens a `.gltf` or `.glb` file. `root` is the directory external buffers and images must
+/// stay inside (the scene file's directory).
+pub fn open(path: &Path, root: &Path) -> Result<GltfFile, ImportError> {
+    let bytes = std::fs::read(path).map_err(ImportError::Read)?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    from_bytes(&bytes, &dir, root)
+}
+
+/// Parses a glTF file already in memory; `dir` is where its relative URIs point.
+pub fn from_bytes(bytes: &[u8], dir: &Path, root: &Path) -> Result<GltfFile, ImportError> {
+    // The crate subtracts the 12-byte GLB header from the declared length unchecked.
+    if let Some(length) = bytes.strip_prefix(b"glTF").and_then(|rest| rest.get(4..8)) {
+        let length = u32::from_le_bytes(length.try_into().expect("a 4-byte slice"));
+        if length < 12 {
+            return Err(ImportError::Corrupt {
+                what: "GLB header".into(),
+                reason: format!("it declares {length} bytes, less than the header itself"),
+            });
+        }
+    }
+    let gltf::Gltf { document, mut blob } =
+        gltf::Gltf::from_slice_without_validation(bytes).map_err(ImportError::Parse)?;
+    // The crate's validator indexes `accessors` with each primitive's POSITION index before
+    // checking it: check that one first, then let the validator check everything else.
+    let json = document.into_json();
+    for (m, mesh) in json.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let position = primitive.attributes.get(&gltf::json::validation::Checked::Valid(gltf::Semantic::Positions));
+            if let Some(accessor) = position.filter(|a| a.value() >= json.accessors.len()) {
+                return Err(ImportError::Corrupt {
+                    what: format!("mesh #{m} primitive {p} POSITION"),
+                    reason: format!("accessor {} does not exist", accessor.value()),
+                });
+            }
+        }
+    }
+    let document = gltf::Document::from_json(json).map_err(ImportError::Parse)?;
+    if let Some(required) = document.extensions_required().next() {
+        return Err(ImportError::Unsupported(format!("required extension {required}")));
+    }
+    let mut file = GltfFile { document, buffers: Vec::new(), dir: dir.to_path_buf(), root: root.to_path_buf() };
+    let mut buffers = Vec::new();
+    for buffer in file.document.buffers() {
+        let what = format!("buffer {}", buffer.index());
+        let mut data = match buffer.source() {
+            gltf::buffer::Source::Bin => blob.take().ok_or_else(|| ImportError::Corrupt {
+                what: what.clone(),
+                reason: "it refers to a missing GLB BIN chunk".into(),
+            })?,
+            gltf::buffer::Source::Uri(uri) => file.read_uri(&what, uri)?,
+        };
+        if data.len() < buffer.length() {
+            return Err(ImportError::Corrupt {
+                what,
+                reason: format!("it has {} bytes but the file declares {}", data.len(), buffer.length()),
+            });
+        }
+        data.truncate(buffer.length());
+        buffers.push(data);
+    }
+    file.buffers = buffers;
+    Ok(file)
+}
+
+impl GltfFile {
+    pub fn mesh_count(&self) -> usize {
+        self.document.meshes().len()
+    }
+
+    pub fn material_count(&self) -> usize {
+        self.document.materials().len()
+    }
+
+    pub fn image_count(&self) -> usize {
+        self.document.images().len()
+    }
+
+    /// The bytes of a buffer view, checked against its buffer.
+    fn view_bytes(&self, view: &gltf::buffer::View, what: &str) -> Result<&[u8], ImportError> {
+        let buffer = &self.buffers[view.buffer().index()];
+        view.offset().checked_add(view.length()).and_then(|end| buffer.get(view.offset()..end)).ok_or_else(|| {
+            ImportError::Corrupt {
+                what: what.to_string(),
+                reason: format!("buffer view {} runs past the end of buffer {}", view.index(), view.buffer().index()),
+            }
+        })
+    }
+}
+
+/// `#index "name"`, as messages name a mesh or material of the file.
+fn describe(index: usize, name: Option<&str>) -> String {
+    match name {
+        Some(name) => format!("#{index} \"{name}\""),
+        None => format!("#{index}"),
+    }
+}
+
+/// The index of the mesh or material a selector picks (the first when there is none).
+fn select(what: &'static str, selector: Option<&Selector>, names: &[Option<&str>]) -> Result<usize, ImportError> {
+    let available = || {
+        if names.is_empty() {
+            return "none".to_string();
+        }
+        let listed: Vec<String> = names.iter().enumerate().map(|(i, n)| describe(i, *n)).collect();
+        listed.join(", ")
+    };
+    let found = match selector {
+        None => (!names.is_empty()).then_some(0),
+        Some(Selector::Index(i)) => (*i < names.len()).then_some(*i),
+        Some(Selector::Name(name)) => names.iter().position(|n| *n == Some(name.as_str())),
+    };
+    found.ok_or_else(|| ImportError::NotFound {
+        what,
+        selector: selector.map_or_else(|| "at all".to_string(), Selector::to_string),
+        available: available(),
+    })
+}
