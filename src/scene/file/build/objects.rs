@@ -2,6 +2,7 @@
 //! generator in [`crate::scene::placement`]; a `stress` set appends the stress scene.
 
 use glam::{Quat, Vec3};
+use toml::Spanned;
 
 use super::materials::LayerSet;
 use super::{invalid, Builder};
@@ -16,7 +17,35 @@ use crate::scene::placement::{self, grid, random, rings, transforms, ClassRange,
 use crate::scene::{Material, Object, TextureLayers};
 use crate::tunables::ANIMATION_CLASSES;
 
+/// What a generated set picks from: its meshes, materials and scale range, resolved.
+struct Choices {
+    meshes: Vec<u32>,
+    materials: Vec<u32>,
+    scale: ScaleRange,
+}
+
+impl Choices {
+    fn palette(&self, orbit: ClassRange, spin: ClassRange) -> Palette<'_> {
+        Palette { meshes: &self.meshes, materials: &self.materials, scale: self.scale, orbit, spin }
+    }
+}
+
 impl Builder<'_> {
+    /// Resolves a generated set's mesh and material names and checks its scale range.
+    fn choices(
+        &self,
+        context: &str,
+        meshes: &[Spanned<String>],
+        materials: &[Spanned<String>],
+        scale: Option<ScaleSpec>,
+    ) -> Result<Choices, SceneError> {
+        Ok(Choices {
+            meshes: self.resolve_all("mesh", meshes, context)?,
+            materials: self.resolve_all("material", materials, context)?,
+            scale: scale_range(self.file, context, scale)?,
+        })
+    }
+
     pub(super) fn add_objects(&mut self, index: usize, set: &ObjectSetSpec) -> Result<(), SceneError> {
         let context = format!("objects[{index}]");
         let animation = set.animation.as_ref();
@@ -126,10 +155,8 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let meshes = self.resolve_all("mesh", &spec.meshes, context)?;
-        let materials = self.resolve_all("material", &spec.materials, context)?;
-        let scale = scale_range(self.file, context, spec.scale)?;
-        let palette = Palette { meshes: &meshes, materials: &materials, scale, orbit, spin };
+        let choices = self.choices(context, &spec.meshes, &spec.materials, spec.scale)?;
+        let palette = choices.palette(orbit, spin);
         let grid = grid::Grid {
             // count_objects has refused counts below 1.
             counts: spec.counts.map(|c| c.max(0) as u32),
@@ -148,9 +175,7 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let meshes = self.resolve_all("mesh", &spec.meshes, context)?;
-        let materials = self.resolve_all("material", &spec.materials, context)?;
-        let scale = scale_range(self.file, context, spec.scale)?;
+        let choices = self.choices(context, &spec.meshes, &spec.materials, spec.scale)?;
         let count = spec.count.max(0) as u32;
         let half_extent = match spec.half_extent.unwrap_or(ExtentSpec::Auto) {
             ExtentSpec::Auto => generator::half_extent(count),
@@ -159,7 +184,7 @@ impl Builder<'_> {
                 return Err(invalid(self.file, format!("{context}.half_extent must be positive, got {half}")))
             }
         };
-        let palette = Palette { meshes: &meshes, materials: &materials, scale, orbit, spin };
+        let palette = choices.palette(orbit, spin);
         let set = random::RandomBox { count, center: Vec3::from(spec.center.0), half_extent, seed: spec.seed };
         Ok(random::place(&set, &palette, &mut self.objects))
     }
@@ -171,9 +196,7 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let meshes = self.resolve_all("mesh", &spec.meshes, context)?;
-        let materials = self.resolve_all("material", &spec.materials, context)?;
-        let scale = scale_range(self.file, context, spec.scale)?;
+        let choices = self.choices(context, &spec.meshes, &spec.materials, spec.scale)?;
         let Finite([inner, outer]) = spec.radius;
         let Finite(thickness) = spec.thickness;
         if inner < 0.0 || outer <= 0.0 || inner > outer {
@@ -185,7 +208,7 @@ impl Builder<'_> {
         if thickness < 0.0 {
             return Err(invalid(self.file, format!("{context}.thickness must not be negative, got {thickness}")));
         }
-        let palette = Palette { meshes: &meshes, materials: &materials, scale, orbit, spin };
+        let palette = choices.palette(orbit, spin);
         let ring = rings::Annulus {
             count: spec.count.max(0) as u32,
             center: Vec3::from(spec.center.0),
