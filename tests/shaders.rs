@@ -1,7 +1,8 @@
 //! No GPU needed: every WGSL file, as the pipelines compose it, passes naga validation; every
 //! host struct matches its WGSL twin in size and member offsets (naga's layouter; the uniform
 //! block as encase writes it); and every resource a shader declares is the binding the Rust
-//! layout table gives it, with no binding number written in a shader file.
+//! layout table gives it (textures down to their image class), with no binding number written in
+//! a shader file.
 
 use std::mem::{offset_of, size_of};
 
@@ -76,8 +77,45 @@ fn every_shader_resource_is_its_layout_binding() {
                     access == naga::StorageAccess::LOAD | naga::StorageAccess::STORE
                 }
                 (BindingKind::TextureArray | BindingKind::Sampler, naga::AddressSpace::Handle) => true,
+                (
+                    BindingKind::DepthTexture | BindingKind::UnfilterableTexture | BindingKind::StorageTextureWrite(_),
+                    naga::AddressSpace::Handle,
+                ) => true,
                 _ => false,
             };
+            // Texture kinds that share an address space differ in their image class.
+            let image_class = match module.types[global.ty].inner {
+                naga::TypeInner::Image { dim: naga::ImageDimension::D2, arrayed, class } => Some((arrayed, class)),
+                _ => None,
+            };
+            let class_ok = match entry.kind {
+                BindingKind::TextureArray => {
+                    image_class
+                        == Some((true, naga::ImageClass::Sampled { kind: naga::ScalarKind::Float, multi: false }))
+                }
+                BindingKind::DepthTexture => image_class == Some((false, naga::ImageClass::Depth { multi: false })),
+                BindingKind::UnfilterableTexture => {
+                    image_class
+                        == Some((false, naga::ImageClass::Sampled { kind: naga::ScalarKind::Float, multi: false }))
+                }
+                BindingKind::StorageTextureWrite(format) => {
+                    let wgsl_format = match format {
+                        wgpu::TextureFormat::R32Float => naga::StorageFormat::R32Float,
+                        other => panic!("{}: `{name}`: no naga storage format for {other:?}", shader.file),
+                    };
+                    image_class
+                        == Some((
+                            false,
+                            naga::ImageClass::Storage { format: wgsl_format, access: naga::StorageAccess::STORE },
+                        ))
+                }
+                _ => true,
+            };
+            assert!(
+                class_ok,
+                "{}: `{name}` is {:?} in WGSL but {:?} in the layout",
+                shader.file, image_class, entry.kind
+            );
             assert!(
                 space_ok,
                 "{}: `{name}` is {:?} in WGSL but {:?} in the layout",

@@ -1,5 +1,5 @@
 //! Offscreen render targets (colour + depth) for headless rendering, tests and prewarming,
-//! and reading a colour target back as an image.
+//! and reading a colour target back as an image, a depth or R32Float texture as floats.
 
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -27,7 +27,13 @@ pub struct OffscreenTarget {
     pub height: u32,
 }
 
+/// A depth buffer: rendered into by the main pass, then read (sampled, with `textureLoad`) by
+/// the pyramid pass.
 pub fn depth_texture(device: &wgpu::Device, width: u32, height: u32) -> wgpu::Texture {
+    depth_texture_with(device, width, height, wgpu::TextureUsages::empty())
+}
+
+fn depth_texture_with(device: &wgpu::Device, width: u32, height: u32, extra: wgpu::TextureUsages) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
         label: Some("depth"),
         size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
@@ -35,7 +41,7 @@ pub fn depth_texture(device: &wgpu::Device, width: u32, height: u32) -> wgpu::Te
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
         format: DEPTH_FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING | extra,
         view_formats: &[],
     })
 }
@@ -56,7 +62,8 @@ impl OffscreenTarget {
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
-        let depth = depth_texture(device, width, height);
+        // Offscreen frames are read back by tests, depth included.
+        let depth = depth_texture_with(device, width, height, wgpu::TextureUsages::COPY_SRC);
         let color_view = color.create_view(&Default::default());
         let depth_view = depth.create_view(&Default::default());
         Self { color, color_view, depth, depth_view, width, height }
@@ -70,6 +77,26 @@ impl OffscreenTarget {
     pub fn read_rgba(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> image::RgbaImage {
         read_texture_rgba(device, queue, &self.color, self.width, self.height)
     }
+
+    /// Reads the depth buffer back, row by row (as the main pass left it: a frame stores it).
+    pub fn read_depth(&self, device: &wgpu::Device, queue: &wgpu::Queue) -> Vec<f32> {
+        read_texture_f32(device, queue, &self.depth, 0)
+    }
+}
+
+/// Copies one mip level of a Depth32Float or R32Float texture into floats, row by row.
+pub fn read_texture_f32(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    mip_level: u32,
+) -> Vec<f32> {
+    let aspect =
+        if texture.format().has_depth_aspect() { wgpu::TextureAspect::DepthOnly } else { wgpu::TextureAspect::All };
+    let copy = wgpu::TexelCopyTextureInfo { texture, mip_level, origin: wgpu::Origin3d::ZERO, aspect };
+    let size = texture.size().mip_level_size(mip_level, texture.dimension());
+    let bytes = read_texels(device, queue, copy, size.width, size.height, 4);
+    bytes.chunks_exact(4).map(|texel| f32::from_ne_bytes(texel.try_into().expect("chunks of 4 bytes"))).collect()
 }
 
 /// Copies a 4-byte-per-pixel texture into an image (rows re-packed from wgpu's 256-byte
@@ -81,13 +108,31 @@ pub fn read_texture_rgba(
     width: u32,
     height: u32,
 ) -> image::RgbaImage {
-    let unpadded = width * 4;
+    let mut pixels = read_texels(device, queue, texture.as_image_copy(), width, height, 4);
+    let bgra = matches!(texture.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb);
+    if bgra {
+        pixels.chunks_exact_mut(4).for_each(|p| p.swap(0, 2));
+    }
+    image::RgbaImage::from_raw(width, height, pixels).expect("buffer holds exactly width × height pixels")
+}
+
+/// Copies `width` × `height` texels of `bytes_per_texel` bytes out of `copy` and returns them
+/// tightly packed (rows re-packed from wgpu's 256-byte alignment). Waits for the GPU.
+fn read_texels(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    copy: wgpu::TexelCopyTextureInfo<'_>,
+    width: u32,
+    height: u32,
+    bytes_per_texel: u32,
+) -> Vec<u8> {
+    let unpadded = width * bytes_per_texel;
     let padded = unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
     let staging = super::readback::staging_buffer(device, "texture readback", padded as u64 * height as u64);
     let mut encoder =
         device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("texture readback") });
     encoder.copy_texture_to_buffer(
-        texture.as_image_copy(),
+        copy,
         wgpu::TexelCopyBufferInfo {
             buffer: &staging,
             layout: wgpu::TexelCopyBufferLayout {
@@ -100,13 +145,9 @@ pub fn read_texture_rgba(
     );
     let index = queue.submit([encoder.finish()]);
     let mapped = super::readback::map_and_read(device, &staging, Some(index));
-    let bgra = matches!(texture.format(), wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb);
-    let mut pixels = Vec::with_capacity((unpadded * height) as usize);
+    let mut texels = Vec::with_capacity((unpadded * height) as usize);
     for row in mapped.chunks_exact(padded as usize) {
-        pixels.extend_from_slice(&row[..unpadded as usize]);
+        texels.extend_from_slice(&row[..unpadded as usize]);
     }
-    if bgra {
-        pixels.chunks_exact_mut(4).for_each(|p| p.swap(0, 2));
-    }
-    image::RgbaImage::from_raw(width, height, pixels).expect("buffer holds exactly width × height pixels")
+    texels
 }

@@ -12,6 +12,10 @@
 //! |       | (read only)                               | (read only), instances, counts,  |
 //! |       |                                           | draws (read-write)               |
 //! | 2     | [`TEXTURES`]: base colour, normal, sampler | –                               |
+//!
+//! The pyramid pass (depth → Hi-Z mip chain) has a layout of its own: group 0 is
+//! [`PYRAMID_IO`] (the depth, the level it reduces and the level it writes), one bind group per
+//! level.
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -32,6 +36,22 @@ pub enum BindingKind {
     TextureArray,
     /// A filtering sampler.
     Sampler,
+    /// A single-sampled `texture_depth_2d`, read with `textureLoad`.
+    DepthTexture,
+    /// A `texture_2d<f32>` of a format that cannot be filtered (R32Float), read with
+    /// `textureLoad`.
+    UnfilterableTexture,
+    /// A write-only `texture_storage_2d` of this format.
+    StorageTextureWrite(wgpu::TextureFormat),
+}
+
+/// The WGSL texel format of a storage texture format. Panics on a format the engine does not
+/// use as storage: that is a typo in a table, caught by every test that composes its shader.
+fn wgsl_storage_format(format: wgpu::TextureFormat) -> &'static str {
+    match format {
+        wgpu::TextureFormat::R32Float => "r32float",
+        other => panic!("no WGSL storage texel format for {other:?}; add it to wgsl_storage_format"),
+    }
 }
 
 /// One binding: its WGSL name and kind. Its number is its position in the group.
@@ -105,8 +125,22 @@ pub const CULL_IO: Group = Group {
     ],
 };
 
+/// Group 0 of the pyramid pass: one bind group per level. Level 0 reads `depth` (and binds a
+/// 1×1 placeholder as `source_level`); level i reads level i − 1 as `source_level`. Each binds
+/// one storage texture, well inside the default `max_storage_textures_per_shader_stage` of 4.
+pub const PYRAMID_IO: Group = Group {
+    index: 0,
+    label: "pyramid io",
+    visibility: wgpu::ShaderStages::COMPUTE,
+    bindings: &[
+        binding("depth", BindingKind::DepthTexture),
+        binding("source_level", BindingKind::UnfilterableTexture),
+        binding("destination_level", BindingKind::StorageTextureWrite(wgpu::TextureFormat::R32Float)),
+    ],
+};
+
 /// Every group, for tests and tools.
-pub const ALL_GROUPS: [&Group; 4] = [&FRAME, &SCENE, &TEXTURES, &CULL_IO];
+pub const ALL_GROUPS: [&Group; 5] = [&FRAME, &SCENE, &TEXTURES, &CULL_IO, &PYRAMID_IO];
 
 const _: () = assert!(TEXTURES.index as usize + 1 == BIND_GROUPS, "command counts cover every group index");
 
@@ -134,12 +168,19 @@ impl Group {
     pub fn wgsl(&self) -> String {
         let mut text = String::new();
         for (number, b) in self.bindings.iter().enumerate() {
+            let storage_texture;
             let (space, ty) = match b.kind {
                 BindingKind::Uniform(ty) => ("<uniform>", ty),
                 BindingKind::StorageRead(ty) => ("<storage, read>", ty),
                 BindingKind::StorageReadWrite(ty) => ("<storage, read_write>", ty),
                 BindingKind::TextureArray => ("", "texture_2d_array<f32>"),
                 BindingKind::Sampler => ("", "sampler"),
+                BindingKind::DepthTexture => ("", "texture_depth_2d"),
+                BindingKind::UnfilterableTexture => ("", "texture_2d<f32>"),
+                BindingKind::StorageTextureWrite(format) => {
+                    storage_texture = format!("texture_storage_2d<{}, write>", wgsl_storage_format(format));
+                    ("", storage_texture.as_str())
+                }
             };
             let _ = writeln!(text, "@group({}) @binding({number}) var{space} {}: {ty};", self.index, b.name);
         }
@@ -166,6 +207,21 @@ impl Group {
                         multisampled: false,
                     },
                     BindingKind::Sampler => wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    BindingKind::DepthTexture => wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Depth,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    BindingKind::UnfilterableTexture => wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    BindingKind::StorageTextureWrite(format) => wgpu::BindingType::StorageTexture {
+                        access: wgpu::StorageTextureAccess::WriteOnly,
+                        format,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
                 },
                 count: None,
             })
@@ -184,10 +240,13 @@ pub struct Layouts {
     pub scene: wgpu::BindGroupLayout,
     pub textures: wgpu::BindGroupLayout,
     pub cull_io: wgpu::BindGroupLayout,
+    pub pyramid_io: wgpu::BindGroupLayout,
     /// The one pipeline layout of every render pipeline (frame, scene, textures).
     pub render: wgpu::PipelineLayout,
     /// The pipeline layout of the cull and build compute pipelines (frame, cull io).
     pub cull: wgpu::PipelineLayout,
+    /// The pipeline layout of the pyramid pass's compute pipelines (pyramid io).
+    pub pyramid: wgpu::PipelineLayout,
 }
 
 impl Layouts {
@@ -212,6 +271,12 @@ impl Layouts {
             bind_group_layouts: &[&frame, &cull_io],
             push_constant_ranges: &[],
         });
-        Self { frame, scene, textures, cull_io, render, cull }
+        let pyramid_io = PYRAMID_IO.layout(device);
+        let pyramid = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("pyramid layout"),
+            bind_group_layouts: &[&pyramid_io],
+            push_constant_ranges: &[],
+        });
+        Self { frame, scene, textures, cull_io, pyramid_io, render, cull, pyramid }
     }
 }

@@ -2,11 +2,12 @@
 //!
 //! Every pass's source is: constants generated from `crate::tunables`, the declarations of
 //! the bind groups the pass uses, generated from their tables in `gpu_scene::layout`, then
-//! `shaders/shared/types.wgsl` and `shaders/shared/math.wgsl`, then the pass's own file. WGSL
+//! `shaders/shared/types.wgsl` and `shaders/shared/math.wgsl` (only for passes that use the
+//! frame group, which it reads), then the pass's own file. WGSL
 //! has no includes, so this concatenation is the include mechanism; it happens in one place so
 //! the validation test composes exactly what the pipelines compile.
 
-use super::layout::Group;
+use super::layout::{Group, FRAME};
 use crate::pipelines::{shader_spec, ShaderSpec};
 use crate::tunables;
 
@@ -35,9 +36,12 @@ impl PassShader {
         }
         source.reserve(TYPES.len() + MATH.len() + self.body.len());
         source.push_str(TYPES);
-        // math.wgsl reads `frame`, which the generated group 0 declares; WGSL resolves
-        // module-scope names in any order.
-        source.push_str(MATH);
+        // math.wgsl reads `frame`, which the generated frame group declares (WGSL resolves
+        // module-scope names in any order); a pass without that group, such as the pyramid,
+        // uses none of its functions and could not compile them.
+        if self.groups.iter().any(|group| group.label == FRAME.label) {
+            source.push_str(MATH);
+        }
         source.push_str(self.body);
         source
     }

@@ -6,12 +6,15 @@
 //! Passes, in frame order: [`cull`] (GPU frustum culling into batch slices or per-object
 //! draws), [`build`] (batch counts → compacted indirect draws), [`main`] (the render pass every
 //! way of drawing records into: GPU-driven multi-draws, the CPU baseline, or a bundle).
+//! [`pyramid`] (the depth buffer → a Hi-Z mip chain) is built and tested, and waits for
+//! occlusion culling (issue 11) to join a frame plan.
 
 pub mod build;
 pub mod cull;
 pub mod main;
+pub mod pyramid;
 
 use crate::gpu_scene::shader::PassShader;
 
 /// Every pass's shader, for validation and tools.
-pub const SHADERS: [&PassShader; 3] = [&cull::SHADER, &build::SHADER, &main::SHADER];
+pub const SHADERS: [&PassShader; 4] = [&cull::SHADER, &build::SHADER, &main::SHADER, &pyramid::SHADER];

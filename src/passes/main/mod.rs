@@ -157,7 +157,8 @@ impl MainPass {
         }
     }
 
-    /// Opens the pass: colour and depth cleared, colour stored as `store` says.
+    /// Opens the pass: colour and depth cleared, both stored as `store` says (a frame keeps its
+    /// depth for the pyramid pass; prewarming discards both).
     fn begin<'f>(
         frame: &'f mut FrameEncoder<'_>,
         target: &FrameTarget<'_>,
@@ -173,7 +174,7 @@ impl MainPass {
             })],
             Some(wgpu::RenderPassDepthStencilAttachment {
                 view: target.depth,
-                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store }),
                 stencil_ops: None,
             }),
         )

@@ -1,0 +1,245 @@
+//! Pass "pyramid" (`shaders/pyramid.wgsl`): the frame's depth buffer reduced to a
+//! hierarchical-Z pyramid, the input of two-phase occlusion culling (issue 11). Built and tested
+//! on its own; no frame plan records it yet.
+//!
+//! **Sizing.** Level 0 is the power of two at or below the screen in each dimension (1000×563 →
+//! 512×512, 1920×1080 → 1024×1024), as niagara does; the chain goes down to 1×1, a dimension
+//! that reaches 1 first staying 1. Every level after 0 is then an exact 2 × 2 reduction of the
+//! one before, with no odd edge to special-case, and an object's screen rectangle maps to one
+//! level's texels with a shift.
+//!
+//! **Conservative.** Each texel holds the farthest (largest) depth of the whole depth-buffer
+//! area it covers: depth compares Less and clears to 1.0, so an object nearer than a texel's
+//! value may be visible there and one farther is hidden behind everything drawn there. Level 0
+//! shrinks by a ratio r = screen / level in [1, 2) per axis; its texel x takes the max over
+//! depth texels floor(x·r) ..= ceil((x + 1)·r) − 1, up to three per axis, so no depth texel is
+//! left out of any level. An occlusion test against it can keep a hidden object, never drop a
+//! visible one.
+//!
+//! **Commands.** One dispatch per level in one compute pass, each with a bind group made at
+//! [`PyramidPass::resize`] (the depth, the level read, the level written): what is recorded
+//! depends on the resolution only. wgpu 27 has no min/max reduction sampler, so the shader
+//! reads texels with `textureLoad`; each dispatch binds one storage texture, inside the default
+//! `max_storage_textures_per_shader_stage` of 4.
+
+use crate::gpu::commands::FrameEncoder;
+use crate::gpu_scene::layout::{Layouts, PYRAMID_IO};
+use crate::gpu_scene::shader::PassShader;
+use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
+use crate::tunables::{PYRAMID_WORKGROUP_SIDE, WORKGROUP_SIZE};
+
+/// The pass's wgpu label, puffin scope and GPU timestamp name.
+pub const NAME: &str = "pyramid";
+
+pub const SHADER: PassShader = PassShader {
+    file: "shaders/pyramid.wgsl",
+    body: include_str!("../../shaders/pyramid.wgsl"),
+    groups: &[&PYRAMID_IO],
+};
+
+/// Format of every level: one 32-bit depth, the same precision as the Depth32Float buffer, so
+/// the reduction loses nothing. It supports storage writes without any feature.
+pub const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Float;
+
+/// Usages of the pyramid: written as storage, read sampled (by the next level and the occlusion
+/// test). The copy usages let tests and tools poison and read back any level; the reduction
+/// itself does not need them.
+const USAGE: wgpu::TextureUsages = wgpu::TextureUsages::STORAGE_BINDING
+    .union(wgpu::TextureUsages::TEXTURE_BINDING)
+    .union(wgpu::TextureUsages::COPY_SRC)
+    .union(wgpu::TextureUsages::COPY_DST);
+
+/// Size of level 0 for a `width` × `height` screen: the power of two at or below each
+/// dimension (a zero dimension counts as 1).
+pub fn base_size(width: u32, height: u32) -> (u32, u32) {
+    let floor_pow2 = |n: u32| 1 << (u32::BITS - 1 - n.max(1).leading_zeros());
+    (floor_pow2(width), floor_pow2(height))
+}
+
+/// Size of every level, from level 0 down to 1×1.
+pub fn level_sizes(width: u32, height: u32) -> Vec<(u32, u32)> {
+    let (base_width, base_height) = base_size(width, height);
+    let count = u32::BITS - base_width.max(base_height).leading_zeros();
+    (0..count).map(|level| ((base_width >> level).max(1), (base_height >> level).max(1))).collect()
+}
+
+/// What depends on the screen size, made at resize.
+struct Levels {
+    /// The pyramid: written by this pass level by level; read by the next level's dispatch and,
+    /// once issue 11 lands, by the occlusion test.
+    texture: wgpu::Texture,
+    /// Every level, for the occlusion test's `textureLoad` at any level.
+    view: wgpu::TextureView,
+    /// One single-level view per level: written as storage by its own dispatch, read sampled by
+    /// the next one, and shown by debug views.
+    level_views: Vec<wgpu::TextureView>,
+    /// Size of each level.
+    sizes: Vec<(u32, u32)>,
+    /// One per level: the depth, the level read (the placeholder for level 0) and the level
+    /// written.
+    bind_groups: Vec<wgpu::BindGroup>,
+}
+
+pub struct PyramidPass {
+    /// Entry `reduce_depth`: the depth buffer → level 0.
+    reduce_depth: wgpu::ComputePipeline,
+    /// Entry `reduce_level`: level i − 1 → level i.
+    reduce_level: wgpu::ComputePipeline,
+    /// `Layouts::pyramid_io`, kept to make the level bind groups at every resize.
+    bind_group_layout: wgpu::BindGroupLayout,
+    /// A 1×1 texture bound as `source_level` by level 0, which reads `depth` instead; never
+    /// written.
+    placeholder: wgpu::TextureView,
+    /// The texture, its views and bind groups of the current size.
+    levels: Levels,
+}
+
+impl PyramidPass {
+    /// Gets both pipelines from the cache and builds the pyramid of a `width` × `height` `depth`
+    /// buffer (a single-sampled Depth32Float view with `TEXTURE_BINDING` usage).
+    pub fn new(
+        device: &wgpu::Device,
+        cache: &PipelineCache,
+        layouts: &Layouts,
+        depth: &wgpu::TextureView,
+        width: u32,
+        height: u32,
+    ) -> Result<Self, PipelineError> {
+        // The pyramid does not use WORKGROUP_SIZE; the shared preamble does.
+        let shader = SHADER.spec(WORKGROUP_SIZE);
+        let specs = [
+            compute_spec("pyramid reduce_depth", &layouts.pyramid, &shader, "reduce_depth"),
+            compute_spec("pyramid reduce_level", &layouts.pyramid, &shader, "reduce_level"),
+        ];
+        let mut pipelines = compute_all(cache, &specs).into_iter();
+        let mut next = || pipelines.next().expect("one result per spec");
+        let (reduce_depth, reduce_level) = (next()?, next()?);
+        let placeholder = device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("pyramid placeholder"),
+                size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: FORMAT,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            })
+            .create_view(&Default::default());
+        let levels = Levels::new(device, &layouts.pyramid_io, &placeholder, depth, width, height);
+        Ok(Self { reduce_depth, reduce_level, bind_group_layout: layouts.pyramid_io.clone(), placeholder, levels })
+    }
+
+    /// Recreates the pyramid and its bind groups for a new screen size. Call it whenever the
+    /// depth texture is recreated too: the bind groups hold the view they were made with.
+    pub fn resize(&mut self, device: &wgpu::Device, depth: &wgpu::TextureView, width: u32, height: u32) {
+        self.levels = Levels::new(device, &self.bind_group_layout, &self.placeholder, depth, width, height);
+    }
+
+    pub fn level_count(&self) -> u32 {
+        self.levels.sizes.len() as u32
+    }
+
+    /// Width and height of `level`.
+    pub fn level_size(&self, level: u32) -> (u32, u32) {
+        self.levels.sizes[level as usize]
+    }
+
+    pub fn texture(&self) -> &wgpu::Texture {
+        &self.levels.texture
+    }
+
+    /// All levels, as the occlusion test will read them.
+    pub fn view(&self) -> &wgpu::TextureView {
+        &self.levels.view
+    }
+
+    /// One level alone (for debug views).
+    pub fn level_view(&self, level: u32) -> &wgpu::TextureView {
+        &self.levels.level_views[level as usize]
+    }
+
+    /// Runs each pipeline once on level 0's bind group (for prewarming, as `frame::prewarm`
+    /// does for the other passes). `reduce_level` then reads the placeholder and leaves junk in
+    /// level 0, which the next `record` overwrites.
+    pub fn prewarm(&self, frame: &mut FrameEncoder<'_>) {
+        let mut pass = frame.compute_pass(NAME);
+        pass.set_bind_group(PYRAMID_IO.index, &self.levels.bind_groups[0]);
+        for pipeline in [&self.reduce_depth, &self.reduce_level] {
+            pass.set_pipeline(pipeline);
+            pass.dispatch(1, 1);
+        }
+    }
+
+    /// Reduces the depth buffer into every level: one dispatch per level, in order (wgpu
+    /// places the barrier between a level's storage write and the next level's read).
+    pub fn record(&self, frame: &mut FrameEncoder<'_>) {
+        puffin::profile_scope!(NAME);
+        let mut pass = frame.compute_pass(NAME);
+        for (level, (bind_group, &(width, height))) in
+            self.levels.bind_groups.iter().zip(&self.levels.sizes).enumerate()
+        {
+            match level {
+                0 => pass.set_pipeline(&self.reduce_depth),
+                1 => pass.set_pipeline(&self.reduce_level),
+                _ => {}
+            }
+            pass.set_bind_group(PYRAMID_IO.index, bind_group);
+            pass.dispatch(width.div_ceil(PYRAMID_WORKGROUP_SIDE), height.div_ceil(PYRAMID_WORKGROUP_SIDE));
+        }
+    }
+}
+
+impl Levels {
+    /// The pyramid texture of a `width` × `height` screen, its views and one bind group per
+    /// level.
+    fn new(
+        device: &wgpu::Device,
+        bind_group_layout: &wgpu::BindGroupLayout,
+        placeholder: &wgpu::TextureView,
+        depth: &wgpu::TextureView,
+        width: u32,
+        height: u32,
+    ) -> Self {
+        let sizes = level_sizes(width, height);
+        let (base_width, base_height) = sizes[0];
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(NAME),
+            size: wgpu::Extent3d { width: base_width, height: base_height, depth_or_array_layers: 1 },
+            mip_level_count: sizes.len() as u32,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: FORMAT,
+            usage: USAGE,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&Default::default());
+        let level_views: Vec<_> = (0..sizes.len() as u32)
+            .map(|level| {
+                texture.create_view(&wgpu::TextureViewDescriptor {
+                    label: Some(&format!("{NAME} level {level}")),
+                    base_mip_level: level,
+                    mip_level_count: Some(1),
+                    ..Default::default()
+                })
+            })
+            .collect();
+        let bind_groups = level_views
+            .iter()
+            .enumerate()
+            .map(|(level, destination)| {
+                let source = if level == 0 { placeholder } else { &level_views[level - 1] };
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some(&format!("{NAME} level {level}")),
+                    layout: bind_group_layout,
+                    entries: &[
+                        PYRAMID_IO.entry("depth", wgpu::BindingResource::TextureView(depth)),
+                        PYRAMID_IO.entry("source_level", wgpu::BindingResource::TextureView(source)),
+                        PYRAMID_IO.entry("destination_level", wgpu::BindingResource::TextureView(destination)),
+                    ],
+                })
+            })
+            .collect();
+        Self { texture, view, level_views, sizes, bind_groups }
+    }
+}
