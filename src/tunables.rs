@@ -25,6 +25,9 @@ pub const VARIANT_COUNT: u32 = 4;
 /// bit-identical inputs.
 pub const ANIMATION_CLASSES: u32 = 16;
 
+/// Most levels of detail per mesh (level 0, the full mesh, included).
+pub const LOD_LEVELS: u32 = 6;
+
 /// Slot of the total visible-object counter in the draw-count buffer, after one count per
 /// variant.
 pub const VISIBLE_COUNTER_SLOT: u32 = VARIANT_COUNT;

@@ -54,16 +54,49 @@ impl MeshData {
     }
 }
 
-/// Where one mesh lives in the arena.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MeshRange {
-    pub name: String,
+/// One level of detail of a mesh: where its triangles live in the arena, and how far (in
+/// object-space units) its surface may lie from the full mesh's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LodRange {
     pub first_index: u32,
     pub index_count: u32,
     pub base_vertex: i32,
     pub vertex_count: u32,
-    /// Object-space bounding sphere: xyz centre, w radius.
+    /// Object-space geometric error against level 0 (0 for level 0 itself); never smaller than
+    /// the previous level's.
+    pub error: f32,
+}
+
+/// Where one mesh lives in the arena.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshRange {
+    pub name: String,
+    /// Level 0 (the full mesh): the same as `lods[0]`.
+    pub first_index: u32,
+    pub index_count: u32,
+    pub base_vertex: i32,
+    pub vertex_count: u32,
+    /// Object-space bounding sphere of level 0: xyz centre, w radius. Coarser levels are
+    /// culled with it too.
     pub bounds: Vec4,
+    /// Level 0 first, then ever coarser levels; at most [`MAX_LODS`].
+    pub lods: Vec<LodRange>,
+}
+
+/// Most levels of detail one mesh has (level 0 included).
+pub const MAX_LODS: usize = crate::tunables::LOD_LEVELS as usize;
+
+/// A mesh's levels of detail before packing: level 0 first, each with its object-space error.
+#[derive(Clone, Debug, Default)]
+pub struct LodChain {
+    pub levels: Vec<(MeshData, f32)>,
+}
+
+impl LodChain {
+    /// A chain of one level: the mesh itself.
+    pub fn single(data: MeshData) -> Self {
+        Self { levels: vec![(data, 0.0)] }
+    }
 }
 
 /// All meshes of a scene in one vertex and one index array.
@@ -84,38 +117,76 @@ pub enum MeshError {
     IndexOutOfRange { name: String, index: u32, vertices: usize },
     #[error("mesh \"{name}\" has a non-finite vertex")]
     NonFinite { name: String },
+    #[error("mesh \"{name}\" has {levels} levels of detail; between 1 and {max} are allowed")]
+    LodCount { name: String, levels: usize, max: usize },
+    #[error("mesh \"{name}\": level of detail {level} has error {error}, below the previous level's or not finite")]
+    LodError { name: String, level: usize, error: f32 },
 }
 
 impl MeshArena {
-    /// Packs a mesh and returns its id. Every index is checked here, once: this is the
-    /// guarantee that lets the engine run without wgpu's per-draw indirect validation.
+    /// Packs a mesh with a single level of detail and returns its id.
     pub fn add(&mut self, name: &str, data: MeshData) -> Result<u32, MeshError> {
+        self.add_lods(name, LodChain::single(data))
+    }
+
+    /// Packs every level of a mesh and returns its id. Every index is checked here, once:
+    /// this is the guarantee that lets the engine run without wgpu's per-draw indirect
+    /// validation. Level 0's error must be 0 and errors must not decrease.
+    pub fn add_lods(&mut self, name: &str, chain: LodChain) -> Result<u32, MeshError> {
         let name = name.to_string();
+        if chain.levels.is_empty() || chain.levels.len() > MAX_LODS {
+            return Err(MeshError::LodCount { name, levels: chain.levels.len(), max: MAX_LODS });
+        }
+        let mut previous = 0.0;
+        for (level, (data, error)) in chain.levels.iter().enumerate() {
+            Self::check(&name, data)?;
+            if !error.is_finite() || *error < previous || (level == 0 && *error != 0.0) {
+                return Err(MeshError::LodError { name, level, error: *error });
+            }
+            previous = *error;
+        }
+        let bounds = chain.levels[0].0.bounding_sphere();
+        let mut lods = Vec::with_capacity(chain.levels.len());
+        for (data, error) in chain.levels {
+            lods.push(LodRange {
+                first_index: self.indices.len() as u32,
+                index_count: data.indices.len() as u32,
+                base_vertex: self.vertices.len() as i32,
+                vertex_count: data.vertices.len() as u32,
+                error,
+            });
+            self.vertices.extend_from_slice(&data.vertices);
+            self.indices.extend_from_slice(&data.indices);
+        }
+        let base = lods[0];
+        self.meshes.push(MeshRange {
+            name,
+            first_index: base.first_index,
+            index_count: base.index_count,
+            base_vertex: base.base_vertex,
+            vertex_count: base.vertex_count,
+            bounds,
+            lods,
+        });
+        Ok(self.meshes.len() as u32 - 1)
+    }
+
+    fn check(name: &str, data: &MeshData) -> Result<(), MeshError> {
+        let name = || name.to_string();
         if data.indices.is_empty() {
-            return Err(MeshError::Empty { name });
+            return Err(MeshError::Empty { name: name() });
         }
         if !data.indices.len().is_multiple_of(3) {
-            return Err(MeshError::NotTriangles { name, count: data.indices.len() });
+            return Err(MeshError::NotTriangles { name: name(), count: data.indices.len() });
         }
         if let Some(&index) = data.indices.iter().find(|&&i| i as usize >= data.vertices.len()) {
-            return Err(MeshError::IndexOutOfRange { name, index, vertices: data.vertices.len() });
+            return Err(MeshError::IndexOutOfRange { name: name(), index, vertices: data.vertices.len() });
         }
         let finite = |v: &Vertex| v.position.iter().chain(&v.normal).chain(&v.uv).all(|x| x.is_finite());
         if !data.vertices.iter().all(finite) {
-            return Err(MeshError::NonFinite { name });
+            return Err(MeshError::NonFinite { name: name() });
         }
-        let range = MeshRange {
-            name,
-            first_index: self.indices.len() as u32,
-            index_count: data.indices.len() as u32,
-            base_vertex: self.vertices.len() as i32,
-            vertex_count: data.vertices.len() as u32,
-            bounds: data.bounding_sphere(),
-        };
-        self.vertices.extend_from_slice(&data.vertices);
-        self.indices.extend_from_slice(&data.indices);
-        self.meshes.push(range);
-        Ok(self.meshes.len() as u32 - 1)
+        Ok(())
     }
 
     pub fn find(&self, name: &str) -> Option<u32> {
