@@ -17,8 +17,9 @@ use multidraw::gpu::commands::FrameEncoder;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu::timer::GpuTimer;
 use multidraw::passes::main::Draws;
+use multidraw::passes::Phase;
 use multidraw::scene::file::default_scene_with_objects;
-use multidraw::{ContextOptions, DrawMode, FrameInput, GpuContext, Renderer};
+use multidraw::{ContextOptions, Detail, DrawMode, FrameInput, GpuContext, Renderer};
 
 const WARMUP: usize = 5;
 
@@ -51,12 +52,14 @@ fn record(
     let plan = *renderer.plan(DrawMode::Gpu);
     let mut encoder = FrameEncoder::new(&ctx.device, "frame", parts.timestamps.then_some(timer));
     if let (true, Some(output)) = (parts.compute, plan.cull) {
-        renderer.cull.record(&mut encoder, &renderer.buffers, output, frame);
-        renderer.build.record(&mut encoder, &renderer.buffers);
+        let hiz = &renderer.buffers.hiz_placeholder;
+        renderer.cull.record(&mut encoder, &renderer.buffers, output, Phase::Only, hiz);
+        renderer.build.record(&mut encoder, &renderer.buffers, Phase::Only);
     }
     if let (true, Some(indirect)) = (parts.render, plan.indirect()) {
         let draws = Draws::Indirect(indirect);
-        renderer.main.record(&mut encoder, &target.frame_target(), &renderer.buffers, &renderer.prepared, draws);
+        let (buffers, prepared) = (&renderer.buffers, &renderer.prepared);
+        renderer.main.record(&mut encoder, &target.frame_target(), buffers, prepared, draws, Phase::Only);
     }
     let FrameEncoder { mut encoder, timer, .. } = encoder;
     if let Some(timer) = timer {
@@ -83,8 +86,10 @@ fn main() -> anyhow::Result<()> {
     let mut renderer = Renderer::new(&ctx, &scene, COLOR_FORMAT)?;
     let mut timer = GpuTimer::new(&ctx.device, &ctx.queue).expect("timestamps were checked above");
     let mut frame = 0;
-    let input = FrameInput::new(scene.camera, DrawMode::Gpu);
-    let uniforms = renderer.frame_uniforms(&input, target.frame_target().aspect()).to_bytes();
+    // One culling phase, as the hand-driven rungs record it.
+    let detail = Detail { occlusion: false, ..Detail::default() };
+    let input = FrameInput { detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) };
+    let uniforms = renderer.frame_uniforms(&input, target.width, target.height).to_bytes();
 
     let parts = |compute, timestamps, render| Some(Parts { compute, timestamps, render });
     let ladder = [

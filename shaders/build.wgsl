@@ -1,5 +1,6 @@
-//! Pass "build": one thread per batch turns the instance counts written by "cull" into
-//! `DrawIndexedIndirectArgs`.
+//! Pass "build" (and "build late"): one thread per batch turns the instance counts written by
+//! "cull" into `DrawIndexedIndirectArgs`, and adds the batch's objects to the drawn, per-level
+//! and triangle counters of its phase.
 //!
 //! Compacting (`frame.compact == 1`): non-empty batches take consecutive slots of their
 //! variant's range of `draws[]` with an atomicAdd on the variant's draw count, which the main
@@ -9,11 +10,34 @@
 //! Not compacting: every batch writes its own slot, empty or not, for adapters without
 //! `MULTI_DRAW_INDIRECT_COUNT`; the main pass then draws all batches of each variant.
 
-// Bindings: groups `frame` and `cull io`, declared from their tables in
+// Bindings: groups `frame`, `cull io` and `hiz`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file (the same declarations as the cull pass).
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn build(@builtin(global_invocation_id) gid: vec3<u32>) {
+/// The 64-bit product a × b as (low, high).
+fn multiply_wide(a: u32, b: u32) -> vec2<u32> {
+    let a0 = a & 0xffffu;
+    let a1 = a >> 16u;
+    let b0 = b & 0xffffu;
+    let b1 = b >> 16u;
+    let p00 = a0 * b0;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let middle = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+    let low = (p00 & 0xffffu) | (middle << 16u);
+    let high = a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (middle >> 16u);
+    return vec2<u32>(low, high);
+}
+
+fn count_triangles(instances: u32, triangles: u32) {
+    let n = multiply_wide(instances, triangles);
+    let old = atomicAdd(&draw_counts[COUNTER_TRIANGLES], n.x);
+    let carry = select(0u, 1u, old > 0xffffffffu - n.x);
+    if n.y + carry > 0u {
+        atomicAdd(&draw_counts[COUNTER_TRIANGLES + 1u], n.y + carry);
+    }
+}
+
+fn build_phase(gid: vec3<u32>, drawn_counter: u32) {
     let id = gid.x + gid.y * frame.dispatch_width;
     if id >= frame.batch_count {
         return;
@@ -26,6 +50,11 @@ fn build(@builtin(global_invocation_id) gid: vec3<u32>) {
     args.first_index = batch.first_index;
     args.base_vertex = batch.base_vertex;
     args.first_instance = batch.first_instance;
+    if count > 0u {
+        atomicAdd(&draw_counts[drawn_counter], count);
+        atomicAdd(&draw_counts[COUNTER_LEVELS + min(batch.level, LOD_LEVELS - 1u)], count);
+        count_triangles(count, batch.index_count / 3u);
+    }
     if frame.compact != 0u {
         if count > 0u {
             let slot = atomicAdd(&draw_counts[batch.variant], 1u);
@@ -34,4 +63,15 @@ fn build(@builtin(global_invocation_id) gid: vec3<u32>) {
     } else {
         draws[id] = args;
     }
+}
+
+/// The first phase, or the only one without occlusion culling.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn build(@builtin(global_invocation_id) gid: vec3<u32>) {
+    build_phase(gid, COUNTER_DRAWN_EARLY);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn build_late(@builtin(global_invocation_id) gid: vec3<u32>) {
+    build_phase(gid, COUNTER_DRAWN_LATE);
 }

@@ -1,94 +1,257 @@
-//! Pass "cull": one thread per object tests the object's animated bounding sphere against the
-//! culling frustum.
+//! Pass "cull" (and "cull late"): one thread per object decides whether and at which level of
+//! detail the object is drawn.
 //!
-//! `cull` (batched modes): a visible object takes the next slot of its batch with an atomicAdd
-//! on the batch's instance count and writes its id there. A batch's slice of `instances[]` has
-//! room for every object of the batch (capacity fixed at upload), so no prefix sum is needed
-//! per frame; the counts are cleared with `clear_buffer` before the pass.
+//! The tests, in order (`classify`): the animated bounding sphere against the culling frustum;
+//! the size test (projected bounds below the pixel threshold: culled); the level of detail
+//! (`select_level`: the coarsest level whose error, projected at the object's nearest
+//! distance, stays below the error threshold); and, in the second phase of occlusion culling,
+//! the depth-pyramid test (`is_occluded`). `passes::cull::cpu` does the same arithmetic in the
+//! same order on the CPU.
 //!
-//! `cull_per_object` (mode gpu-per-object): one indirect command per object, the way the
-//! simplest GPU-driven engines do it, to show what batching buys. Compacted behind a
-//! GPU-written count when `frame.compact` is 1, otherwise one command per object with
+//! Phases: without occlusion culling one pass draws everything that passes (`PHASE_ONLY`).
+//! With it, `PHASE_EARLY` draws the objects the previous frame found visible (their bit in
+//! `visibility[]`), the main pass draws them and the pyramid pass reduces their depth; then
+//! `PHASE_LATE` tests every object against the frustum and the pyramid, draws the visible ones
+//! the first phase did not draw, and writes every object's bit for the next frame. Objects
+//! crossing the near plane count as visible, so the first frame, a camera jump or a resize
+//! costs time, never a missing object.
+//!
+//! Output, batched (`cull_*`): a drawn object takes the next slot of batch
+//! `object.batch + level` with an atomicAdd on the batch's instance count. A batch's slice of
+//! `instances[]` has room for every object of its (variant, mesh), so no prefix sum is needed.
+//! Per object (`cull_per_object_*`, mode gpu-per-object): one indirect command per object,
+//! compacted behind a count when `frame.compact` is 1, otherwise one per object with
 //! instance_count 0 or 1.
 //!
-//! Both count visible objects per workgroup first and add that to one global counter, so the
-//! total costs one global atomic per workgroup instead of one per object.
+//! Counters (`draw_counts[COUNTER_*]`, read back through a ring) are summed per workgroup
+//! first, so each costs one global atomic per workgroup instead of one per object.
 //!
 //! Dispatches larger than 65,535 workgroups are split over y; `frame.dispatch_width` is the
 //! number of threads in one row.
 
-// Bindings: groups `frame` and `cull io`, declared from their tables in
+// Bindings: groups `frame`, `cull io` and `hiz`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
 
-var<workgroup> workgroup_visible: atomic<u32>;
+const PHASE_ONLY: u32 = 0u;
+const PHASE_EARLY: u32 = 1u;
+const PHASE_LATE: u32 = 2u;
+
+/// This workgroup's share of `draw_counts[COUNTER_VISIBLE..]`, same order.
+var<workgroup> workgroup_counts: array<atomic<u32>, COUNTER_SLOTS>;
 
 fn object_index(gid: vec3<u32>) -> u32 {
     return gid.x + gid.y * frame.dispatch_width;
 }
 
-fn is_visible(object: GpuObject) -> bool {
-    if frame.cull_enabled == 0u {
-        return true;
+fn count(slot: u32, n: u32) {
+    if n > 0u {
+        atomicAdd(&workgroup_counts[slot - COUNTER_VISIBLE], n);
     }
-    let center = animate_point(object, object.bounds.xyz);
-    return sphere_in_frustum(center, object.bounds.w);
 }
 
-/// Adds this workgroup's visible objects to the global counter. Called from uniform control
-/// flow by every thread of the workgroup.
-fn count_visible(local_index: u32, visible: bool) {
-    if local_index == 0u {
-        atomicStore(&workgroup_visible, 0u);
+/// Adds `n` to the workgroup's 64-bit triangle count (two words, low first).
+fn count_triangles(n: u32) {
+    let low = COUNTER_TRIANGLES - COUNTER_VISIBLE;
+    let old = atomicAdd(&workgroup_counts[low], n);
+    if old > 0xffffffffu - n {
+        atomicAdd(&workgroup_counts[low + 1u], 1u);
+    }
+}
+
+/// Zeroes the workgroup's counters. Called from uniform control flow by every thread.
+fn begin_counts(local_index: u32) {
+    for (var i = local_index; i < COUNTER_SLOTS; i += WORKGROUP_SIZE) {
+        atomicStore(&workgroup_counts[i], 0u);
     }
     workgroupBarrier();
-    if visible {
-        atomicAdd(&workgroup_visible, 1u);
-    }
+}
+
+/// Adds the workgroup's counters to the global ones. Called from uniform control flow by
+/// every thread.
+fn flush_counts(local_index: u32) {
     workgroupBarrier();
-    if local_index == 0u {
-        let total = atomicLoad(&workgroup_visible);
-        if total > 0u {
-            atomicAdd(&draw_counts[VISIBLE_COUNTER_SLOT], total);
+    for (var i = local_index; i < COUNTER_SLOTS; i += WORKGROUP_SIZE) {
+        let slot = COUNTER_VISIBLE + i;
+        let n = atomicLoad(&workgroup_counts[i]);
+        if slot == COUNTER_TRIANGLES {
+            let high = atomicLoad(&workgroup_counts[i + 1u]);
+            let old = atomicAdd(&draw_counts[slot], n);
+            let carry = select(0u, 1u, old > 0xffffffffu - n);
+            if high + carry > 0u {
+                atomicAdd(&draw_counts[slot + 1u], high + carry);
+            }
+        } else if slot != COUNTER_TRIANGLES + 1u && n > 0u {
+            atomicAdd(&draw_counts[slot], n);
         }
     }
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn cull(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
+/// Whether `reach` (a distance beyond the sphere's surface) is at most the sphere's nearest
+/// distance from the camera, `sqrt(distance_sq) - radius`, compared in squares (no square
+/// root: the CPU reference gets the same answer). False when the camera is inside the sphere.
+fn within_nearest(reach: f32, radius: f32, distance_sq: f32) -> bool {
+    let far = reach + radius;
+    return far * far <= distance_sq;
+}
+
+/// The coarsest level whose projected error is at most the threshold; level 0 when LOD is off
+/// or the camera is inside the bounds.
+fn select_level(object: GpuObject, radius: f32, distance_sq: f32) -> u32 {
+    if frame.lod_enabled == 0u {
+        return 0u;
+    }
+    let first = object.batch;
+    for (var level = min(batches[first].level_count, LOD_LEVELS) - 1u; level > 0u; level--) {
+        let error = batches[first + level].relative_error * radius * frame.lod_factor;
+        if within_nearest(error, radius, distance_sq) {
+            return level;
+        }
+    }
+    return 0u;
+}
+
+/// Whether the object's projected bounds are below the size threshold.
+fn is_too_small(radius: f32, distance_sq: f32) -> bool {
+    let far = radius * frame.small_factor + radius;
+    return frame.small_enabled != 0u && far * far < distance_sq;
+}
+
+/// Whether the sphere is certainly hidden behind the depth pyramid: its nearest depth (the
+/// nearest corner of its bounding box) is farther than the farthest depth of every pyramid
+/// texel under its screen rectangle, read at the level where the rectangle spans at most
+/// 2 × 2 texels. Anything at or behind the eye plane counts as visible.
+fn is_occluded(center: vec3<f32>, radius: f32) -> bool {
+    if frame.pyramid_levels == 0u {
+        return false;
+    }
+    var lo = vec2<f32>(1.0);
+    var hi = vec2<f32>(-1.0);
+    var nearest = 1.0;
+    for (var corner = 0u; corner < 8u; corner++) {
+        let offset = vec3<f32>(
+            select(-radius, radius, (corner & 1u) != 0u),
+            select(-radius, radius, (corner & 2u) != 0u),
+            select(-radius, radius, (corner & 4u) != 0u),
+        );
+        let clip = frame.view_proj * vec4<f32>(center + offset, 1.0);
+        if clip.w <= 0.0 {
+            return false;
+        }
+        let ndc = clip.xyz / clip.w;
+        lo = min(lo, ndc.xy);
+        hi = max(hi, ndc.xy);
+        nearest = min(nearest, ndc.z);
+    }
+    if nearest <= 0.0 {
+        return false;
+    }
+    // NDC to texture coordinates (y down), clamped to the screen.
+    let uv_lo = clamp(vec2<f32>(lo.x * 0.5 + 0.5, 0.5 - hi.y * 0.5), vec2<f32>(0.0), vec2<f32>(1.0));
+    let uv_hi = clamp(vec2<f32>(hi.x * 0.5 + 0.5, 0.5 - lo.y * 0.5), vec2<f32>(0.0), vec2<f32>(1.0));
+    let extent = (uv_hi - uv_lo) * vec2<f32>(frame.pyramid_size);
+    let wanted = u32(ceil(log2(max(max(extent.x, extent.y), 1.0))));
+    let level = min(wanted, frame.pyramid_levels - 1u);
+    let size = max(frame.pyramid_size >> vec2<u32>(level), vec2<u32>(1u));
+    let first = min(vec2<u32>(uv_lo * vec2<f32>(size)), size - 1u);
+    let last = min(vec2<u32>(uv_hi * vec2<f32>(size)), size - 1u);
+    var farthest = 0.0;
+    for (var y = first.y; y <= last.y; y++) {
+        for (var x = first.x; x <= last.x; x++) {
+            farthest = max(farthest, textureLoad(pyramid, vec2<u32>(x, y), i32(level)).x);
+        }
+    }
+    return nearest > farthest;
+}
+
+/// What the tests decided for one object in one phase.
+struct Decision {
+    draw: bool,
+    level: u32,
+}
+
+fn classify(id: u32, object: GpuObject, phase: u32) -> Decision {
+    var decision = Decision(false, 0u);
+    let counting = phase != PHASE_EARLY;
+    let center = animate_point(object, object.bounds.xyz);
+    let radius = object.bounds.w;
+    let to_camera = center - frame.lod_origin.xyz;
+    let distance_sq = dot(to_camera, to_camera);
+    let culling = frame.cull_enabled != 0u;
+    var visible = !culling || sphere_in_frustum(center, radius);
+    if visible && counting {
+        count(COUNTER_IN_FRUSTUM, 1u);
+    }
+    if visible && culling && is_too_small(radius, distance_sq) {
+        visible = false;
+        if counting {
+            count(COUNTER_TOO_SMALL, 1u);
+        }
+    }
+    if visible && counting {
+        count(COUNTER_VISIBLE, 1u);
+    }
+    if visible {
+        decision.level = select_level(object, radius, distance_sq);
+    }
+    switch phase {
+        case PHASE_EARLY: {
+            decision.draw = visible && visibility[id] != 0u;
+        }
+        case PHASE_LATE: {
+            if visible && culling && is_occluded(center, radius) {
+                visible = false;
+                count(COUNTER_OCCLUDED, 1u);
+            }
+            decision.draw = visible && visibility[id] == 0u;
+            visibility[id] = select(0u, 1u, visible);
+        }
+        default: {
+            decision.draw = visible;
+        }
+    }
+    return decision;
+}
+
+fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
+    begin_counts(local_index);
     let id = object_index(gid);
-    var visible = false;
     if id < frame.object_count {
         let object = objects[id];
-        visible = is_visible(object);
-        if visible {
-            let batch = batches[object.batch];
-            let slot = atomicAdd(&batch_counts[object.batch], 1u);
-            // Cannot fail while every object belongs to exactly one batch; kept so a corrupt
-            // batch table can never write outside its slice.
+        let decision = classify(id, object, phase);
+        if decision.draw {
+            let index = object.batch + decision.level;
+            let batch = batches[index];
+            let slot = atomicAdd(&batch_counts[index], 1u);
+            // Cannot fail while every object belongs to exactly one (variant, mesh); kept so a
+            // corrupt batch table can never write outside its slice.
             if slot < batch.capacity {
                 instances[batch.first_instance + slot] = id;
             }
         }
     }
-    count_visible(local_index, visible);
+    flush_counts(local_index);
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn cull_per_object(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
+fn cull_per_object(gid: vec3<u32>, local_index: u32, phase: u32) {
+    begin_counts(local_index);
     let id = object_index(gid);
-    var visible = false;
     if id < frame.object_count {
         let object = objects[id];
-        visible = is_visible(object);
-        let batch = batches[object.batch];
+        let decision = classify(id, object, phase);
+        let batch = batches[object.batch + decision.level];
         var args: DrawIndexedIndirectArgs;
         args.index_count = batch.index_count;
-        args.instance_count = select(0u, 1u, visible);
+        args.instance_count = select(0u, 1u, decision.draw);
         args.first_index = batch.first_index;
         args.base_vertex = batch.base_vertex;
         args.first_instance = frame.identity_base + id;
+        if decision.draw {
+            count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);
+            count(COUNTER_LEVELS + decision.level, 1u);
+            count_triangles(batch.index_count / 3u);
+        }
         if frame.compact != 0u {
-            if visible {
+            if decision.draw {
                 let slot = atomicAdd(&draw_counts[batch.variant], 1u);
                 draws[batch.variant_first_object + slot] = args;
             }
@@ -96,5 +259,35 @@ fn cull_per_object(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local
             draws[id] = args;
         }
     }
-    count_visible(local_index, visible);
+    flush_counts(local_index);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn cull(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
+    cull_batched(gid, local_index, PHASE_ONLY);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn cull_early(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
+    cull_batched(gid, local_index, PHASE_EARLY);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn cull_late(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
+    cull_batched(gid, local_index, PHASE_LATE);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn cull_per_object_only(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
+    cull_per_object(gid, local_index, PHASE_ONLY);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn cull_per_object_early(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
+    cull_per_object(gid, local_index, PHASE_EARLY);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn cull_per_object_late(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
+    cull_per_object(gid, local_index, PHASE_LATE);
 }

@@ -30,5 +30,5 @@ pub mod bench;
 pub mod profiling;
 pub mod viewer;
 
-pub use frame::{DrawMode, FrameInput, Renderer};
+pub use frame::{Detail, DrawMode, FrameInput, Renderer};
 pub use gpu::{ContextOptions, GpuContext};

@@ -25,12 +25,36 @@ pub const VARIANT_COUNT: u32 = 4;
 /// bit-identical inputs.
 pub const ANIMATION_CLASSES: u32 = 16;
 
+/// Default largest projected error of a level of detail, in pixels (`--lod-error`).
+pub const DEFAULT_LOD_ERROR_PX: f32 = 1.0;
+
+/// Default size threshold, in pixels of projected bounding-sphere diameter, below which objects
+/// are culled (`--min-pixels`).
+pub const DEFAULT_MIN_PIXELS: f32 = 0.5;
+
 /// Most levels of detail per mesh (level 0, the full mesh, included).
 pub const LOD_LEVELS: u32 = 6;
 
-/// Slot of the total visible-object counter in the draw-count buffer, after one count per
-/// variant.
-pub const VISIBLE_COUNTER_SLOT: u32 = VARIANT_COUNT;
+/// The GPU's counters live in the draw-count buffer after one draw count per variant; these
+/// are their slots. Visible: objects that pass the frustum and size tests (what the CPU
+/// baseline draws); occlusion culling draws a subset of them.
+pub const COUNTER_VISIBLE: u32 = VARIANT_COUNT;
+/// Objects whose bounding sphere meets the culling frustum.
+pub const COUNTER_IN_FRUSTUM: u32 = VARIANT_COUNT + 1;
+/// Objects in the frustum culled for projecting below the size threshold.
+pub const COUNTER_TOO_SMALL: u32 = VARIANT_COUNT + 2;
+/// Visible objects the second phase found hidden behind the depth pyramid.
+pub const COUNTER_OCCLUDED: u32 = VARIANT_COUNT + 3;
+/// Objects drawn by the first phase (or the only one without occlusion culling).
+pub const COUNTER_DRAWN_EARLY: u32 = VARIANT_COUNT + 4;
+/// Objects drawn by the second phase.
+pub const COUNTER_DRAWN_LATE: u32 = VARIANT_COUNT + 5;
+/// Triangles drawn, a 64-bit count in two words (low, high).
+pub const COUNTER_TRIANGLES: u32 = VARIANT_COUNT + 6;
+/// Objects drawn at each level of detail, `LOD_LEVELS` slots.
+pub const COUNTER_LEVELS: u32 = VARIANT_COUNT + 8;
+/// Number of counter slots after the draw counts.
+pub const COUNTER_SLOTS: u32 = 8 + LOD_LEVELS;
 
 /// Bind group indices any pipeline uses (frame, scene or pass i/o, textures); commands are
 /// counted per index up to this.
@@ -52,6 +76,15 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const PYRAMID_WORKGROUP_SIDE: u32 = {PYRAMID_WORKGROUP_SIDE}u;\n\
          const VARIANT_COUNT: u32 = {VARIANT_COUNT}u;\n\
          const ANIMATION_CLASSES: u32 = {ANIMATION_CLASSES}u;\n\
-         const VISIBLE_COUNTER_SLOT: u32 = {VISIBLE_COUNTER_SLOT}u;\n"
+         const LOD_LEVELS: u32 = {LOD_LEVELS}u;\n\
+         const COUNTER_VISIBLE: u32 = {COUNTER_VISIBLE}u;\n\
+         const COUNTER_IN_FRUSTUM: u32 = {COUNTER_IN_FRUSTUM}u;\n\
+         const COUNTER_TOO_SMALL: u32 = {COUNTER_TOO_SMALL}u;\n\
+         const COUNTER_OCCLUDED: u32 = {COUNTER_OCCLUDED}u;\n\
+         const COUNTER_DRAWN_EARLY: u32 = {COUNTER_DRAWN_EARLY}u;\n\
+         const COUNTER_DRAWN_LATE: u32 = {COUNTER_DRAWN_LATE}u;\n\
+         const COUNTER_TRIANGLES: u32 = {COUNTER_TRIANGLES}u;\n\
+         const COUNTER_LEVELS: u32 = {COUNTER_LEVELS}u;\n\
+         const COUNTER_SLOTS: u32 = {COUNTER_SLOTS}u;\n"
     )
 }

@@ -1,7 +1,10 @@
 //! GPU culling equals the CPU reference. For several object counts (0, 1, 63, 64, 65, 100,000
-//! and one that needs more than 65,535 workgroups) and cameras, the instance counts and object
-//! ids the GPU wrote are read back and compared with `cull::cpu` as sets (atomic append order
-//! is not deterministic). Outputs are poisoned before every run so stale data cannot pass.
+//! and one that needs more than 65,535 workgroups) and cameras, with full detail and with LOD
+//! and size culling on, the instance counts and object ids the GPU wrote are read back and
+//! compared with `cull::cpu` as sets of (object, level batch) — the GPU's LOD choices per level
+//! — (atomic append order is not deterministic), and the GPU counters with a CPU recount.
+//! Objects within float rounding of a threshold (`cpu::on_boundary`) may differ, and no
+//! other. Outputs are poisoned before every run so stale data cannot pass.
 //!
 //! The same readback checks every indirect command against the mesh table and the batch
 //! slices: this is the guarantee that lets the engine run without wgpu's indirect validation.
@@ -15,10 +18,11 @@ use multidraw::gpu::commands::dispatch_size;
 use multidraw::gpu::readback::read_buffer;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu_scene::types::{DrawIndexedIndirectArgs, DRAW_ARGS_SIZE};
-use multidraw::passes::cull::cpu;
+use multidraw::passes::cull::cpu::{self, DrawnObject};
+use multidraw::passes::cull::GpuCounters;
 use multidraw::scene::{Camera, Scene};
-use multidraw::tunables::{VARIANT_COUNT, VISIBLE_COUNTER_SLOT, WORKGROUP_SIZE};
-use multidraw::{DrawMode, FrameInput, GpuContext, Renderer};
+use multidraw::tunables::{COUNTER_SLOTS, VARIANT_COUNT, WORKGROUP_SIZE};
+use multidraw::{Detail, DrawMode, FrameInput, GpuContext, Renderer};
 
 const POISON: u8 = 0xAB;
 
@@ -39,11 +43,11 @@ fn read_draws(ctx: &GpuContext, buffer: &wgpu::Buffer, count: u64) -> Vec<DrawIn
 fn poison(ctx: &GpuContext, renderer: &Renderer) {
     let b = &renderer.buffers;
     let fill = |buffer: &wgpu::Buffer, size: u64| ctx.queue.write_buffer(buffer, 0, &vec![POISON; size as usize]);
-    // Only the batch slices of instances[]: the identity half is data, not output.
-    fill(&b.instances, (b.object_count.max(1) as u64) * 4);
+    // Only the batch slices of instances[]: the identity range is data, not output.
+    fill(&b.instances, (b.identity_base.max(1) as u64) * 4);
     fill(&b.draws, b.draw_capacity as u64 * DRAW_ARGS_SIZE);
     fill(&b.batch_counts, b.batch_count.max(1) as u64 * 4);
-    fill(&b.draw_counts, (VARIANT_COUNT as u64 + 1) * 4);
+    fill(&b.draw_counts, (VARIANT_COUNT + COUNTER_SLOTS) as u64 * 4);
 }
 
 fn cameras(scene: &Scene) -> Vec<Camera> {
@@ -67,33 +71,74 @@ fn cameras(scene: &Scene) -> Vec<Camera> {
     ]
 }
 
-/// Runs one GPU frame and checks the cull outputs of `mode` against the CPU reference.
-/// Returns the number of visible objects.
+/// Asserts that `got` and `want` differ only in objects of `boundary`.
+fn assert_same_but_boundary(
+    got: &BTreeSet<DrawnObject>,
+    want: &BTreeSet<DrawnObject>,
+    boundary: &BTreeSet<u32>,
+    what: &str,
+) {
+    let differing: Vec<_> = got.symmetric_difference(want).filter(|d| !boundary.contains(&d.id)).collect();
+    assert!(
+        differing.is_empty(),
+        "{what} differs from the CPU reference in {} objects, e.g. {:?}",
+        differing.len(),
+        &differing[..differing.len().min(5)]
+    );
+}
+
+/// Runs one single-phase GPU frame and checks the cull outputs of `mode` against the CPU
+/// reference. Returns the number of visible objects.
 fn check_frame(
     ctx: &GpuContext,
     renderer: &mut Renderer,
     camera: Camera,
     time: f32,
     mode: DrawMode,
+    detail: Detail,
     label: &str,
 ) -> usize {
     let target = OffscreenTarget::new(&ctx.device, 64, 48);
     poison(ctx, renderer);
-    let input = FrameInput { time, ..FrameInput::new(camera, mode) };
+    let detail = Detail { occlusion: false, ..detail };
+    let input = FrameInput { time, detail, ..FrameInput::new(camera, mode) };
     renderer.render(ctx, &target.frame_target(), &input);
     ctx.wait_idle();
     common::assert_no_gpu_errors(ctx);
 
     let compact = renderer.plan(mode).compact();
     assert_eq!(compact, mode != DrawMode::GpuNocount, "lavapipe has MULTI_DRAW_INDIRECT_COUNT");
-    let uniforms = renderer.frame_uniforms(&input, target.frame_target().aspect());
+    let uniforms = renderer.frame_uniforms(&input, target.width, target.height);
     let prepared = &renderer.prepared;
-    let expected: BTreeSet<u32> = cpu::cull(&uniforms, &prepared.objects).into_iter().collect();
+    let (drawn, cpu_counts) = cpu::cull(&uniforms, &prepared.objects, &prepared.batches);
+    let expected: BTreeSet<DrawnObject> = drawn.into_iter().collect();
+    let boundary: BTreeSet<u32> = (0..prepared.objects.len() as u32)
+        .filter(|&id| cpu::on_boundary(&uniforms, &prepared.batches, &prepared.objects[id as usize]))
+        .collect();
+    let slack = boundary.len() as i64;
     let n = renderer.buffers.object_count as usize;
+    let identity_base = renderer.buffers.identity_base as u64;
     let index_total = renderer.buffers.indices.size() / 4;
 
-    let draw_counts = read_u32s(ctx, &renderer.buffers.draw_counts, VARIANT_COUNT as u64 + 1);
-    assert_eq!(draw_counts[VISIBLE_COUNTER_SLOT as usize] as usize, expected.len(), "{label}: GPU visible counter");
+    let draw_counts = read_u32s(ctx, &renderer.buffers.draw_counts, (VARIANT_COUNT + COUNTER_SLOTS) as u64);
+    let counters = GpuCounters::from_slots(&draw_counts[VARIANT_COUNT as usize..]);
+    let near = |gpu: u64, cpu: u64, what: &str| {
+        assert!(
+            (gpu as i64 - cpu as i64).abs() <= slack,
+            "{label}: GPU {what} {gpu}, CPU recount {cpu} ({slack} on a boundary)"
+        );
+    };
+    near(counters.visible as u64, cpu_counts.visible as u64, "visible");
+    near(counters.in_frustum as u64, cpu_counts.in_frustum as u64, "in frustum");
+    near(counters.too_small as u64, cpu_counts.too_small as u64, "too small");
+    near(counters.drawn[0] as u64, cpu_counts.visible as u64, "drawn");
+    assert_eq!((counters.drawn[1], counters.occluded), (0, 0), "{label}: one phase draws nothing late");
+    for level in 0..counters.levels.len() {
+        near(counters.levels[level] as u64, cpu_counts.levels[level] as u64, &format!("level {level} objects"));
+    }
+    if slack == 0 {
+        assert_eq!(counters.triangles, cpu_counts.triangles, "{label}: triangles");
+    }
 
     let draws = read_draws(ctx, &renderer.buffers.draws, renderer.buffers.draw_capacity as u64);
     // Every command the main pass may read stays inside the index buffer and instances[].
@@ -103,7 +148,7 @@ fn check_frame(
             "{label}: index range out of bounds: {d:?}"
         );
         assert!(
-            d.first_instance as u64 + d.instance_count as u64 <= 2 * n as u64,
+            d.first_instance as u64 + d.instance_count as u64 <= identity_base + n as u64,
             "{label}: instance range out of bounds: {d:?}"
         );
         let mesh_ok = prepared.batches.iter().any(|b| {
@@ -115,21 +160,24 @@ fn check_frame(
     match mode {
         DrawMode::Gpu | DrawMode::GpuNocount => {
             let counts = read_u32s(ctx, &renderer.buffers.batch_counts, prepared.batches.len() as u64);
-            let instances = read_u32s(ctx, &renderer.buffers.instances, n as u64);
+            let instances = read_u32s(ctx, &renderer.buffers.instances, identity_base);
             let mut seen = BTreeSet::new();
+            let mut ids = BTreeSet::new();
             for (b, batch) in prepared.batches.iter().enumerate() {
                 let count = counts[b];
                 assert!(count <= batch.capacity, "{label}: batch {b} count {count} over capacity {}", batch.capacity);
                 for &id in &instances[batch.first_instance as usize..(batch.first_instance + count) as usize] {
                     assert!((id as usize) < n, "{label}: batch {b} holds poison or garbage id {id:#x}");
-                    assert_eq!(
-                        prepared.objects[id as usize].batch, b as u32,
-                        "{label}: object {id} in the wrong batch"
+                    let first = prepared.objects[id as usize].batch;
+                    assert!(
+                        (first..first + batch.level_count).contains(&(b as u32)),
+                        "{label}: object {id} in a batch of another mesh or variant"
                     );
-                    assert!(seen.insert(id), "{label}: object {id} written twice");
+                    assert!(ids.insert(id), "{label}: object {id} written twice");
+                    seen.insert(DrawnObject { id, batch: b as u32 });
                 }
             }
-            assert_eq!(seen, expected, "{label}: GPU visible set differs from the CPU reference");
+            assert_same_but_boundary(&seen, &expected, &boundary, &format!("{label}: GPU (object, level) set"));
 
             // The build pass's draws: per variant, exactly the non-empty batches (compacted) or
             // every batch (not compacted), each with its batch's count.
@@ -160,12 +208,16 @@ fn check_frame(
                 for d in &draws[range.first_object as usize..range.first_object as usize + count] {
                     check_bounds(d);
                     assert_eq!(d.instance_count, 1, "{label}: per-object draw must draw one instance");
-                    let id = d.first_instance - n as u32;
-                    assert_eq!(prepared.batches[prepared.objects[id as usize].batch as usize].variant, v as u32);
-                    assert!(seen.insert(id), "{label}: object {id} drawn twice");
+                    let id = d.first_instance - identity_base as u32;
+                    let first = prepared.objects[id as usize].batch;
+                    assert_eq!(prepared.batches[first as usize].variant, v as u32);
+                    let level = (first..first + prepared.batches[first as usize].level_count)
+                        .find(|&b| prepared.batches[b as usize].first_index == d.first_index)
+                        .unwrap_or_else(|| panic!("{label}: object {id} drawn with another mesh's indices"));
+                    assert!(seen.insert(DrawnObject { id, batch: level }), "{label}: object {id} drawn twice");
                 }
             }
-            assert_eq!(seen, expected, "{label}: per-object visible set differs from the CPU reference");
+            assert_same_but_boundary(&seen, &expected, &boundary, &format!("{label}: per-object (object, level) set"));
         }
         DrawMode::Cpu | DrawMode::Bundle => unreachable!("not a GPU-culled mode"),
     }
@@ -176,13 +228,27 @@ fn check_count(ctx: &GpuContext, objects: u32, workgroup_size: u32) {
     let scene = common::scene(objects, true);
     let mut renderer = Renderer::with_workgroup_size(ctx, &scene, COLOR_FORMAT, workgroup_size).expect("renderer");
     let mut visible_somewhere = objects == 0;
+    let mut coarse_somewhere = objects < 100;
     for (c, camera) in cameras(&scene).into_iter().enumerate() {
-        for (mode, time) in
-            [(DrawMode::Gpu, 0.0), (DrawMode::Gpu, 3.7), (DrawMode::GpuNocount, 1.3), (DrawMode::GpuPerObject, 2.1)]
-        {
-            let label = format!("{objects} objects, camera {c}, {mode}, t={time}");
-            let visible = check_frame(ctx, &mut renderer, camera, time, mode, &label);
+        for (mode, time, detail) in [
+            (DrawMode::Gpu, 0.0, Detail::FULL),
+            (DrawMode::Gpu, 3.7, Detail::default()),
+            (DrawMode::GpuNocount, 1.3, Detail::FULL),
+            (DrawMode::GpuNocount, 1.3, Detail::default()),
+            (DrawMode::GpuPerObject, 2.1, Detail::FULL),
+            (DrawMode::GpuPerObject, 2.1, Detail::default()),
+        ] {
+            let label = format!("{objects} objects, camera {c}, {mode}, t={time}, lod {}", detail.lod);
+            let visible = check_frame(ctx, &mut renderer, camera, time, mode, detail, &label);
             visible_somewhere |= visible > 0;
+            if detail.lod {
+                let uniforms =
+                    renderer.frame_uniforms(&FrameInput { time, detail, ..FrameInput::new(camera, mode) }, 64, 48);
+                let prepared = &renderer.prepared;
+                coarse_somewhere |=
+                    cpu::cull(&uniforms, &prepared.objects, &prepared.batches).1.levels[1..].iter().any(|&n| n > 0);
+                continue;
+            }
             if c == 3 {
                 assert_eq!(visible, objects as usize, "{label}: a camera far away sees everything");
             }
@@ -192,6 +258,7 @@ fn check_count(ctx: &GpuContext, objects: u32, workgroup_size: u32) {
         }
     }
     assert!(visible_somewhere, "{objects} objects: no camera saw anything; the test would prove nothing");
+    assert!(coarse_somewhere, "{objects} objects: no object was ever drawn at a coarser level; LOD went untested");
 }
 
 #[test]

@@ -260,15 +260,8 @@ fn pyramid_of_a_1000x563_frame_equals_the_cpu_reduction() {
     let scene = common::scene(3_000, false);
     let mut renderer = common::renderer(&ctx, &scene);
     let target = render_frame(&ctx, &mut renderer, &scene, 1000, 563);
-    let pass = PyramidPass::new(
-        &ctx.device,
-        &ctx.pipelines,
-        &renderer.layouts,
-        &target.depth_view,
-        target.width,
-        target.height,
-    )
-    .expect("pyramid pipelines");
+    let mut pass = PyramidPass::new(&ctx.device, &ctx.pipelines, &renderer.layouts).expect("pyramid pipelines");
+    pass.resize(&ctx.device, &target.depth_view, target.width, target.height);
     check_pyramid(&ctx, &pass, &target);
 }
 
@@ -278,15 +271,8 @@ fn pyramid_after_resize_from_640x480_to_333x200_equals_the_cpu_reduction() {
     let scene = common::scene(3_000, false);
     let mut renderer = common::renderer(&ctx, &scene);
     let target = render_frame(&ctx, &mut renderer, &scene, 640, 480);
-    let mut pass = PyramidPass::new(
-        &ctx.device,
-        &ctx.pipelines,
-        &renderer.layouts,
-        &target.depth_view,
-        target.width,
-        target.height,
-    )
-    .expect("pyramid pipelines");
+    let mut pass = PyramidPass::new(&ctx.device, &ctx.pipelines, &renderer.layouts).expect("pyramid pipelines");
+    pass.resize(&ctx.device, &target.depth_view, target.width, target.height);
     // Prewarming leaves junk in level 0; the poisoned run after it must not care.
     let mut frame = FrameEncoder::new(&ctx.device, "pyramid prewarm", None);
     pass.prewarm(&mut frame);

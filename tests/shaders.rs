@@ -166,7 +166,10 @@ fn host_structs_match_wgsl() {
                 capacity,
                 variant,
                 variant_first_batch,
-                variant_first_object
+                variant_first_object,
+                level,
+                level_count,
+                relative_error
             }),
         ),
         (
@@ -215,11 +218,18 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         dispatch_width: 505,
         identity_base: 506,
         time: 507.0,
+        lod_origin: Vec4::splat(600.0),
+        lod_enabled: 601,
+        lod_factor: 602.0,
+        small_enabled: 603,
+        small_factor: 604.0,
+        pyramid_size: glam::UVec2::new(605, 606),
+        pyramid_levels: 607,
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 12] = [
+    let expected_first: [(&str, [u8; 4]); 19] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -232,6 +242,13 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("dispatch_width", 505u32.to_le_bytes()),
         ("identity_base", 506u32.to_le_bytes()),
         ("time", 507f32.to_le_bytes()),
+        ("lod_origin", 600f32.to_le_bytes()),
+        ("lod_enabled", 601u32.to_le_bytes()),
+        ("lod_factor", 602f32.to_le_bytes()),
+        ("small_enabled", 603u32.to_le_bytes()),
+        ("small_factor", 604f32.to_le_bytes()),
+        ("pyramid_size", 605u32.to_le_bytes()),
+        ("pyramid_levels", 607u32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");

@@ -26,6 +26,20 @@ struct FrameUniforms {
     /// First slot of the identity range of `instances[]` (= object count).
     identity_base: u32,
     time: f32,
+    /// xyz: the culling camera's position, from which LOD and object sizes are judged.
+    lod_origin: vec4<f32>,
+    /// 1: pick a level of detail per object (`select_level`); 0: level 0 always.
+    lod_enabled: u32,
+    /// A level of relative error `e` is fine enough for an object of radius `r` at nearest
+    /// distance `d` when `e * r * lod_factor <= d`.
+    lod_factor: f32,
+    /// 1: cull objects whose projected bounds are below the size threshold (`is_too_small`).
+    small_enabled: u32,
+    /// Too small when `r * small_factor < d`.
+    small_factor: f32,
+    /// Size of the depth pyramid's level 0 (0 x 0 without occlusion culling).
+    pyramid_size: vec2<u32>,
+    pyramid_levels: u32,
 }
 
 /// One object (group 1 `objects[]`), uploaded once. Objects are sorted by batch.
@@ -41,7 +55,7 @@ struct GpuObject {
     animation: u32,
 }
 
-/// One batch = (mesh, pipeline variant); owns a fixed slice of `instances[]`.
+/// One batch = (mesh, level of detail, pipeline variant); owns a fixed slice of `instances[]`.
 struct GpuBatch {
     first_index: u32,
     index_count: u32,
@@ -55,6 +69,13 @@ struct GpuBatch {
     variant_first_batch: u32,
     /// First object of this batch's variant: where per-object draws of the variant start.
     variant_first_object: u32,
+    /// Level of detail this batch draws.
+    level: u32,
+    /// Levels of this batch's mesh. The batches of one (variant, mesh) are consecutive, level
+    /// 0 first; an object's `batch` is its level-0 batch, `batch + level` the one it joins.
+    level_count: u32,
+    /// This level's object-space error divided by the mesh's bounding radius.
+    relative_error: f32,
 }
 
 /// One material (group 1 `materials[]`).

@@ -228,8 +228,13 @@ fn run_row(
             gpu.extend(readback.gpu);
             visible.push(stats.cpu_visible.or(readback.visible).unwrap_or(0));
             if mode == DrawMode::Cpu {
-                let uniforms = renderer.frame_uniforms(&input, target.frame_target().aspect());
-                boundary.push(crate::passes::cull::cpu::boundary_count(&uniforms, &renderer.prepared.objects));
+                let uniforms = renderer.frame_uniforms(&input, target.width, target.height);
+                let prepared = &renderer.prepared;
+                boundary.push(crate::passes::cull::cpu::boundary_count(
+                    &uniforms,
+                    &prepared.objects,
+                    &prepared.batches,
+                ));
             }
             commands = stats.commands;
             indirect_call = stats.indirect;

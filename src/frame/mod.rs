@@ -3,7 +3,8 @@
 //!
 //! Every [`DrawMode`] shares the scene, the buffers and the pipelines; only what writes the
 //! draws differs. What a mode records on this adapter is its [`FramePlan`], resolved once when
-//! the renderer is made; `render` walks the plan and each pass records itself.
+//! the renderer is made; `render` walks the plan's phases (one, or two with occlusion
+//! culling) and each pass records itself.
 
 pub mod plan;
 pub mod prewarm;
@@ -20,14 +21,17 @@ use crate::gpu::GpuContext;
 use crate::gpu_scene::types::FrameUniforms;
 use crate::gpu_scene::{check_scene, prepare, Layouts, PreparedScene, SceneBuffers, UploadError};
 use crate::passes::build::BuildPass;
-use crate::passes::cull::{self, CullPass};
+use crate::passes::cull::cpu::{CpuCounts, DrawnObject};
+use crate::passes::cull::{self, CullPass, GpuCounters};
 use crate::passes::main::indirect::IndirectCall;
 use crate::passes::main::{bundle, Draws, MainPass};
+use crate::passes::pyramid::{self, PyramidPass};
+use crate::passes::Phase;
 use crate::pipelines::PipelineError;
 use crate::scene::camera::frustum_planes;
 use crate::scene::{animation, Camera, Scene};
 use crate::tunables::WORKGROUP_SIZE;
-pub use plan::{Capabilities, DrawMode, FramePlan, MainDraws};
+pub use plan::{Capabilities, Detail, DrawMode, FramePlan, MainDraws};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RendererError {
@@ -46,13 +50,16 @@ pub struct FrameInput {
     /// Animation time in seconds.
     pub time: f32,
     pub mode: DrawMode,
-    /// `false` draws every object (for tests that prove culling happened).
+    /// `false` draws every object (for tests that prove culling happened): no frustum, size or
+    /// occlusion test (levels of detail are still picked when `detail.lod` is on).
     pub cull_enabled: bool,
+    /// Level of detail, size culling and occlusion culling.
+    pub detail: Detail,
 }
 
 impl FrameInput {
     pub fn new(camera: Camera, mode: DrawMode) -> Self {
-        Self { camera, cull_camera: None, time: 0.0, mode, cull_enabled: true }
+        Self { camera, cull_camera: None, time: 0.0, mode, cull_enabled: true, detail: Detail::default() }
     }
 }
 
@@ -72,6 +79,10 @@ pub struct FrameStats {
     /// Visible objects known on the CPU (cpu and bundle modes); GPU modes report theirs
     /// through [`Renderer::collect`].
     pub cpu_visible: Option<u32>,
+    /// What the CPU's culling counted (cpu and bundle modes).
+    pub cpu_counts: Option<CpuCounts>,
+    /// Whether the frame ran two culling phases (occlusion culling).
+    pub two_phase: bool,
     /// The multi-draw call the GPU-driven modes used (gpu falls back to gpu-nocount's draws
     /// without the count feature).
     pub indirect: Option<IndirectCall>,
@@ -81,8 +92,11 @@ pub struct FrameStats {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrameReadback {
     pub frame: u64,
-    /// GPU-counted visible objects (GPU modes).
+    /// GPU-counted visible objects (GPU modes): the objects that pass the frustum and size
+    /// tests, the set the CPU baseline draws. Occlusion culling draws a subset of them.
     pub visible: Option<u32>,
+    /// Every GPU counter of the frame (GPU modes).
+    pub counters: Option<GpuCounters>,
     pub gpu: Option<GpuPassTimes>,
 }
 
@@ -121,6 +135,8 @@ pub struct Renderer {
     pub cull: CullPass,
     pub build: BuildPass,
     pub main: MainPass,
+    /// The depth pyramid of the two-phase frames, fitted to the target's depth buffer.
+    pub pyramid: PyramidPass,
     pub buffers: SceneBuffers,
     /// The scene in GPU order; its object indices are the ids every pass uses.
     pub prepared: PreparedScene,
@@ -128,10 +144,11 @@ pub struct Renderer {
     plans: [FramePlan; DrawMode::ALL.len()],
     /// Per-frame GPU pass times; `None` without `TIMESTAMP_QUERY`.
     timer: Option<GpuTimer>,
-    /// The bundle mode's recording, made on its first frame and replayed after.
-    bundle: Option<bundle::RecordedBundle>,
-    /// The cpu mode's visible ids, reused every frame.
-    visible_scratch: Vec<u32>,
+    /// The bundle mode's recording and what its culling counted, made on its first frame and
+    /// replayed after.
+    bundle: Option<(bundle::RecordedBundle, CpuCounts)>,
+    /// The cpu mode's drawn objects, reused every frame.
+    visible_scratch: Vec<DrawnObject>,
     /// The frame uniforms' bytes, reused every frame.
     uniform_bytes: Vec<u8>,
     /// Number of the next frame; readbacks are matched to frames by it.
@@ -166,15 +183,16 @@ impl Renderer {
         let (passes, prepared, buffers, pipelines_ms, upload_ms) = std::thread::scope(|scope| {
             let compile = scope.spawn(|| {
                 let start = Instant::now();
-                let (cull, build, main) = std::thread::scope(|passes| {
+                let (cull, build, main, pyramid) = std::thread::scope(|passes| {
                     let cull =
                         passes.spawn(|| CullPass::new(&ctx.device, &ctx.pipelines, &layouts, options.workgroup_size));
                     let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
+                    let pyramid = passes.spawn(|| PyramidPass::new(&ctx.device, &ctx.pipelines, &layouts));
                     let main = MainPass::new(&ctx.pipelines, &layouts, options.color_format);
                     let joined = "pipeline compilation thread panicked";
-                    (cull.join().expect(joined), build.join().expect(joined), main)
+                    (cull.join().expect(joined), build.join().expect(joined), main, pyramid.join().expect(joined))
                 });
-                ((cull, build, main), start.elapsed().as_secs_f64() * 1e3)
+                ((cull, build, main, pyramid), start.elapsed().as_secs_f64() * 1e3)
             });
             let upload_start = Instant::now();
             let prepared = prepare(scene);
@@ -183,8 +201,9 @@ impl Renderer {
             let (passes, pipelines_ms) = compile.join().expect("pipeline compilation thread panicked");
             (passes, prepared, buffers, pipelines_ms, upload_ms)
         });
-        let (cull, build, main) = (passes.0?, passes.1?, passes.2?);
-        let prewarm_ms = if options.prewarm { prewarm::prewarm(ctx, &cull, &build, &main, &buffers) } else { 0.0 };
+        let (cull, build, main, mut pyramid) = (passes.0?, passes.1?, passes.2?, passes.3?);
+        let prewarm_ms =
+            if options.prewarm { prewarm::prewarm(ctx, &cull, &build, &main, &mut pyramid, &buffers) } else { 0.0 };
         let capabilities = Capabilities::of(ctx);
         Ok(Self {
             timer: GpuTimer::new(&ctx.device, &ctx.queue),
@@ -193,6 +212,7 @@ impl Renderer {
             cull,
             build,
             main,
+            pyramid,
             buffers,
             prepared,
             bundle: None,
@@ -233,11 +253,27 @@ impl Renderer {
         self.bundle = None;
     }
 
-    /// The uniforms a frame with this input uses; the CPU culling reference reads the same.
-    pub fn frame_uniforms(&self, input: &FrameInput, aspect: f32) -> FrameUniforms {
+    /// Whether a frame of `input` runs two culling phases.
+    pub fn two_phase(&self, input: &FrameInput) -> bool {
+        self.plan(input.mode).phases(input.detail.occlusion).len() == 2
+    }
+
+    /// The uniforms a frame with this input uses on a `width` × `height` target; the CPU
+    /// culling reference reads the same.
+    pub fn frame_uniforms(&self, input: &FrameInput, width: u32, height: u32) -> FrameUniforms {
+        let aspect = width as f32 / height.max(1) as f32;
         let view_proj = input.camera.view_proj(aspect);
         let cull_camera = input.cull_camera.unwrap_or(input.camera);
         let (_, _, dispatch_width) = dispatch_size(self.buffers.object_count, self.cull.workgroup_size());
+        // Pixels per unit of size at distance 1: the projection's y scale times half the height.
+        let pixels_per_unit = height as f32 * 0.5 / (cull_camera.fov_y * 0.5).tan();
+        let detail = input.detail;
+        let (pyramid_size, pyramid_levels) = if self.two_phase(input) {
+            let (w, h) = pyramid::base_size(width, height);
+            (glam::UVec2::new(w, h), pyramid::level_sizes(width, height).len() as u32)
+        } else {
+            (glam::UVec2::ZERO, 0)
+        };
         FrameUniforms {
             view_proj,
             cull_planes: frustum_planes(cull_camera.view_proj(aspect)),
@@ -249,8 +285,16 @@ impl Renderer {
             cull_enabled: input.cull_enabled as u32,
             compact: self.plan(input.mode).compact() as u32,
             dispatch_width,
-            identity_base: self.buffers.object_count,
+            identity_base: self.buffers.identity_base,
             time: input.time,
+            lod_origin: cull_camera.position.extend(1.0),
+            lod_enabled: detail.lod as u32,
+            lod_factor: pixels_per_unit / detail.lod_error_px.max(f32::MIN_POSITIVE),
+            small_enabled: (detail.min_pixels > 0.0) as u32,
+            // Diameter 2r·pixels_per_unit/d below min_pixels ⇔ r·small_factor < d.
+            small_factor: 2.0 * pixels_per_unit / detail.min_pixels.max(f32::MIN_POSITIVE),
+            pyramid_size,
+            pyramid_levels,
         }
     }
 
@@ -260,30 +304,37 @@ impl Renderer {
         let frame = self.frame_number;
         self.frame_number += 1;
         let plan = *self.plan(input.mode);
-        let uniforms = self.frame_uniforms(input, target.aspect());
+        let phases = plan.phases(input.detail.occlusion);
+        let uniforms = self.frame_uniforms(input, target.width, target.height);
         uniforms.write_to(&mut self.uniform_bytes);
         ctx.queue.write_buffer(&self.buffers.frame, 0, &self.uniform_bytes);
+        if phases.len() == 2 {
+            // A new depth buffer (first frame, resize) gets a new pyramid before its first use.
+            self.pyramid.fit(&ctx.device, target.depth, target.width, target.height);
+        }
 
         // The CPU's share of the modes it culls for: done before recording, as an application
         // would, and timed apart from it.
         let mut cpu_cull_ms = 0.0;
-        let mut cpu_visible = None;
+        let mut cpu_counts = None;
         match plan.main {
             MainDraws::CpuBaseline => {
                 puffin::profile_scope!("cpu cull");
                 let start = Instant::now();
-                cull::cpu::cull_into(&uniforms, &self.prepared.objects, &mut self.visible_scratch);
+                let prepared = &self.prepared;
+                let counts =
+                    cull::cpu::cull_into(&uniforms, &prepared.objects, &prepared.batches, &mut self.visible_scratch);
                 cpu_cull_ms = start.elapsed().as_secs_f64() * 1e3;
-                cpu_visible = Some(self.visible_scratch.len() as u32);
+                cpu_counts = Some(counts);
             }
             MainDraws::Bundle => {
                 if self.bundle.is_none() {
                     puffin::profile_scope!("record bundle");
-                    let visible = cull::cpu::cull(&uniforms, &self.prepared.objects);
-                    self.bundle =
-                        Some(bundle::record(&ctx.device, &self.main, &self.buffers, &self.prepared, &visible));
+                    let (drawn, counts) = cull::cpu::cull(&uniforms, &self.prepared.objects, &self.prepared.batches);
+                    let recorded = bundle::record(&ctx.device, &self.main, &self.buffers, &self.prepared, &drawn);
+                    self.bundle = Some((recorded, counts));
                 }
-                cpu_visible = self.bundle.as_ref().map(|b| b.visible);
+                cpu_counts = self.bundle.as_ref().map(|(_, counts)| *counts);
             }
             MainDraws::Indirect(_) => {}
         }
@@ -293,18 +344,29 @@ impl Renderer {
         let (command_buffer, commands) = {
             puffin::profile_scope!("record");
             let mut encoder = FrameEncoder::new(&ctx.device, "frame", self.timer.as_mut());
-            if let Some(output) = plan.cull {
-                self.cull.record(&mut encoder, &self.buffers, output, frame);
+            for &phase in phases {
+                let hiz = if phase == Phase::Late {
+                    self.pyramid.record(&mut encoder);
+                    self.pyramid.hiz_bind_group()
+                } else {
+                    &self.buffers.hiz_placeholder
+                };
+                if let Some(output) = plan.cull {
+                    self.cull.record(&mut encoder, &self.buffers, output, phase, hiz);
+                }
+                if plan.build {
+                    self.build.record(&mut encoder, &self.buffers, phase);
+                }
+                let draws = match plan.main {
+                    MainDraws::Indirect(indirect) => Draws::Indirect(indirect),
+                    MainDraws::CpuBaseline => Draws::Baseline(&self.visible_scratch),
+                    MainDraws::Bundle => Draws::Bundle(&self.bundle.as_ref().expect("the bundle was recorded above").0),
+                };
+                self.main.record(&mut encoder, target, &self.buffers, &self.prepared, draws, phase);
             }
-            if plan.build {
-                self.build.record(&mut encoder, &self.buffers);
+            if plan.cull.is_some() {
+                self.cull.copy_counters(&mut encoder, &self.buffers, frame);
             }
-            let draws = match plan.main {
-                MainDraws::Indirect(indirect) => Draws::Indirect(indirect),
-                MainDraws::CpuBaseline => Draws::Baseline(&self.visible_scratch),
-                MainDraws::Bundle => Draws::Bundle(self.bundle.as_ref().expect("the bundle was recorded above")),
-            };
-            self.main.record(&mut encoder, target, &self.buffers, &self.prepared, draws);
             let FrameEncoder { mut encoder, timer, commands } = encoder;
             if let Some(timer) = timer {
                 timer.resolve(&mut encoder, frame);
@@ -334,7 +396,9 @@ impl Renderer {
             finish_ms,
             cpu_cull_ms,
             submit_ms,
-            cpu_visible,
+            cpu_visible: cpu_counts.map(|c| c.visible),
+            cpu_counts,
+            two_phase: phases.len() == 2,
             indirect: plan.indirect().map(|d| d.call()),
         }
     }
@@ -342,8 +406,10 @@ impl Renderer {
     /// GPU results (visible counts, pass times) of frames that have finished, oldest first.
     /// Never blocks; call [`GpuContext::wait_idle`] first to get everything submitted so far.
     pub fn collect(&mut self, device: &wgpu::Device) -> Vec<FrameReadback> {
-        for (frame, visible) in self.cull.collect(device) {
-            self.entry(frame).visible = Some(visible);
+        for (frame, counters) in self.cull.collect(device) {
+            let entry = self.entry(frame);
+            entry.visible = Some(counters.visible);
+            entry.counters = Some(counters);
         }
         if let Some(timer) = self.timer.as_mut() {
             let results = timer.collect(device);

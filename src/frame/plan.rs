@@ -7,7 +7,36 @@
 use crate::gpu::GpuContext;
 use crate::passes::cull::CullOutput;
 use crate::passes::main::indirect::IndirectDraws;
-use crate::passes::{build, cull, main};
+use crate::passes::{build, cull, main, pyramid, Phase};
+use crate::tunables::{DEFAULT_LOD_ERROR_PX, DEFAULT_MIN_PIXELS};
+
+/// How much a frame draws: level of detail, the size threshold and occlusion culling. The
+/// default is all three on; [`Detail::FULL`] is all off (every object in the frustum at
+/// level 0, the engine before LOD and occlusion culling).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Detail {
+    /// Pick a level of detail per object (`--lod`); off: level 0 always.
+    pub lod: bool,
+    /// Largest projected error of a picked level, in pixels (`--lod-error`).
+    pub lod_error_px: f32,
+    /// Cull objects whose projected bounding sphere is narrower than this many pixels
+    /// (`--min-pixels`); 0 culls none.
+    pub min_pixels: f32,
+    /// Two-phase occlusion culling in the GPU-culled modes (`--occlusion`).
+    pub occlusion: bool,
+}
+
+impl Default for Detail {
+    fn default() -> Self {
+        Self { lod: true, lod_error_px: DEFAULT_LOD_ERROR_PX, min_pixels: DEFAULT_MIN_PIXELS, occlusion: true }
+    }
+}
+
+impl Detail {
+    /// Every object in the frustum at full detail: LOD, size culling and occlusion off.
+    pub const FULL: Detail =
+        Detail { lod: false, lod_error_px: DEFAULT_LOD_ERROR_PX, min_pixels: 0.0, occlusion: false };
+}
 
 /// The ways of drawing. Each has one kebab-case name (`gpu-nocount`), the same on the command
 /// line (clap), in JSON (serde) and in labels ([`DrawMode::name`]); `tests/cli.rs` checks that
@@ -133,16 +162,31 @@ impl FramePlan {
         self.indirect().is_some_and(|d| d.counted)
     }
 
+    /// The culling phases a frame records: two with occlusion culling where the GPU culls,
+    /// one otherwise (the CPU has no depth buffer to test against).
+    pub fn phases(&self, occlusion: bool) -> &'static [Phase] {
+        if occlusion && self.cull.is_some() {
+            &[Phase::Early, Phase::Late]
+        } else {
+            &[Phase::Only]
+        }
+    }
+
     /// The names of the passes recorded, in order: wgpu labels, puffin scopes and timestamps.
-    pub fn pass_names(&self) -> Vec<&'static str> {
+    pub fn pass_names(&self, occlusion: bool) -> Vec<&'static str> {
         let mut names = Vec::new();
-        if self.cull.is_some() {
-            names.push(cull::NAME);
+        for &phase in self.phases(occlusion) {
+            if phase == Phase::Late {
+                names.push(pyramid::NAME);
+            }
+            if self.cull.is_some() {
+                names.push(phase.pass_name(cull::NAME, cull::LATE_NAME));
+            }
+            if self.build {
+                names.push(phase.pass_name(build::NAME, build::LATE_NAME));
+            }
+            names.push(phase.pass_name(main::NAME, main::LATE_NAME));
         }
-        if self.build {
-            names.push(build::NAME);
-        }
-        names.push(main::NAME);
         names
     }
 }

@@ -16,9 +16,19 @@ use crate::gpu_scene::SceneBuffers;
 use crate::passes::build::BuildPass;
 use crate::passes::cull::CullPass;
 use crate::passes::main::MainPass;
+use crate::passes::pyramid::PyramidPass;
 
 /// Runs every pipeline once and waits; returns the milliseconds it took.
-pub fn prewarm(ctx: &GpuContext, cull: &CullPass, build: &BuildPass, main: &MainPass, buffers: &SceneBuffers) -> f64 {
+/// The pyramid is fitted to the 1×1 prewarm depth buffer; the first two-phase frame fits it to
+/// its own.
+pub fn prewarm(
+    ctx: &GpuContext,
+    cull: &CullPass,
+    build: &BuildPass,
+    main: &MainPass,
+    pyramid: &mut PyramidPass,
+    buffers: &SceneBuffers,
+) -> f64 {
     puffin::profile_function!();
     let start = Instant::now();
     let color = ctx.device.create_texture(&wgpu::TextureDescriptor {
@@ -37,6 +47,8 @@ pub fn prewarm(ctx: &GpuContext, cull: &CullPass, build: &BuildPass, main: &Main
     cull.prewarm(&mut frame, buffers);
     build.prewarm(&mut frame, buffers);
     main.prewarm(&mut frame, buffers, &FrameTarget { color: &color, depth: &depth, width: 1, height: 1 });
+    pyramid.resize(&ctx.device, &depth, 1, 1);
+    pyramid.prewarm(&mut frame);
     ctx.queue.submit([frame.encoder.finish()]);
     ctx.wait_idle();
     start.elapsed().as_secs_f64() * 1e3

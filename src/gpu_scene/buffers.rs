@@ -8,12 +8,12 @@ use wgpu::util::DeviceExt;
 
 use encase::ShaderSize;
 
-use super::layout::{Layouts, CULL_IO, FRAME, SCENE, TEXTURES};
+use super::layout::{Layouts, CULL_IO, FRAME, HIZ, SCENE, TEXTURES};
 use super::prepare::PreparedScene;
 use super::types::{FrameUniforms, GpuBatch, GpuMaterial, GpuObject, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::{Scene, TextureLayers};
-use crate::tunables::VARIANT_COUNT;
+use crate::tunables::{COUNTER_SLOTS, VARIANT_COUNT};
 
 /// Bytes per object in the largest per-object storage binding (`objects[]`).
 pub const OBJECT_BYTES: u64 = std::mem::size_of::<GpuObject>() as u64;
@@ -22,7 +22,8 @@ pub const OBJECT_BYTES: u64 = std::mem::size_of::<GpuObject>() as u64;
 pub fn object_limit(limits: &wgpu::Limits) -> (u32, &'static str, u64) {
     let binding = limits.max_storage_buffer_binding_size as u64;
     let buffer = limits.max_buffer_size;
-    // objects[] is the largest per-object array (instances[] holds 2 × 4 bytes, draws[] 20).
+    // objects[] is the largest per-object array (instances[] holds at most (LOD_LEVELS + 1) × 4
+    // bytes, draws[] 20).
     if binding <= buffer {
         ((binding / OBJECT_BYTES).min(u32::MAX as u64) as u32, "max_storage_buffer_binding_size", binding)
     } else {
@@ -133,24 +134,36 @@ pub struct SceneBuffers {
     pub batches: wgpu::Buffer,
     /// `GpuMaterial` per material. Written at upload; read by main.
     pub materials: wgpu::Buffer,
-    /// Object ids: `[0, N)` batch slices written by cull each frame, `[N, 2N)` the identity
-    /// written at upload (per-object draws use `first_instance = N + id`). Read by main.
+    /// Object ids: `[0, identity_base)` batch slices (every level of a (variant, mesh) has
+    /// room for all its objects) written by cull each frame, then `N` slots of the identity
+    /// written at upload (per-object draws use `first_instance = identity_base + id`). Read by
+    /// main.
     pub instances: wgpu::Buffer,
     /// Visible objects per batch. Cleared each frame, incremented by cull, read by build.
     pub batch_counts: wgpu::Buffer,
     /// Indirect draws: written by build (or cull in per-object mode), read by main as INDIRECT.
     pub draws: wgpu::Buffer,
-    /// One draw count per variant, then the visible-object total. Cleared each frame,
-    /// incremented by build/cull, read by main as the count buffer and copied out for stats.
+    /// One draw count per variant, then the counters (`tunables::COUNTER_*`). Cleared each
+    /// frame (the draw counts again before the second phase), incremented by cull and build,
+    /// read by main as the count buffer and copied out for stats.
     pub draw_counts: wgpu::Buffer,
+    /// Per object, 1 if the second culling phase found it visible: the first phase of the next
+    /// frame draws those. Zero at upload (the first frame draws everything in phase 2); read
+    /// and written by cull.
+    pub visibility: wgpu::Buffer,
     /// `FrameUniforms`. Written by the CPU each frame; read by every pass.
     pub frame: wgpu::Buffer,
     pub frame_bind_group: wgpu::BindGroup,
     pub scene_bind_group: wgpu::BindGroup,
     pub texture_bind_group: wgpu::BindGroup,
     pub cull_bind_group: wgpu::BindGroup,
+    /// Group `hiz` bound to a 1×1 placeholder: what the cull and build pipelines bind where
+    /// they do not test against a depth pyramid.
+    pub hiz_placeholder: wgpu::BindGroup,
     pub object_count: u32,
     pub batch_count: u32,
+    /// First slot of the identity range of `instances[]`.
+    pub identity_base: u32,
     /// Capacity of `draws[]` in commands: max(objects, batches).
     pub draw_capacity: u32,
 }
@@ -232,7 +245,8 @@ impl SceneBuffers {
             size_of::<GpuMaterial>(),
             wgpu::BufferUsages::empty(),
         );
-        let instance_data: Vec<u32> = (0..object_count).chain(0..object_count).collect();
+        let identity_base = prepared.identity_base;
+        let instance_data: Vec<u32> = std::iter::repeat_n(0, identity_base as usize).chain(0..object_count).collect();
         let instances =
             storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), 4, wgpu::BufferUsages::COPY_SRC);
         let batch_counts = counted::buffer(
@@ -260,13 +274,20 @@ impl SceneBuffers {
             device,
             &wgpu::BufferDescriptor {
                 label: Some("draw counts"),
-                size: (VARIANT_COUNT as u64 + 1) * 4,
+                size: (VARIANT_COUNT + COUNTER_SLOTS) as u64 * 4,
                 usage: wgpu::BufferUsages::STORAGE
                     | wgpu::BufferUsages::INDIRECT
                     | wgpu::BufferUsages::COPY_DST
                     | wgpu::BufferUsages::COPY_SRC,
                 mapped_at_creation: false,
             },
+        );
+        let visibility = storage_buffer(
+            device,
+            "visibility",
+            &vec![0u8; object_count as usize * 4],
+            4,
+            wgpu::BufferUsages::COPY_SRC,
         );
         let frame = counted::buffer(
             device,
@@ -323,8 +344,10 @@ impl SceneBuffers {
                 CULL_IO.buffer("batch_counts", &batch_counts),
                 CULL_IO.buffer("draws", &draws),
                 CULL_IO.buffer("draw_counts", &draw_counts),
+                CULL_IO.buffer("visibility", &visibility),
             ],
         });
+        let hiz_placeholder = hiz_placeholder(device, layouts);
         Self {
             vertices,
             indices,
@@ -335,16 +358,41 @@ impl SceneBuffers {
             batch_counts,
             draws,
             draw_counts,
+            visibility,
             frame,
             frame_bind_group,
             scene_bind_group,
             texture_bind_group,
             cull_bind_group,
+            hiz_placeholder,
             object_count,
             batch_count,
+            identity_base,
             draw_capacity,
         }
     }
+}
+
+/// The `hiz` group with a 1×1 R32Float texture (never read: phases that bind it do not test
+/// occlusion).
+fn hiz_placeholder(device: &wgpu::Device, layouts: &Layouts) -> wgpu::BindGroup {
+    let view = device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some("hiz placeholder"),
+            size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: wgpu::TextureFormat::R32Float,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default());
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("hiz placeholder"),
+        layout: &layouts.hiz,
+        entries: &[HIZ.entry("pyramid", wgpu::BindingResource::TextureView(&view))],
+    })
 }
 
 /// A `texture_2d_array` of the slot's layers, or a 1×1 placeholder of `fill` when the scene

@@ -10,8 +10,8 @@
 //! | 0     | [`FRAME`]: frame uniforms                 | [`FRAME`]                        |
 //! | 1     | [`SCENE`]: objects, instances, materials  | [`CULL_IO`]: objects, batches    |
 //! |       | (read only)                               | (read only), instances, counts,  |
-//! |       |                                           | draws (read-write)               |
-//! | 2     | [`TEXTURES`]: base colour, normal, sampler | –                               |
+//! |       |                                           | draws, visibility (read-write)   |
+//! | 2     | [`TEXTURES`]: base colour, normal, sampler | [`HIZ`]: the depth pyramid      |
 //!
 //! The pyramid pass (depth → Hi-Z mip chain) has a layout of its own: group 0 is
 //! [`PYRAMID_IO`] (the depth, the level it reduces and the level it writes), one bind group per
@@ -122,7 +122,18 @@ pub const CULL_IO: Group = Group {
         binding("batch_counts", BindingKind::StorageReadWrite("array<atomic<u32>>")),
         binding("draws", BindingKind::StorageReadWrite("array<DrawIndexedIndirectArgs>")),
         binding("draw_counts", BindingKind::StorageReadWrite("array<atomic<u32>>")),
+        binding("visibility", BindingKind::StorageReadWrite("array<u32>")),
     ],
+};
+
+/// Group 2 of the cull and build compute pipelines: the depth pyramid the second culling
+/// phase tests against (every level, read with `textureLoad`). Made by the pyramid pass at
+/// each resize; a 1×1 placeholder is bound where no pyramid is used.
+pub const HIZ: Group = Group {
+    index: 2,
+    label: "hiz",
+    visibility: wgpu::ShaderStages::COMPUTE,
+    bindings: &[binding("pyramid", BindingKind::UnfilterableTexture)],
 };
 
 /// Group 0 of the pyramid pass: one bind group per level. Level 0 reads `depth` (and binds a
@@ -140,7 +151,7 @@ pub const PYRAMID_IO: Group = Group {
 };
 
 /// Every group, for tests and tools.
-pub const ALL_GROUPS: [&Group; 5] = [&FRAME, &SCENE, &TEXTURES, &CULL_IO, &PYRAMID_IO];
+pub const ALL_GROUPS: [&Group; 6] = [&FRAME, &SCENE, &TEXTURES, &CULL_IO, &HIZ, &PYRAMID_IO];
 
 const _: () = assert!(TEXTURES.index as usize + 1 == BIND_GROUPS, "command counts cover every group index");
 
@@ -240,10 +251,11 @@ pub struct Layouts {
     pub scene: wgpu::BindGroupLayout,
     pub textures: wgpu::BindGroupLayout,
     pub cull_io: wgpu::BindGroupLayout,
+    pub hiz: wgpu::BindGroupLayout,
     pub pyramid_io: wgpu::BindGroupLayout,
     /// The one pipeline layout of every render pipeline (frame, scene, textures).
     pub render: wgpu::PipelineLayout,
-    /// The pipeline layout of the cull and build compute pipelines (frame, cull io).
+    /// The pipeline layout of the cull and build compute pipelines (frame, cull io, hiz).
     pub cull: wgpu::PipelineLayout,
     /// The pipeline layout of the pyramid pass's compute pipelines (pyramid io).
     pub pyramid: wgpu::PipelineLayout,
@@ -266,9 +278,10 @@ impl Layouts {
             bind_group_layouts: &[&frame, &scene, &textures],
             push_constant_ranges: &[],
         });
+        let hiz = HIZ.layout(device);
         let cull = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("cull layout"),
-            bind_group_layouts: &[&frame, &cull_io],
+            bind_group_layouts: &[&frame, &cull_io, &hiz],
             push_constant_ranges: &[],
         });
         let pyramid_io = PYRAMID_IO.layout(device);
@@ -277,6 +290,6 @@ impl Layouts {
             bind_group_layouts: &[&pyramid_io],
             push_constant_ranges: &[],
         });
-        Self { frame, scene, textures, cull_io, pyramid_io, render, cull, pyramid }
+        Self { frame, scene, textures, cull_io, hiz, pyramid_io, render, cull, pyramid }
     }
 }

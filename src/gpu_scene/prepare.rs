@@ -20,12 +20,17 @@ pub struct VariantRange {
 pub struct PreparedScene {
     /// Sorted by (variant, mesh); an object's index here is its id everywhere.
     pub objects: Vec<GpuObject>,
+    /// One batch per (variant, mesh, level of detail), sorted by variant; the levels of one
+    /// (variant, mesh) are consecutive, level 0 first.
     pub batches: Vec<GpuBatch>,
     pub materials: Vec<GpuMaterial>,
     pub variants: [VariantRange; VARIANT_COUNT as usize],
+    /// Slots of `instances[]` the batch slices take (every level of a (variant, mesh) has room
+    /// for all its objects); the identity range of per-object draws starts here.
+    pub identity_base: u32,
 }
 
-/// Sorts objects into batches of (variant, mesh) and fills the GPU tables.
+/// Sorts objects into batches of (variant, mesh, level) and fills the GPU tables.
 pub fn prepare(scene: &Scene) -> PreparedScene {
     let variant_of = |material: u32| scene.materials[material as usize].variant as u32;
     let mut order: Vec<u32> = (0..scene.objects.len() as u32).collect();
@@ -34,37 +39,51 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
         (variant_of(o.material), o.mesh)
     });
 
+    // Runs of objects sharing (variant, mesh), in sorted order: (variant, mesh, first, count).
+    let mut groups: Vec<(u32, u32, u32, u32)> = Vec::new();
+    for (id, &source) in order.iter().enumerate() {
+        let object = &scene.objects[source as usize];
+        let key = (variant_of(object.material), object.mesh);
+        match groups.last_mut() {
+            Some(group) if (group.0, group.1) == key => group.3 += 1,
+            _ => groups.push((key.0, key.1, id as u32, 1)),
+        }
+    }
+
     let mut objects = Vec::with_capacity(order.len());
     let mut batches: Vec<GpuBatch> = Vec::new();
     let mut variants = [VariantRange::default(); VARIANT_COUNT as usize];
-    let mut current: Option<(u32, u32)> = None;
-    for (id, &source) in order.iter().enumerate() {
-        let object = &scene.objects[source as usize];
-        let variant = variant_of(object.material);
-        if current != Some((variant, object.mesh)) {
-            let range = &mut variants[variant as usize];
-            if range.batch_count == 0 {
-                range.first_batch = batches.len() as u32;
-                range.first_object = id as u32;
-            }
-            range.batch_count += 1;
-            let mesh = &scene.meshes.meshes[object.mesh as usize];
+    let mut next_instance = 0u32;
+    for &(variant, mesh_id, first_object, count) in &groups {
+        let range = &mut variants[variant as usize];
+        if range.batch_count == 0 {
+            range.first_batch = batches.len() as u32;
+            range.first_object = first_object;
+        }
+        let mesh = &scene.meshes.meshes[mesh_id as usize];
+        let level_count = mesh.lods.len() as u32;
+        range.batch_count += level_count;
+        range.object_count += count;
+        let first_batch = batches.len() as u32;
+        for (level, lod) in mesh.lods.iter().enumerate() {
             batches.push(GpuBatch {
-                first_index: mesh.first_index,
-                index_count: mesh.index_count,
-                base_vertex: mesh.base_vertex,
-                first_instance: id as u32,
-                capacity: 0,
+                first_index: lod.first_index,
+                index_count: lod.index_count,
+                base_vertex: lod.base_vertex,
+                first_instance: next_instance,
+                capacity: count,
                 variant,
                 variant_first_batch: range.first_batch,
                 variant_first_object: range.first_object,
+                level: level as u32,
+                level_count,
+                relative_error: relative_error(lod.error, mesh.bounds.w),
             });
-            current = Some((variant, object.mesh));
+            next_instance += count;
         }
-        variants[variant as usize].object_count += 1;
-        let batch = batches.len() as u32 - 1;
-        batches[batch as usize].capacity += 1;
-        objects.push(gpu_object(scene, object, batch));
+        for &source in &order[first_object as usize..(first_object + count) as usize] {
+            objects.push(gpu_object(scene, &scene.objects[source as usize], first_batch));
+        }
     }
     // Empty variants still get a consistent (empty) range after the previous ones.
     let mut next = VariantRange::default();
@@ -88,7 +107,20 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
             alpha_cutoff: if m.variant == Variant::Masked { m.alpha_cutoff } else { 0.0 },
         })
         .collect();
-    PreparedScene { objects, batches, materials, variants }
+    PreparedScene { objects, batches, materials, variants, identity_base: next_instance }
+}
+
+/// A level's error as a fraction of the mesh's bounding radius, so the cull pass scales it by
+/// the object's world radius (which already carries the object's scale). A mesh of radius 0
+/// has nothing to simplify: its coarser levels are never picked.
+fn relative_error(error: f32, radius: f32) -> f32 {
+    if error == 0.0 {
+        0.0
+    } else if radius > 0.0 {
+        error / radius
+    } else {
+        f32::MAX
+    }
 }
 
 fn gpu_object(scene: &Scene, object: &Object, batch: u32) -> GpuObject {

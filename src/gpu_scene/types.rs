@@ -9,7 +9,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use encase::ShaderType;
-use glam::{Mat4, Vec4};
+use glam::{Mat4, UVec2, Vec4};
 
 use crate::tunables::ANIMATION_CLASSES;
 
@@ -28,6 +28,22 @@ pub struct FrameUniforms {
     pub dispatch_width: u32,
     pub identity_base: u32,
     pub time: f32,
+    /// xyz: the culling camera's position, from which LOD and object sizes are judged.
+    pub lod_origin: Vec4,
+    /// 1: pick a level of detail per object; 0: level 0 always.
+    pub lod_enabled: u32,
+    /// A level whose object-space error `e` (relative to the bounding radius `r`) projects to
+    /// at most the error threshold at distance `d` when `e · r · lod_factor ≤ d`.
+    pub lod_factor: f32,
+    /// 1: cull objects whose projected bounds are smaller than the size threshold.
+    pub small_enabled: u32,
+    /// An object of bounding radius `r` at nearest distance `d` is too small when
+    /// `r · small_factor < d`.
+    pub small_factor: f32,
+    /// Size of the depth pyramid's level 0 (0 × 0 without occlusion culling).
+    pub pyramid_size: UVec2,
+    /// Levels of the depth pyramid.
+    pub pyramid_levels: u32,
 }
 
 impl FrameUniforms {
@@ -61,7 +77,7 @@ pub struct GpuObject {
 
 /// See `GpuBatch` in WGSL.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
 pub struct GpuBatch {
     pub first_index: u32,
     pub index_count: u32,
@@ -71,6 +87,13 @@ pub struct GpuBatch {
     pub variant: u32,
     pub variant_first_batch: u32,
     pub variant_first_object: u32,
+    /// Level of detail this batch draws.
+    pub level: u32,
+    /// Levels of this batch's mesh; the batches of one (variant, mesh) are consecutive, level
+    /// 0 first, and an object's `batch` is its level-0 batch.
+    pub level_count: u32,
+    /// This level's object-space error divided by the mesh's bounding radius.
+    pub relative_error: f32,
 }
 
 /// See `GpuMaterial` in WGSL.

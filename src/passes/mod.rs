@@ -3,11 +3,12 @@
 //! its puffin scope and its GPU timestamp. Which passes run in a frame, and how, is decided by
 //! `frame::FramePlan`; a pass knows nothing of the others' order.
 //!
-//! Passes, in frame order: [`cull`] (GPU frustum culling into batch slices or per-object
-//! draws), [`build`] (batch counts → compacted indirect draws), [`main`] (the render pass every
-//! way of drawing records into: GPU-driven multi-draws, the CPU baseline, or a bundle).
-//! [`pyramid`] (the depth buffer → a Hi-Z mip chain) is built and tested, and waits for
-//! occlusion culling (issue 11) to join a frame plan.
+//! Passes, in frame order: [`cull`] (GPU frustum, size and LOD tests into batch slices or
+//! per-object draws), [`build`] (batch counts → compacted indirect draws), [`main`] (the render
+//! pass every way of drawing records into: GPU-driven multi-draws, the CPU baseline, or a
+//! bundle). With occlusion culling these are the first phase, followed by [`pyramid`] (the
+//! depth buffer → a Hi-Z mip chain) and the second phase: cull, build and main again, as
+//! "cull late", "build late" and "main late" ([`Phase`]).
 
 pub mod build;
 pub mod cull;
@@ -15,6 +16,28 @@ pub mod main;
 pub mod pyramid;
 
 use crate::gpu_scene::shader::PassShader;
+
+/// Which culling phase a cull, build or main pass serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The only phase of a frame without occlusion culling.
+    Only,
+    /// Occlusion culling's first phase: the objects visible last frame.
+    Early,
+    /// Occlusion culling's second phase: everything else that the depth pyramid cannot hide.
+    Late,
+}
+
+impl Phase {
+    /// The pass name in this phase: `name` itself, or `late` for the second phase (the first
+    /// phase keeps the single-phase name, so timings and scopes stay comparable).
+    pub fn pass_name(self, name: &'static str, late: &'static str) -> &'static str {
+        match self {
+            Phase::Only | Phase::Early => name,
+            Phase::Late => late,
+        }
+    }
+}
 
 /// Every pass's shader, for validation and tools.
 pub const SHADERS: [&PassShader; 4] = [&cull::SHADER, &build::SHADER, &main::SHADER, &pyramid::SHADER];

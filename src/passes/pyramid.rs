@@ -1,6 +1,5 @@
-//! Pass "pyramid" (`shaders/pyramid.wgsl`): the frame's depth buffer reduced to a
-//! hierarchical-Z pyramid, the input of two-phase occlusion culling (issue 11). Built and tested
-//! on its own; no frame plan records it yet.
+//! Pass "pyramid" (`shaders/pyramid.wgsl`): the depth buffer the first phase drew reduced to a
+//! hierarchical-Z pyramid, which the second culling phase ("cull late") tests objects against.
 //!
 //! **Sizing.** Level 0 is the power of two at or below the screen in each dimension (1000×563 →
 //! 512×512, 1920×1080 → 1024×1024), as niagara does; the chain goes down to 1×1, a dimension
@@ -23,7 +22,7 @@
 //! `max_storage_textures_per_shader_stage` of 4.
 
 use crate::gpu::commands::FrameEncoder;
-use crate::gpu_scene::layout::{Layouts, PYRAMID_IO};
+use crate::gpu_scene::layout::{Layouts, HIZ, PYRAMID_IO};
 use crate::gpu_scene::shader::PassShader;
 use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
 use crate::tunables::{PYRAMID_WORKGROUP_SIDE, WORKGROUP_SIZE};
@@ -65,8 +64,10 @@ pub fn level_sizes(width: u32, height: u32) -> Vec<(u32, u32)> {
 
 /// What depends on the screen size, made at resize.
 struct Levels {
-    /// The pyramid: written by this pass level by level; read by the next level's dispatch and,
-    /// once issue 11 lands, by the occlusion test.
+    /// The depth view the bind groups read, kept to notice a new depth buffer.
+    depth: wgpu::TextureView,
+    /// The pyramid: written by this pass level by level; read by the next level's dispatch and
+    /// by the occlusion test.
     texture: wgpu::Texture,
     /// Every level, for the occlusion test's `textureLoad` at any level.
     view: wgpu::TextureView,
@@ -78,6 +79,8 @@ struct Levels {
     /// One per level: the depth, the level read (the placeholder for level 0) and the level
     /// written.
     bind_groups: Vec<wgpu::BindGroup>,
+    /// Group `hiz` of the cull pipelines: every level, for the second phase's occlusion test.
+    hiz: wgpu::BindGroup,
 }
 
 pub struct PyramidPass {
@@ -85,26 +88,21 @@ pub struct PyramidPass {
     reduce_depth: wgpu::ComputePipeline,
     /// Entry `reduce_level`: level i − 1 → level i.
     reduce_level: wgpu::ComputePipeline,
-    /// `Layouts::pyramid_io`, kept to make the level bind groups at every resize.
+    /// `Layouts::pyramid_io` and `Layouts::hiz`, kept to make the bind groups at every resize.
     bind_group_layout: wgpu::BindGroupLayout,
+    hiz_layout: wgpu::BindGroupLayout,
     /// A 1×1 texture bound as `source_level` by level 0, which reads `depth` instead; never
     /// written.
     placeholder: wgpu::TextureView,
-    /// The texture, its views and bind groups of the current size.
-    levels: Levels,
+    /// The texture, its views and bind groups of the current size; `None` until the first
+    /// [`PyramidPass::resize`].
+    levels: Option<Levels>,
 }
 
 impl PyramidPass {
-    /// Gets both pipelines from the cache and builds the pyramid of a `width` × `height` `depth`
-    /// buffer (a single-sampled Depth32Float view with `TEXTURE_BINDING` usage).
-    pub fn new(
-        device: &wgpu::Device,
-        cache: &PipelineCache,
-        layouts: &Layouts,
-        depth: &wgpu::TextureView,
-        width: u32,
-        height: u32,
-    ) -> Result<Self, PipelineError> {
+    /// Gets both pipelines from the cache. The pyramid itself is made by
+    /// [`PyramidPass::resize`], once the depth buffer is known.
+    pub fn new(device: &wgpu::Device, cache: &PipelineCache, layouts: &Layouts) -> Result<Self, PipelineError> {
         // The pyramid does not use WORKGROUP_SIZE; the shared preamble does.
         let shader = SHADER.spec(WORKGROUP_SIZE);
         let specs = [
@@ -126,37 +124,64 @@ impl PyramidPass {
                 view_formats: &[],
             })
             .create_view(&Default::default());
-        let levels = Levels::new(device, &layouts.pyramid_io, &placeholder, depth, width, height);
-        Ok(Self { reduce_depth, reduce_level, bind_group_layout: layouts.pyramid_io.clone(), placeholder, levels })
+        Ok(Self {
+            reduce_depth,
+            reduce_level,
+            bind_group_layout: layouts.pyramid_io.clone(),
+            hiz_layout: layouts.hiz.clone(),
+            placeholder,
+            levels: None,
+        })
     }
 
-    /// Recreates the pyramid and its bind groups for a new screen size. Call it whenever the
-    /// depth texture is recreated too: the bind groups hold the view they were made with.
+    /// (Re)creates the pyramid and its bind groups for a `width` × `height` `depth` buffer (a
+    /// single-sampled Depth32Float view with `TEXTURE_BINDING` usage).
     pub fn resize(&mut self, device: &wgpu::Device, depth: &wgpu::TextureView, width: u32, height: u32) {
-        self.levels = Levels::new(device, &self.bind_group_layout, &self.placeholder, depth, width, height);
+        self.levels = Some(Levels::new(self, device, depth, width, height));
+    }
+
+    /// Resizes unless the pyramid was made for this very depth view at this size; returns
+    /// whether it did. The renderer calls it every two-phase frame, so a new or resized depth
+    /// buffer is picked up before its first use.
+    pub fn fit(&mut self, device: &wgpu::Device, depth: &wgpu::TextureView, width: u32, height: u32) -> bool {
+        let base = base_size(width, height);
+        let current = self.levels.as_ref().is_some_and(|l| l.depth == *depth && l.sizes[0] == base);
+        if !current {
+            self.resize(device, depth, width, height);
+        }
+        !current
+    }
+
+    fn levels(&self) -> &Levels {
+        self.levels.as_ref().expect("PyramidPass::resize is called before the pyramid is used")
     }
 
     pub fn level_count(&self) -> u32 {
-        self.levels.sizes.len() as u32
+        self.levels().sizes.len() as u32
     }
 
     /// Width and height of `level`.
     pub fn level_size(&self, level: u32) -> (u32, u32) {
-        self.levels.sizes[level as usize]
+        self.levels().sizes[level as usize]
     }
 
     pub fn texture(&self) -> &wgpu::Texture {
-        &self.levels.texture
+        &self.levels().texture
     }
 
-    /// All levels, as the occlusion test will read them.
+    /// All levels, as the occlusion test reads them.
     pub fn view(&self) -> &wgpu::TextureView {
-        &self.levels.view
+        &self.levels().view
     }
 
     /// One level alone (for debug views).
     pub fn level_view(&self, level: u32) -> &wgpu::TextureView {
-        &self.levels.level_views[level as usize]
+        &self.levels().level_views[level as usize]
+    }
+
+    /// Group `hiz` of the cull pipelines, bound to this pyramid.
+    pub fn hiz_bind_group(&self) -> &wgpu::BindGroup {
+        &self.levels().hiz
     }
 
     /// Runs each pipeline once on level 0's bind group (for prewarming, as `frame::prewarm`
@@ -164,7 +189,7 @@ impl PyramidPass {
     /// level 0, which the next `record` overwrites.
     pub fn prewarm(&self, frame: &mut FrameEncoder<'_>) {
         let mut pass = frame.compute_pass(NAME);
-        pass.set_bind_group(PYRAMID_IO.index, &self.levels.bind_groups[0]);
+        pass.set_bind_group(PYRAMID_IO.index, &self.levels().bind_groups[0]);
         for pipeline in [&self.reduce_depth, &self.reduce_level] {
             pass.set_pipeline(pipeline);
             pass.dispatch(1, 1);
@@ -177,7 +202,7 @@ impl PyramidPass {
         puffin::profile_scope!(NAME);
         let mut pass = frame.compute_pass(NAME);
         for (level, (bind_group, &(width, height))) in
-            self.levels.bind_groups.iter().zip(&self.levels.sizes).enumerate()
+            self.levels().bind_groups.iter().zip(&self.levels().sizes).enumerate()
         {
             match level {
                 0 => pass.set_pipeline(&self.reduce_depth),
@@ -193,14 +218,7 @@ impl PyramidPass {
 impl Levels {
     /// The pyramid texture of a `width` × `height` screen, its views and one bind group per
     /// level.
-    fn new(
-        device: &wgpu::Device,
-        bind_group_layout: &wgpu::BindGroupLayout,
-        placeholder: &wgpu::TextureView,
-        depth: &wgpu::TextureView,
-        width: u32,
-        height: u32,
-    ) -> Self {
+    fn new(pass: &PyramidPass, device: &wgpu::Device, depth: &wgpu::TextureView, width: u32, height: u32) -> Self {
         let sizes = level_sizes(width, height);
         let (base_width, base_height) = sizes[0];
         let texture = device.create_texture(&wgpu::TextureDescriptor {
@@ -228,10 +246,10 @@ impl Levels {
             .iter()
             .enumerate()
             .map(|(level, destination)| {
-                let source = if level == 0 { placeholder } else { &level_views[level - 1] };
+                let source = if level == 0 { &pass.placeholder } else { &level_views[level - 1] };
                 device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some(&format!("{NAME} level {level}")),
-                    layout: bind_group_layout,
+                    layout: &pass.bind_group_layout,
                     entries: &[
                         PYRAMID_IO.entry("depth", wgpu::BindingResource::TextureView(depth)),
                         PYRAMID_IO.entry("source_level", wgpu::BindingResource::TextureView(source)),
@@ -240,6 +258,11 @@ impl Levels {
                 })
             })
             .collect();
-        Self { texture, view, level_views, sizes, bind_groups }
+        let hiz = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(HIZ.label),
+            layout: &pass.hiz_layout,
+            entries: &[HIZ.entry("pyramid", wgpu::BindingResource::TextureView(&view))],
+        });
+        Self { depth: depth.clone(), texture, view, level_views, sizes, bind_groups, hiz }
     }
 }

@@ -1,9 +1,30 @@
 //! The CPU culling reference and the CPU baseline's culling: the same arithmetic as
-//! `shaders/shared/math.wgsl`, in the same order, on the same inputs.
+//! `shaders/shared/math.wgsl` and `shaders/cull.wgsl` (frustum, size and LOD tests), in the
+//! same order, on the same inputs. The CPU has no depth buffer, so there is no occlusion test:
+//! the baseline draws a superset of what occlusion culling draws, with the same pixels.
 
 use glam::{Vec3, Vec4, Vec4Swizzles};
 
-use crate::gpu_scene::types::{FrameUniforms, GpuObject};
+use crate::gpu_scene::types::{FrameUniforms, GpuBatch, GpuObject};
+use crate::tunables::LOD_LEVELS;
+
+/// One object to draw: its id and the batch of the level it is drawn at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DrawnObject {
+    pub id: u32,
+    pub batch: u32,
+}
+
+/// What the CPU's culling counted in one frame: the CPU modes' share of the GPU counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct CpuCounts {
+    pub in_frustum: u32,
+    pub too_small: u32,
+    /// Objects drawn: they pass the frustum and size tests.
+    pub visible: u32,
+    pub triangles: u64,
+    pub levels: [u32; LOD_LEVELS as usize],
+}
 
 fn rotate_y(p: Vec3, cs: (f32, f32)) -> Vec3 {
     Vec3::new(cs.0 * p.x + cs.1 * p.z, p.y, cs.0 * p.z - cs.1 * p.x)
@@ -22,47 +43,142 @@ pub fn sphere_in_frustum(planes: &[Vec4; 6], center: Vec3, radius: f32) -> bool 
     planes.iter().all(|p| p.xyz().dot(center) + p.w >= -radius)
 }
 
-pub fn is_visible(frame: &FrameUniforms, object: &GpuObject) -> bool {
-    if frame.cull_enabled == 0 {
-        return true;
+/// `within_nearest` in WGSL: whether `reach` is at most the sphere's nearest distance from
+/// the camera, compared in squares.
+fn within_nearest(reach: f32, radius: f32, distance_sq: f32) -> bool {
+    let far = reach + radius;
+    far * far <= distance_sq
+}
+
+/// `select_level` in WGSL: the coarsest level whose projected error is at most the threshold.
+pub fn select_level(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObject, distance_sq: f32) -> u32 {
+    if frame.lod_enabled == 0 {
+        return 0;
     }
+    let radius = object.bounds.w;
+    let first = object.batch as usize;
+    let count = batches[first].level_count.min(LOD_LEVELS);
+    (1..count)
+        .rev()
+        .find(|&level| {
+            let error = batches[first + level as usize].relative_error * radius * frame.lod_factor;
+            within_nearest(error, radius, distance_sq)
+        })
+        .unwrap_or(0)
+}
+
+/// `is_too_small` in WGSL.
+pub fn is_too_small(frame: &FrameUniforms, radius: f32, distance_sq: f32) -> bool {
+    let far = radius * frame.small_factor + radius;
+    frame.small_enabled != 0 && far * far < distance_sq
+}
+
+/// The culling decision for one object, as the shader's single phase makes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    OutsideFrustum,
+    TooSmall,
+    Drawn { level: u32 },
+}
+
+pub fn classify(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObject) -> Decision {
     let center = animate_point(frame, object, object.bounds.xyz());
-    sphere_in_frustum(&frame.cull_planes, center, object.bounds.w)
+    let radius = object.bounds.w;
+    let to_camera = center - frame.lod_origin.xyz();
+    let distance_sq = to_camera.x * to_camera.x + to_camera.y * to_camera.y + to_camera.z * to_camera.z;
+    let culling = frame.cull_enabled != 0;
+    if culling && !sphere_in_frustum(&frame.cull_planes, center, radius) {
+        return Decision::OutsideFrustum;
+    }
+    if culling && is_too_small(frame, radius, distance_sq) {
+        return Decision::TooSmall;
+    }
+    Decision::Drawn { level: select_level(frame, batches, object, distance_sq) }
 }
 
-/// Ids of the visible objects, in id order, appended to `visible` (cleared first), so a
-/// per-frame caller can reuse its allocation.
-pub fn cull_into(frame: &FrameUniforms, objects: &[GpuObject], visible: &mut Vec<u32>) {
+pub fn is_visible(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObject) -> bool {
+    matches!(classify(frame, batches, object), Decision::Drawn { .. })
+}
+
+/// The objects to draw, in id order, appended to `drawn` (cleared first, so a per-frame caller
+/// can reuse its allocation), and what was counted.
+pub fn cull_into(
+    frame: &FrameUniforms,
+    objects: &[GpuObject],
+    batches: &[GpuBatch],
+    drawn: &mut Vec<DrawnObject>,
+) -> CpuCounts {
     puffin::profile_function!();
-    visible.clear();
-    visible.extend(objects.iter().enumerate().filter(|(_, o)| is_visible(frame, o)).map(|(i, _)| i as u32));
+    drawn.clear();
+    let mut counts = CpuCounts::default();
+    for (id, object) in objects.iter().enumerate() {
+        match classify(frame, batches, object) {
+            Decision::OutsideFrustum => {}
+            Decision::TooSmall => {
+                counts.in_frustum += 1;
+                counts.too_small += 1;
+            }
+            Decision::Drawn { level } => {
+                counts.in_frustum += 1;
+                counts.visible += 1;
+                counts.levels[level as usize] += 1;
+                let batch = object.batch + level;
+                counts.triangles += (batches[batch as usize].index_count / 3) as u64;
+                drawn.push(DrawnObject { id: id as u32, batch });
+            }
+        }
+    }
+    counts
 }
 
-pub fn cull(frame: &FrameUniforms, objects: &[GpuObject]) -> Vec<u32> {
-    let mut visible = Vec::new();
-    cull_into(frame, objects, &mut visible);
-    visible
+pub fn cull(frame: &FrameUniforms, objects: &[GpuObject], batches: &[GpuBatch]) -> (Vec<DrawnObject>, CpuCounts) {
+    let mut drawn = Vec::new();
+    let counts = cull_into(frame, objects, batches, &mut drawn);
+    (drawn, counts)
 }
 
 /// Relative distance to a plane under which a sphere counts as touching it to float precision:
 /// about 16 f32 rounding steps of the largest term of the plane test.
 pub const BOUNDARY_TOLERANCE: f32 = 2e-6;
 
-/// Objects whose sphere touches a culling plane to within float rounding. Their visibility can
-/// differ by one rounding step between the CPU and a GPU that fuses multiply-adds, so the
-/// benchmark accepts GPU/CPU visible counts that differ by at most this many objects.
-pub fn boundary_count(frame: &FrameUniforms, objects: &[GpuObject]) -> u32 {
-    if frame.cull_enabled == 0 {
-        return 0;
+/// Whether a squared-distance comparison `far² ≤ distance²` is within float rounding of
+/// flipping (about 16 rounding steps of the larger side).
+fn near_tie(far: f32, distance_sq: f32) -> bool {
+    let far_sq = far * far;
+    (far_sq - distance_sq).abs() <= 4.0 * BOUNDARY_TOLERANCE * far_sq.max(distance_sq)
+}
+
+/// Whether rounding could flip one of `object`'s tests: its sphere touches a culling plane, or
+/// sits on the size threshold or on a level-of-detail switch distance.
+pub fn on_boundary(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObject) -> bool {
+    if frame.cull_enabled == 0 && frame.lod_enabled == 0 {
+        return false;
     }
-    let touching = |object: &GpuObject| {
-        let center = animate_point(frame, object, object.bounds.xyz());
-        let radius = object.bounds.w;
-        frame.cull_planes.iter().any(|p| {
+    let center = animate_point(frame, object, object.bounds.xyz());
+    let radius = object.bounds.w;
+    let to_camera = center - frame.lod_origin.xyz();
+    let distance_sq = to_camera.dot(to_camera);
+    let touches_plane = frame.cull_enabled != 0
+        && frame.cull_planes.iter().any(|p| {
             let margin = p.xyz().dot(center) + p.w + radius;
             let scale = center.abs().dot(p.xyz().abs()) + p.w.abs() + radius;
             margin.abs() <= BOUNDARY_TOLERANCE * scale
-        })
-    };
-    objects.iter().filter(|o| touching(o)).count() as u32
+        });
+    let at_size = frame.cull_enabled != 0
+        && frame.small_enabled != 0
+        && near_tie(radius * frame.small_factor + radius, distance_sq);
+    let first = object.batch as usize;
+    let at_level = frame.lod_enabled != 0
+        && (1..batches[first].level_count.min(LOD_LEVELS) as usize).any(|level| {
+            let error = batches[first + level].relative_error * radius * frame.lod_factor;
+            near_tie(error + radius, distance_sq)
+        });
+    touches_plane || at_size || at_level
+}
+
+/// Objects whose culling or level could differ by one rounding step between the CPU and a GPU
+/// that fuses multiply-adds ([`on_boundary`]); the benchmark accepts GPU/CPU visible counts
+/// that differ by at most this many objects.
+pub fn boundary_count(frame: &FrameUniforms, objects: &[GpuObject], batches: &[GpuBatch]) -> u32 {
+    objects.iter().filter(|o| on_boundary(frame, batches, o)).count() as u32
 }

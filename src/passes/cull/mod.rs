@@ -1,26 +1,33 @@
-//! Pass "cull" (`shaders/cull.wgsl`): one thread per object tests the object's animated
-//! bounding sphere against the culling frustum, and writes either object ids into batch slices
-//! (for the build pass) or one indirect draw per object. It clears the counters it increments
-//! and copies the GPU's visible-object count into a readback ring, read a frame or two late.
-//! [`cpu`] is the same test on the CPU: the baseline's culling and the tests' reference.
+//! Pass "cull" (`shaders/cull.wgsl`): one thread per object runs the frustum, size, LOD and
+//! (second phase) occlusion tests, and writes either object ids into batch slices (for the
+//! build pass) or one indirect draw per object. It clears the counters it increments and, at
+//! the end of the frame, copies the GPU's counters into a readback ring, read a frame or two
+//! late. [`cpu`] is the same decision on the CPU: the baseline's culling and the tests'
+//! reference.
 
 pub mod cpu;
 
 use crate::gpu::commands::{dispatch_size, FrameEncoder};
 use crate::gpu::readback::ReadbackRing;
-use crate::gpu_scene::layout::{Layouts, CULL_IO, FRAME};
+use crate::gpu_scene::layout::{Layouts, CULL_IO, FRAME, HIZ};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::SceneBuffers;
+use crate::passes::Phase;
 use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
-use crate::tunables::VISIBLE_COUNTER_SLOT;
+use crate::tunables::{
+    COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, COUNTER_IN_FRUSTUM, COUNTER_LEVELS, COUNTER_OCCLUDED, COUNTER_SLOTS,
+    COUNTER_TOO_SMALL, COUNTER_TRIANGLES, COUNTER_VISIBLE, LOD_LEVELS, VARIANT_COUNT,
+};
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
 pub const NAME: &str = "cull";
+/// The second phase's name.
+pub const LATE_NAME: &str = "cull late";
 
 pub const SHADER: PassShader = PassShader {
     file: "shaders/cull.wgsl",
     body: include_str!("../../../shaders/cull.wgsl"),
-    groups: &[&FRAME, &CULL_IO],
+    groups: &[&FRAME, &CULL_IO, &HIZ],
 };
 
 /// What the cull pass writes.
@@ -32,18 +39,78 @@ pub enum CullOutput {
     PerObject,
 }
 
-pub struct CullPass {
-    /// Entry `cull`: ids into batch slices.
-    batches: wgpu::ComputePipeline,
-    /// Entry `cull_per_object`: one draw per object.
-    per_object: wgpu::ComputePipeline,
-    workgroup_size: u32,
-    /// Copies of the visible-object counter (`draw_counts[VISIBLE_COUNTER_SLOT]`), by frame.
-    visible: ReadbackRing,
+/// The GPU's counters of one frame (`tunables::COUNTER_*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct GpuCounters {
+    /// Objects that pass the frustum and size tests: what the CPU baseline draws.
+    pub visible: u32,
+    pub in_frustum: u32,
+    pub too_small: u32,
+    /// Visible objects the second phase found hidden.
+    pub occluded: u32,
+    /// Objects drawn by the first (or only) phase and by the second.
+    pub drawn: [u32; 2],
+    pub triangles: u64,
+    /// Objects drawn at each level of detail.
+    pub levels: [u32; LOD_LEVELS as usize],
 }
 
+impl GpuCounters {
+    /// Decodes the counter slots as the shaders wrote them.
+    pub fn from_slots(slots: &[u32]) -> Self {
+        let at = |slot: u32| slots[(slot - COUNTER_VISIBLE) as usize];
+        Self {
+            visible: at(COUNTER_VISIBLE),
+            in_frustum: at(COUNTER_IN_FRUSTUM),
+            too_small: at(COUNTER_TOO_SMALL),
+            occluded: at(COUNTER_OCCLUDED),
+            drawn: [at(COUNTER_DRAWN_EARLY), at(COUNTER_DRAWN_LATE)],
+            triangles: at(COUNTER_TRIANGLES) as u64 | (at(COUNTER_TRIANGLES + 1) as u64) << 32,
+            levels: std::array::from_fn(|level| at(COUNTER_LEVELS + level as u32)),
+        }
+    }
+
+    /// Objects drawn by both phases.
+    pub fn drawn_total(&self) -> u32 {
+        self.drawn[0] + self.drawn[1]
+    }
+}
+
+/// One pipeline per phase.
+struct PhasePipelines {
+    only: wgpu::ComputePipeline,
+    early: wgpu::ComputePipeline,
+    late: wgpu::ComputePipeline,
+}
+
+impl PhasePipelines {
+    fn get(&self, phase: Phase) -> &wgpu::ComputePipeline {
+        match phase {
+            Phase::Only => &self.only,
+            Phase::Early => &self.early,
+            Phase::Late => &self.late,
+        }
+    }
+
+    fn all(&self) -> [&wgpu::ComputePipeline; 3] {
+        [&self.only, &self.early, &self.late]
+    }
+}
+
+pub struct CullPass {
+    /// Entries `cull`, `cull_early`, `cull_late`: ids into batch slices.
+    batches: PhasePipelines,
+    /// Entries `cull_per_object_*`: one draw per object.
+    per_object: PhasePipelines,
+    workgroup_size: u32,
+    /// Copies of the counters (`draw_counts[COUNTER_VISIBLE..]`), by frame.
+    counters: ReadbackRing,
+}
+
+const COUNTER_BYTES: u64 = COUNTER_SLOTS as u64 * 4;
+
 impl CullPass {
-    /// Gets both pipelines from the cache, compiling them in parallel.
+    /// Gets every pipeline from the cache, compiling them in parallel.
     pub fn new(
         device: &wgpu::Device,
         cache: &PipelineCache,
@@ -51,17 +118,24 @@ impl CullPass {
         workgroup_size: u32,
     ) -> Result<Self, PipelineError> {
         let shader = SHADER.spec(workgroup_size);
-        let specs = [
-            compute_spec(NAME, &layouts.cull, &shader, "cull"),
-            compute_spec("cull per object", &layouts.cull, &shader, "cull_per_object"),
+        let entries = [
+            (NAME, "cull"),
+            ("cull early", "cull_early"),
+            (LATE_NAME, "cull_late"),
+            ("cull per object", "cull_per_object_only"),
+            ("cull per object early", "cull_per_object_early"),
+            ("cull per object late", "cull_per_object_late"),
         ];
+        let specs = entries.map(|(label, entry)| compute_spec(label, &layouts.cull, &shader, entry));
         let mut pipelines = compute_all(cache, &specs).into_iter();
         let mut next = || pipelines.next().expect("one result per spec");
+        let batches = PhasePipelines { only: next()?, early: next()?, late: next()? };
+        let per_object = PhasePipelines { only: next()?, early: next()?, late: next()? };
         Ok(Self {
-            batches: next()?,
-            per_object: next()?,
+            batches,
+            per_object,
             workgroup_size,
-            visible: ReadbackRing::new(device, "visible count readback", 4),
+            counters: ReadbackRing::new(device, "counter readback", COUNTER_BYTES),
         })
     }
 
@@ -74,51 +148,70 @@ impl CullPass {
         let mut pass = frame.compute_pass(NAME);
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
         pass.set_bind_group(CULL_IO.index, &buffers.cull_bind_group);
-        for pipeline in [&self.batches, &self.per_object] {
+        pass.set_bind_group(HIZ.index, &buffers.hiz_placeholder);
+        for pipeline in self.batches.all().into_iter().chain(self.per_object.all()) {
             pass.set_pipeline(pipeline);
             pass.dispatch(1, 1);
         }
     }
 
-    /// Records the counter reset, the pass, and the copy of the visible count for `frame_number`.
+    /// Records the counter reset and the pass of `phase`. The first (or only) phase clears
+    /// every counter; the second clears the batch and draw counts only, keeping the frame's
+    /// totals. `hiz` is the pyramid's bind group for the second phase, the placeholder
+    /// otherwise.
     pub fn record(
-        &mut self,
+        &self,
         frame: &mut FrameEncoder<'_>,
         buffers: &SceneBuffers,
         output: CullOutput,
-        frame_number: u64,
+        phase: Phase,
+        hiz: &wgpu::BindGroup,
     ) {
-        puffin::profile_scope!(NAME);
+        let name = phase.pass_name(NAME, LATE_NAME);
+        puffin::profile_scope!(name);
         // O(batches) and O(variants) bytes; no CPU loop over objects.
         frame.encoder.clear_buffer(&buffers.batch_counts, 0, None);
-        frame.encoder.clear_buffer(&buffers.draw_counts, 0, None);
-        {
-            let mut pass = frame.compute_pass(NAME);
-            pass.set_pipeline(match output {
-                CullOutput::Batches => &self.batches,
-                CullOutput::PerObject => &self.per_object,
-            });
-            pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
-            pass.set_bind_group(CULL_IO.index, &buffers.cull_bind_group);
-            let (x, y, _) = dispatch_size(buffers.object_count, self.workgroup_size);
-            pass.dispatch(x, y);
-        }
-        if let Some(staging) = self.visible.begin(frame_number) {
-            frame.encoder.copy_buffer_to_buffer(&buffers.draw_counts, VISIBLE_COUNTER_SLOT as u64 * 4, staging, 0, 4);
+        let draw_counts = match phase {
+            Phase::Only | Phase::Early => None,
+            Phase::Late => Some(VARIANT_COUNT as u64 * 4),
+        };
+        frame.encoder.clear_buffer(&buffers.draw_counts, 0, draw_counts);
+        let mut pass = frame.compute_pass(name);
+        pass.set_pipeline(match output {
+            CullOutput::Batches => self.batches.get(phase),
+            CullOutput::PerObject => self.per_object.get(phase),
+        });
+        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
+        pass.set_bind_group(CULL_IO.index, &buffers.cull_bind_group);
+        pass.set_bind_group(HIZ.index, hiz);
+        let (x, y, _) = dispatch_size(buffers.object_count, self.workgroup_size);
+        pass.dispatch(x, y);
+    }
+
+    /// Copies the frame's counters into the readback ring for `frame_number`; record it after
+    /// the frame's last cull and build passes.
+    pub fn copy_counters(&mut self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, frame_number: u64) {
+        if let Some(staging) = self.counters.begin(frame_number) {
+            let offset = COUNTER_VISIBLE as u64 * 4;
+            frame.encoder.copy_buffer_to_buffer(&buffers.draw_counts, offset, staging, 0, COUNTER_BYTES);
         }
     }
 
-    /// Call after the submit that contains [`CullPass::record`].
+    /// Call after the submit that contains [`CullPass::copy_counters`].
     pub fn submitted(&mut self) {
-        self.visible.submitted();
+        self.counters.submitted();
     }
 
-    /// GPU-counted visible objects of finished frames as (frame, count), oldest first.
-    pub fn collect(&mut self, device: &wgpu::Device) -> Vec<(u64, u32)> {
-        self.visible
+    /// GPU counters of finished frames as (frame, counters), oldest first.
+    pub fn collect(&mut self, device: &wgpu::Device) -> Vec<(u64, GpuCounters)> {
+        self.counters
             .collect(device)
             .into_iter()
-            .map(|(frame, bytes)| (frame, bytemuck::pod_read_unaligned(&bytes)))
+            .map(|(frame, bytes)| {
+                let slots: Vec<u32> =
+                    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+                (frame, GpuCounters::from_slots(&slots))
+            })
             .collect()
     }
 }

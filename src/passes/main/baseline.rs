@@ -1,13 +1,14 @@
-//! The CPU-recorded baseline: CPU frustum culling (`passes::cull::cpu`, the same test as the
-//! shader), then one `draw_indexed` per visible object through the same pipelines and bind
-//! groups. It is the best plain CPU path, not a strawman: bind groups and buffers are set once
-//! per pass, pipelines once per variant (objects are sorted by variant), and each draw only
-//! selects its mesh's index range and `first_instance = identity_base + object id`.
+//! The CPU-recorded baseline: CPU culling and LOD selection (`passes::cull::cpu`, the same
+//! tests as the shader), then one `draw_indexed` per visible object through the same pipelines
+//! and bind groups. It is the best plain CPU path, not a strawman: bind groups and buffers are
+//! set once per pass, pipelines once per variant (objects are sorted by variant), and each draw
+//! only selects its level's index range and `first_instance = identity_base + object id`.
 
 use std::ops::Range;
 
 use super::{CountingRenderPass, MainPass};
 use crate::gpu_scene::{PreparedScene, SceneBuffers};
+use crate::passes::cull::cpu::DrawnObject;
 
 /// Where the baseline's draws go: a render pass or a render bundle encoder.
 pub trait DrawSink {
@@ -36,17 +37,16 @@ pub(super) fn record(
     pass: &mut CountingRenderPass<'_>,
     buffers: &SceneBuffers,
     prepared: &PreparedScene,
-    visible: &[u32],
+    visible: &[DrawnObject],
 ) {
-    record_draws(visible, prepared, buffers.object_count, &mut PassSink { main, pass });
+    record_draws(visible, prepared, buffers.identity_base, &mut PassSink { main, pass });
 }
 
 /// The per-object draw loop shared by the baseline pass and the render bundle.
-pub fn record_draws(visible: &[u32], prepared: &PreparedScene, identity_base: u32, sink: &mut impl DrawSink) {
+pub fn record_draws(visible: &[DrawnObject], prepared: &PreparedScene, identity_base: u32, sink: &mut impl DrawSink) {
     let mut current_variant = None;
-    for &id in visible {
-        let object = &prepared.objects[id as usize];
-        let batch = &prepared.batches[object.batch as usize];
+    for &DrawnObject { id, batch } in visible {
+        let batch = &prepared.batches[batch as usize];
         if current_variant != Some(batch.variant) {
             sink.set_variant(batch.variant as usize);
             current_variant = Some(batch.variant);

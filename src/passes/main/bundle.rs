@@ -12,6 +12,7 @@ use crate::gpu::commands::PassCommands;
 use crate::gpu::target::DEPTH_FORMAT;
 use crate::gpu_scene::layout::{FRAME, SCENE, TEXTURES};
 use crate::gpu_scene::{PreparedScene, SceneBuffers};
+use crate::passes::cull::cpu::DrawnObject;
 
 struct BundleSink<'m, 'e> {
     main: &'m MainPass,
@@ -46,7 +47,7 @@ pub fn record(
     main: &MainPass,
     buffers: &SceneBuffers,
     prepared: &PreparedScene,
-    visible: &[u32],
+    visible: &[DrawnObject],
 ) -> RecordedBundle {
     puffin::profile_function!();
     let mut encoder = device.create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
@@ -69,7 +70,7 @@ pub fn record(
     sink.commands.set_bind_group = [1; crate::tunables::BIND_GROUPS];
     sink.commands.set_vertex_buffer = 1;
     sink.commands.set_index_buffer = 1;
-    record_draws(visible, prepared, buffers.object_count, &mut sink);
+    record_draws(visible, prepared, buffers.identity_base, &mut sink);
     let bundle = sink.encoder.finish(&wgpu::RenderBundleDescriptor { label: Some("baseline bundle") });
     RecordedBundle { bundle, visible: visible.len() as u32, commands: sink.commands }
 }

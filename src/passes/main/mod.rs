@@ -12,12 +12,16 @@ use crate::gpu::target::{FrameTarget, DEPTH_FORMAT};
 use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers};
+use crate::passes::cull::cpu::DrawnObject;
+use crate::passes::Phase;
 use crate::pipelines::{render_all, PipelineCache, PipelineError, RenderSpec, ShaderSpec, VertexBufferSpec};
 use crate::scene::Variant;
 use crate::tunables::WORKGROUP_SIZE;
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
 pub const NAME: &str = "main";
+/// The second phase's name: it loads what the first phase drew and draws over it.
+pub const LATE_NAME: &str = "main late";
 
 pub const SHADER: PassShader = PassShader {
     file: "shaders/draw.wgsl",
@@ -32,10 +36,17 @@ pub const CLEAR_COLOR: wgpu::Color = wgpu::Color { r: 0.02, g: 0.025, b: 0.035, 
 pub enum Draws<'a> {
     /// The draws the cull (and build) passes wrote.
     Indirect(indirect::IndirectDraws),
-    /// One draw per visible object id (ascending, hence grouped by variant).
-    Baseline(&'a [u32]),
+    /// One draw per visible object (ascending ids, hence grouped by variant).
+    Baseline(&'a [DrawnObject]),
     /// A recorded bundle, replayed.
     Bundle(&'a bundle::RecordedBundle),
+}
+
+/// Whether the pass starts from a cleared target or from what an earlier pass drew.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LoadOps {
+    Clear,
+    Load,
 }
 
 pub struct MainPass {
@@ -122,17 +133,18 @@ impl MainPass {
     /// Draws once with every pipeline into a 1×1 target whose contents are discarded (see
     /// `frame::prewarm`).
     pub fn prewarm(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, target: &FrameTarget<'_>) {
-        let mut pass = Self::begin(frame, target, wgpu::StoreOp::Discard);
+        let mut pass = Self::begin(frame, NAME, target, LoadOps::Clear, wgpu::StoreOp::Discard);
         Self::bind_scene(&mut pass, buffers);
         // The identity slot of object 0, or the padding element of an empty scene.
-        let instance = if buffers.object_count > 0 { buffers.object_count } else { 0 };
+        let instance = if buffers.object_count > 0 { buffers.identity_base } else { 0 };
         for pipeline in &self.pipelines {
             pass.set_pipeline(pipeline);
             pass.draw_indexed(0..3, 0, instance..instance + 1);
         }
     }
 
-    /// Clears the target and records `draws`.
+    /// Records `draws`: into a cleared target in the first (or only) phase, over the first
+    /// phase's colour and depth in the second.
     pub fn record(
         &self,
         frame: &mut FrameEncoder<'_>,
@@ -140,9 +152,12 @@ impl MainPass {
         buffers: &SceneBuffers,
         prepared: &PreparedScene,
         draws: Draws<'_>,
+        phase: Phase,
     ) {
-        puffin::profile_scope!(NAME);
-        let mut pass = Self::begin(frame, target, wgpu::StoreOp::Store);
+        let name = phase.pass_name(NAME, LATE_NAME);
+        puffin::profile_scope!(name);
+        let load = if phase == Phase::Late { LoadOps::Load } else { LoadOps::Clear };
+        let mut pass = Self::begin(frame, name, target, load, wgpu::StoreOp::Store);
         match draws {
             Draws::Indirect(indirect) => {
                 Self::bind_scene(&mut pass, buffers);
@@ -157,24 +172,30 @@ impl MainPass {
         }
     }
 
-    /// Opens the pass: colour and depth cleared, both stored as `store` says (a frame keeps its
-    /// depth for the pyramid pass; prewarming discards both).
+    /// Opens the pass: colour and depth cleared or loaded, both stored as `store` says (a frame
+    /// keeps its depth for the pyramid pass and the second phase; prewarming discards both).
     fn begin<'f>(
         frame: &'f mut FrameEncoder<'_>,
+        name: &'static str,
         target: &FrameTarget<'_>,
+        load: LoadOps,
         store: wgpu::StoreOp,
     ) -> CountingRenderPass<'f> {
+        let (color, depth) = match load {
+            LoadOps::Clear => (wgpu::LoadOp::Clear(CLEAR_COLOR), wgpu::LoadOp::Clear(1.0)),
+            LoadOps::Load => (wgpu::LoadOp::Load, wgpu::LoadOp::Load),
+        };
         frame.render_pass(
-            NAME,
+            name,
             &[Some(wgpu::RenderPassColorAttachment {
                 view: target.color,
                 depth_slice: None,
                 resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(CLEAR_COLOR), store },
+                ops: wgpu::Operations { load: color, store },
             })],
             Some(wgpu::RenderPassDepthStencilAttachment {
                 view: target.depth,
-                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store }),
+                depth_ops: Some(wgpu::Operations { load: depth, store }),
                 stencil_ops: None,
             }),
         )
