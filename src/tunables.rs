@@ -25,6 +25,11 @@ pub const VARIANT_COUNT: u32 = 4;
 /// bit-identical inputs.
 pub const ANIMATION_CLASSES: u32 = 16;
 
+/// Least share of triangles a level of detail must drop from the level before it; a coarser
+/// level that saves less is not built, and the chain ends there. Below this, switching levels
+/// costs more (a bigger arena, one more popping transition) than the triangles it saves.
+pub const LOD_MIN_TRIANGLE_SAVING: f32 = 0.15;
+
 /// Most levels of detail per mesh (level 0, the full mesh, included).
 pub const LOD_LEVELS: u32 = 6;
 
