@@ -5,6 +5,7 @@
 pub mod distance;
 pub mod lod;
 pub mod procedural;
+pub mod simplify;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};
