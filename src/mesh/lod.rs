@@ -6,6 +6,7 @@
 //! are simplified ([`super::simplify`]). What every chain shares is decided here:
 //! * a level is kept only if it drops at least [`LOD_MIN_TRIANGLE_SAVING`] of the previous
 //!   level's triangles; the first one that does not ends the chain, as does [`MAX_LODS`];
+//! * coarser levels hold only the vertices their triangles use;
 //! * a level's error is measured, not derived from the shape: the sampled two-sided surface
 //!   distance to level 0 ([`super::distance`]), in object-space units, raised to the previous
 //!   level's error where it is smaller so errors never decrease along the chain (the GPU picks
@@ -33,9 +34,29 @@ pub fn chain(levels: impl IntoIterator<Item = MeshData>) -> LodChain {
         if kept.len() == MAX_LODS || !saves_enough(previous, level.indices.len() / 3) {
             break;
         }
-        kept.push(level);
+        kept.push(compact(level));
     }
     with_measured_errors(kept, &[])
+}
+
+/// Drops the vertices no triangle uses, keeping the others in order: a generator may leave
+/// some (a UV sphere's pole rows), and a coarser level has no reason to carry them into the
+/// arena. Level 0 is never compacted: it stays exactly the mesh as generated.
+fn compact(mut mesh: MeshData) -> MeshData {
+    let mut used = vec![false; mesh.vertices.len()];
+    mesh.indices.iter().for_each(|&i| used[i as usize] = true);
+    let mut remap = vec![0u32; mesh.vertices.len()];
+    let mut kept = 0;
+    for vertex in 0..mesh.vertices.len() {
+        if used[vertex] {
+            remap[vertex] = kept as u32;
+            mesh.vertices[kept] = mesh.vertices[vertex];
+            kept += 1;
+        }
+    }
+    mesh.vertices.truncate(kept);
+    mesh.indices.iter_mut().for_each(|i| *i = remap[*i as usize]);
+    mesh
 }
 
 /// Gives each level its measured error against level 0, at least `floor[k]` where given

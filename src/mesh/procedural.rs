@@ -2,7 +2,9 @@
 //! All are centred on the origin with unit-ish size; triangles are oriented to their normals by
 //! [`MeshData::orient_to_normals`], so generators only need correct normals.
 
+use std::collections::HashMap;
 use std::f32::consts::{PI, TAU};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use glam::{Vec2, Vec3};
 
@@ -257,7 +259,7 @@ pub fn builtin(name: &str) -> Option<MeshData> {
 
 /// A procedural mesh with its parameters: what [`Shape::mesh`] builds, and what
 /// [`Shape::coarser`] steps down from to make levels of detail.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
     Cube,
     UvSphere { segments: u32, rings: u32 },
@@ -327,8 +329,31 @@ impl Shape {
     }
 
     /// The shape's levels of detail: this tessellation, then ever coarser ones while each
-    /// saves enough triangles (see [`super::lod::chain`]).
+    /// saves enough triangles (see [`super::lod::chain`]). Built once per shape and process
+    /// (see [`CHAIN_CACHE_SHAPES`]), then copied.
     pub fn lods(&self) -> LodChain {
-        super::lod::chain(std::iter::successors(Some(*self), Shape::coarser).map(|shape| shape.mesh()))
+        static CHAINS: OnceLock<Mutex<HashMap<Shape, Arc<LodChain>>>> = OnceLock::new();
+        let chains = CHAINS.get_or_init(Mutex::default);
+        // A panic elsewhere while the lock was held leaves the map whole: it only ever
+        // gains complete entries, or is emptied.
+        let lock = || chains.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(chain) = lock().get(self) {
+            return LodChain::clone(chain);
+        }
+        let chain = Arc::new(super::lod::chain(std::iter::successors(Some(*self), Shape::coarser).map(|s| s.mesh())));
+        let mut chains = lock();
+        if chains.len() >= CHAIN_CACHE_SHAPES {
+            chains.clear();
+        }
+        chains.insert(*self, Arc::clone(&chain));
+        LodChain::clone(&chain)
     }
 }
+
+/// Most shapes whose chains are kept. Measuring a chain's errors costs 30 µs to 2 ms for the
+/// tessellations scenes use (0.3 s at 256 × 256), against a few µs to generate the mesh, and
+/// the same few shapes are asked for again and again: by the stress generator on every call,
+/// by a scene that is reloaded, by the tests that parse thousands of scene files. Past this
+/// many the map is emptied, so that an endless variety of shapes (rock seeds) cannot grow it
+/// without bound.
+pub const CHAIN_CACHE_SHAPES: usize = 64;
