@@ -35,6 +35,14 @@ const ATTRIBUTE_WEIGHTS: [f32; 5] = [0.5, 0.5, 0.5, 0.25, 0.25];
 /// `f32`s before the first attribute (the normal) in a [`Vertex`].
 const ATTRIBUTE_OFFSET: usize = 3;
 
+// The simplifier reads positions at offset 0 and the attributes as five consecutive floats.
+const _: () = assert!(
+    std::mem::offset_of!(Vertex, position) == 0
+        && std::mem::offset_of!(Vertex, normal) == ATTRIBUTE_OFFSET * 4
+        && std::mem::offset_of!(Vertex, uv) == (ATTRIBUTE_OFFSET + 3) * 4
+        && size_of::<Vertex>() == (ATTRIBUTE_OFFSET + ATTRIBUTE_WEIGHTS.len()) * 4
+);
+
 /// The levels of detail of `mesh`: itself, then simplified versions while they save enough.
 /// A mesh the simplifier cannot take (no triangles, an index out of range, a non-finite
 /// position) comes back as its single level for [`super::MeshArena::add_lods`] to report.
@@ -83,13 +91,13 @@ pub fn lods(mesh: MeshData) -> LodChain {
     with_measured_errors(std::iter::once(mesh).chain(levels).collect(), &estimates)
 }
 
-/// What meshoptimizer needs to be safe: whole triangles, indices in range (it does not check
-/// them) and finite positions.
+/// What meshoptimizer needs to be safe and meaningful: whole triangles, indices in range (it
+/// does not check them) and finite numbers.
 fn simplifiable(mesh: &MeshData) -> bool {
     !mesh.indices.is_empty()
         && mesh.indices.len().is_multiple_of(3)
         && mesh.indices.iter().all(|&i| (i as usize) < mesh.vertices.len())
-        && mesh.vertices.iter().all(|v| v.position.iter().all(|x| x.is_finite()))
+        && bytemuck::cast_slice::<Vertex, f32>(&mesh.vertices).iter().all(|x| x.is_finite())
 }
 
 #[cfg(test)]
