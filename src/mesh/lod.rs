@@ -22,7 +22,8 @@ pub fn saves_enough(previous: usize, triangles: usize) -> bool {
 }
 
 /// A chain from level 0 and candidate coarser levels, in order. Candidates are built only as
-/// far as they are used (at most [`MAX_LODS`], stopping at the first that saves too little).
+/// far as they are used (at most [`MAX_LODS`], stopping at the first that saves too little or
+/// has no triangles left).
 pub fn chain(levels: impl IntoIterator<Item = MeshData>) -> LodChain {
     let mut levels = levels.into_iter();
     let Some(full) = levels.next() else {
@@ -31,7 +32,8 @@ pub fn chain(levels: impl IntoIterator<Item = MeshData>) -> LodChain {
     let mut kept = vec![full];
     for level in levels {
         let previous = kept.last().expect("level 0 is always kept").indices.len() / 3;
-        if kept.len() == MAX_LODS || !saves_enough(previous, level.indices.len() / 3) {
+        let triangles = level.indices.len() / 3;
+        if kept.len() == MAX_LODS || triangles == 0 || !saves_enough(previous, triangles) {
             break;
         }
         kept.push(compact(level));
