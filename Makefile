@@ -5,6 +5,8 @@
 CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := mesa-vulkan-drivers libvulkan1
+# The meshopt crate compiles meshoptimizer's C++ sources (through the cc crate) while building.
+BUILD_APT_PACKAGES := g++
 # The viewer test runs a real window under Xvfb; winit loads these X11 libraries at run time.
 TEST_APT_PACKAGES := xvfb libxkbcommon-x11-0 libxcursor1 libxrandr2 libxi6 libx11-xcb1
 # Without a runtime dir, libwayland (loaded by the Vulkan driver's window-system code) prints
@@ -26,11 +28,16 @@ test: deps test-deps
 bench: deps
 	$(CARGO) bench --bench record
 
-# Installs the Vulkan loader and Mesa's drivers when no Vulkan driver manifest is present.
+# Installs the Vulkan loader and Mesa's drivers when no Vulkan driver manifest is present, and
+# a C++ compiler when there is none.
 deps:
 	@if ! ls /usr/share/vulkan/icd.d/*.json /etc/vulkan/icd.d/*.json >/dev/null 2>&1 || ! ldconfig -p | grep -q libvulkan.so.1; then \
 		echo "installing a Vulkan driver: $(APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(APT_PACKAGES); \
+	fi
+	@if ! command -v g++ >/dev/null 2>&1 && ! command -v c++ >/dev/null 2>&1; then \
+		echo "installing a C++ compiler for meshoptimizer: $(BUILD_APT_PACKAGES)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BUILD_APT_PACKAGES); \
 	fi
 
 # Installs Xvfb and winit's X11 libraries when Xvfb is missing.

@@ -32,6 +32,17 @@ pub const DEFAULT_LOD_ERROR_PX: f32 = 1.0;
 /// are culled (`--min-pixels`).
 pub const DEFAULT_MIN_PIXELS: f32 = 0.5;
 
+/// Least share of triangles a level of detail must drop from the level before it; a coarser
+/// level that saves less is not built, and the chain ends there. Below this, switching levels
+/// costs more (a bigger arena, one more popping transition) than the triangles it saves.
+pub const LOD_MIN_TRIANGLE_SAVING: f32 = 0.15;
+
+/// Largest error meshoptimizer may reach while simplifying an imported mesh for one level of
+/// detail, relative to the mesh's extent: past a tenth of its size a level reads as a
+/// different object, however small on screen. A level that stops short of its triangle target
+/// because of it may still be kept (it only has to save `LOD_MIN_TRIANGLE_SAVING`).
+pub const LOD_SIMPLIFY_MAX_ERROR: f32 = 0.1;
+
 /// Most levels of detail per mesh (level 0, the full mesh, included).
 pub const LOD_LEVELS: u32 = 6;
 

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::frame::{DrawMode, FrameInput, FrameReadback, Renderer, RendererError};
+use crate::frame::{Detail, DrawMode, FrameInput, FrameReadback, Renderer, RendererError};
 use crate::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use crate::gpu::timer::GpuPassTimes;
 use crate::gpu::GpuContext;
@@ -37,6 +37,11 @@ pub struct BenchConfig {
     /// A scene file's scene, run at its own object count; `None` sweeps the embedded default
     /// scene over `objects`.
     pub scene: Option<crate::scene::Scene>,
+    /// Level of detail, size and occlusion culling of every row.
+    pub detail: Detail,
+    /// Run every count and mode twice: at full detail ([`Detail::FULL`]: LOD, size and
+    /// occlusion culling off) and with `detail`, and print the GPU-time ratio.
+    pub compare_detail: bool,
 }
 
 /// The object counts `multidraw bench` sweeps by default.
@@ -56,6 +61,8 @@ impl Default for BenchConfig {
             animated: true,
             gpu_wait: GpuWait::Block,
             scene: None,
+            detail: Detail::default(),
+            compare_detail: false,
         }
     }
 }
@@ -104,7 +111,9 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
     for &n in counts.iter().flatten() {
         check_object_count(n as u64, &ctx.limits)?;
     }
-    let total = (counts.len() * config.modes.len()) as u64 * (config.frames + config.warmup) as u64;
+    let details = if config.compare_detail { vec![Detail::FULL, config.detail] } else { vec![config.detail] };
+    let total =
+        (counts.len() * details.len() * config.modes.len()) as u64 * (config.frames + config.warmup) as u64;
     let mut done = 0u64;
     let mut rows = Vec::new();
     let target = OffscreenTarget::new(&ctx.device, config.width, config.height);
@@ -134,19 +143,22 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
         static_scene.set_animated(false);
         let mut renderer = Renderer::new(ctx, &animated_scene, COLOR_FORMAT)?;
         let mut scene_is_animated = animated_scene.animated;
-        for &mode in &config.modes {
-            let animated = animated_scene.animated && mode != DrawMode::Bundle;
-            if animated != scene_is_animated {
-                renderer.set_scene(ctx, if animated { &animated_scene } else { &static_scene })?;
-                scene_is_animated = animated;
+        for &detail in &details {
+            for &mode in &config.modes {
+                let animated = animated_scene.animated && mode != DrawMode::Bundle;
+                if animated != scene_is_animated {
+                    renderer.set_scene(ctx, if animated { &animated_scene } else { &static_scene })?;
+                    scene_is_animated = animated;
+                }
+                let label = format!("{mode} at {objects} objects, {}", describe(&detail));
+                let setup = RowSetup { mode, camera: animated_scene.camera, animated, detail };
+                let row = run_row(ctx, &mut renderer, &target, config, setup, &mut |i| {
+                    progress(done + i as u64, total, &label)
+                })?;
+                done += (config.frames + config.warmup) as u64;
+                progress(done, total, &label);
+                rows.push(row);
             }
-            let label = format!("{mode} at {objects} objects");
-            let row = run_row(ctx, &mut renderer, &target, config, mode, animated_scene.camera, animated, &mut |i| {
-                progress(done + i as u64, total, &label)
-            })?;
-            done += (config.frames + config.warmup) as u64;
-            progress(done, total, &label);
-            rows.push(row);
         }
     }
     Ok(BenchReport {
@@ -173,17 +185,29 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
     })
 }
 
-#[allow(clippy::too_many_arguments)]
+/// "lod on, occlusion on": how a row was drawn, for progress lines.
+pub fn describe(detail: &Detail) -> String {
+    let on = |b: bool| if b { "on" } else { "off" };
+    format!("lod {}, occlusion {}", on(detail.lod), on(detail.occlusion))
+}
+
+/// What one row draws.
+struct RowSetup {
+    mode: DrawMode,
+    camera: crate::scene::Camera,
+    animated: bool,
+    detail: Detail,
+}
+
 fn run_row(
     ctx: &GpuContext,
     renderer: &mut Renderer,
     target: &OffscreenTarget,
     config: &BenchConfig,
-    mode: DrawMode,
-    camera: crate::scene::Camera,
-    animated: bool,
+    setup: RowSetup,
     progress: &mut dyn FnMut(u32),
 ) -> Result<Row, BenchError> {
+    let RowSetup { mode, camera, animated, detail } = setup;
     let mut record = Vec::new();
     let mut finish = Vec::new();
     let mut cull = Vec::new();
@@ -194,10 +218,12 @@ fn run_row(
     let mut boundary = Vec::new();
     let mut commands = Default::default();
     let mut indirect_call = None;
+    let mut counts = FrameCounts::default();
+    let mut two_phase = false;
     renderer.invalidate_bundle();
     for i in 0..config.frames + config.warmup {
         let measured = i >= config.warmup;
-        let input = FrameInput { time: i as f32 / 60.0, ..FrameInput::new(camera, mode) };
+        let input = FrameInput { time: i as f32 / 60.0, detail, ..FrameInput::new(camera, mode) };
         let frame_start = Instant::now();
         let submit_ns = puffin::now_ns();
         let stats = renderer.render(ctx, &target.frame_target(), &input);
@@ -238,17 +264,28 @@ fn run_row(
             }
             commands = stats.commands;
             indirect_call = stats.indirect;
+            two_phase = stats.two_phase;
+            counts = FrameCounts::of(&stats, &readback);
         }
         progress(i + 1);
     }
     let gpu_total = Stat::of(&gpu.iter().map(GpuPassTimes::total).collect::<Vec<_>>());
     let gpu_ms = (!gpu.is_empty()).then(|| {
-        let median = |pass: &str| Stat::of(&gpu.iter().filter_map(|g| g.get(pass)).collect::<Vec<_>>()).median;
+        let timed = |pass: &str| {
+            let times: Vec<f64> = gpu.iter().filter_map(|g| g.get(pass)).collect();
+            (!times.is_empty()).then(|| Stat::of(&times).median)
+        };
+        let median = |pass: &str| timed(pass).unwrap_or(0.0);
+        use crate::passes::{build, cull, main, pyramid};
         GpuMs {
-            cull: median(crate::passes::cull::NAME),
-            build: median(crate::passes::build::NAME),
-            main: median(crate::passes::main::NAME),
+            cull: median(cull::NAME),
+            build: median(build::NAME),
+            main: median(main::NAME),
             total: gpu_total.median,
+            pyramid: timed(pyramid::NAME),
+            cull_late: timed(cull::LATE_NAME),
+            build_late: timed(build::LATE_NAME),
+            main_late: timed(main::LATE_NAME),
         }
     });
     Ok(Row {
@@ -271,5 +308,39 @@ fn run_row(
         // Moved after `cpu_record_ms` took its statistics (fields evaluate in written order).
         record_ms_per_frame: record,
         boundary_per_frame: boundary,
+        lod: detail.lod,
+        lod_error_px: detail.lod_error_px,
+        min_pixels: detail.min_pixels,
+        occlusion: two_phase,
+        triangles: counts.triangles,
+        in_frustum: counts.in_frustum,
+        occluded: counts.occluded,
+        drawn: counts.drawn,
+        levels: counts.levels,
     })
+}
+
+/// The counters of one frame, from the GPU or from the CPU's culling.
+#[derive(Clone, Copy, Debug, Default)]
+struct FrameCounts {
+    triangles: u64,
+    in_frustum: u32,
+    occluded: u32,
+    drawn: [u32; 2],
+    levels: [u32; crate::tunables::LOD_LEVELS as usize],
+}
+
+impl FrameCounts {
+    fn of(stats: &crate::frame::FrameStats, readback: &FrameReadback) -> Self {
+        if let Some(c) = stats.cpu_counts {
+            return Self { triangles: c.triangles, in_frustum: c.in_frustum, occluded: 0, drawn: [c.visible, 0], levels: c.levels };
+        }
+        readback.counters.map_or_else(Self::default, |c| Self {
+            triangles: c.triangles,
+            in_frustum: c.in_frustum,
+            occluded: c.occluded,
+            drawn: c.drawn,
+            levels: c.levels,
+        })
+    }
 }

@@ -40,13 +40,30 @@ pub struct AdapterJson {
     pub driver: String,
 }
 
-/// Median GPU time of each pass, in ms, from timestamp queries.
+/// Median GPU time of each pass, in ms, from timestamp queries. `cull`, `build` and `main` are
+/// the first (or only) phase; the second phase's passes and the pyramid are present where the
+/// row ran them. `total` is every pass of the frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GpuMs {
     pub cull: f64,
     pub build: f64,
     pub main: f64,
     pub total: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pyramid: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cull_late: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_late: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub main_late: Option<f64>,
+}
+
+impl GpuMs {
+    /// The second phase and the pyramid together, 0 without them.
+    pub fn occlusion_passes(&self) -> f64 {
+        [self.pyramid, self.cull_late, self.build_late, self.main_late].iter().flatten().sum()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -81,9 +98,40 @@ pub struct Row {
     pub visible_per_frame: Vec<u32>,
     /// `cpu_record_ms` of every measured frame, in order.
     pub record_ms_per_frame: Vec<f64>,
-    /// cpu rows: objects per frame whose bounding sphere touches a frustum plane to within
-    /// float rounding (`passes::cull::cpu::boundary_count`); empty for other modes.
+    /// cpu rows: objects per frame whose culling or level could flip with float rounding
+    /// (`passes::cull::cpu::boundary_count`); empty for other modes.
     pub boundary_per_frame: Vec<u32>,
+    /// Levels of detail picked per object.
+    pub lod: bool,
+    /// The LOD error threshold, in pixels.
+    pub lod_error_px: f32,
+    /// The size threshold, in pixels (0: no size culling).
+    pub min_pixels: f32,
+    /// Whether the frames ran two-phase occlusion culling (GPU-culled modes only).
+    pub occlusion: bool,
+    /// Triangles drawn in the last measured frame.
+    pub triangles: u64,
+    /// Objects in the frustum in the last measured frame.
+    pub in_frustum: u32,
+    /// Visible objects the second phase rejected as hidden, last measured frame.
+    pub occluded: u32,
+    /// Objects (instances) drawn by the first and second phase, last measured frame.
+    pub drawn: [u32; 2],
+    /// Objects drawn at each level of detail, last measured frame.
+    pub levels: [u32; crate::tunables::LOD_LEVELS as usize],
+}
+
+impl Row {
+    /// Whether two rows drew with the same detail settings (so they should see the same
+    /// visible objects).
+    pub fn same_detail(&self, other: &Row) -> bool {
+        (self.lod, self.lod_error_px, self.min_pixels) == (other.lod, other.lod_error_px, other.min_pixels)
+    }
+
+    /// Whether the row ran with LOD, size and occlusion culling all off.
+    pub fn full_detail(&self) -> bool {
+        !self.lod && self.min_pixels == 0.0 && !self.occlusion
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -103,8 +151,14 @@ pub struct BenchReport {
 }
 
 impl BenchReport {
+    /// The first row of `mode` at `objects` (with `--compare-detail`, the full-detail one).
     pub fn row(&self, mode: DrawMode, objects: u32) -> Option<&Row> {
         self.rows.iter().find(|r| r.mode == mode && r.objects == objects)
+    }
+
+    /// The last row of `mode` at `objects`: the one with the requested detail settings.
+    pub fn detail_row(&self, mode: DrawMode, objects: u32) -> Option<&Row> {
+        self.rows.iter().rev().find(|r| r.mode == mode && r.objects == objects)
     }
 
     /// Compares the visible counts of every pair of rows that culled the same frames. Counts
@@ -114,14 +168,17 @@ impl BenchReport {
     pub fn visible_disagreements(&self) -> (Vec<String>, Vec<String>) {
         let (mut problems, mut tolerated) = (Vec::new(), Vec::new());
         for (i, row) in self.rows.iter().enumerate() {
-            for other in self.rows[..i].iter().filter(|o| o.objects == row.objects && o.animated == row.animated) {
+            let comparable = |o: &&Row| o.objects == row.objects && o.animated == row.animated && o.same_detail(row);
+            for other in self.rows[..i].iter().filter(comparable) {
                 if row.mode == DrawMode::Bundle || other.mode == DrawMode::Bundle {
                     continue;
                 }
                 let boundary = self
                     .rows
                     .iter()
-                    .find(|r| r.mode == DrawMode::Cpu && r.objects == row.objects && r.animated == row.animated)
+                    .find(|r| {
+                        r.mode == DrawMode::Cpu && r.objects == row.objects && r.animated == row.animated && r.same_detail(row)
+                    })
                     .map(|r| r.boundary_per_frame.clone())
                     .unwrap_or_default();
                 for (frame, (a, b)) in other.visible_per_frame.iter().zip(&row.visible_per_frame).enumerate() {
@@ -157,10 +214,14 @@ impl BenchReport {
             if self.timestamps { "yes" } else { "no (GPU times not available on this adapter)" },
         );
         out += &format!(
-            "{:<15} {:>9} {:>9} {:>7} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8} {:>9} {:>10}\n",
+            "{:<15} {:>9} {:>7} {:>9} {:>15} {:>9} {:>11} {:>7} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8} {:>8} {:>9} {:>10}\n",
             "mode",
             "objects",
+            "lod/occ",
             "visible",
+            "drawn (1 + 2)",
+            "occluded",
+            "triangles",
             "draws",
             "record ms",
             "cpu cull ms",
@@ -168,38 +229,89 @@ impl BenchReport {
             "gpu cull",
             "build",
             "main",
+            "occl",
             "gpu total",
             "bind sets"
         );
         out += &format!(
-            "{:<15} {:>9} {:>9} {:>7} {:>17} {:>17} {:>17}\n",
-            "", "", "", "", "med / p95", "med / p95", "med / p95"
+            "{:<15} {:>9} {:>7} {:>9} {:>15} {:>9} {:>11} {:>7} {:>17} {:>17} {:>17}\n",
+            "", "", "", "", "", "", "", "", "med / p95", "med / p95", "med / p95"
         );
         for r in &self.rows {
             let stat = |s: &Stat| format!("{:.3} / {:.3}", s.median, s.p95);
             let gpu_culled = r.mode.gpu_culled();
-            let gpu = |f: fn(&GpuMs) -> f64| r.gpu_ms.as_ref().map_or("n/a".to_string(), |g| format!("{:.3}", f(g)));
-            let gpu_pass = |f: fn(&GpuMs) -> f64| if gpu_culled { gpu(f) } else { "-".to_string() };
+            let gpu = |f: &dyn Fn(&GpuMs) -> f64| r.gpu_ms.as_ref().map_or("n/a".to_string(), |g| format!("{:.3}", f(g)));
+            let gpu_pass = |f: &dyn Fn(&GpuMs) -> f64| if gpu_culled { gpu(f) } else { "-".to_string() };
+            let on = |b: bool| if b { "on" } else { "off" };
             out += &format!(
-                "{:<15} {:>9} {:>9} {:>7} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8} {:>9} {:>10}\n",
+                "{:<15} {:>9} {:>7} {:>9} {:>15} {:>9} {:>11} {:>7} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8} {:>8} {:>9} {:>10}\n",
                 r.mode.name(),
                 r.objects,
+                format!("{}/{}", on(r.lod), on(r.occlusion)),
                 r.visible,
+                format!("{} + {}", r.drawn[0], r.drawn[1]),
+                r.occluded,
+                r.triangles,
                 r.draw_commands,
                 stat(&r.cpu_record_ms),
                 stat(&r.cpu_cull_ms),
                 stat(&r.cpu_frame_ms),
-                gpu_pass(|g| g.cull),
-                gpu_pass(|g| g.build),
-                gpu(|g| g.main),
-                gpu(|g| g.total),
+                gpu_pass(&|g| g.cull),
+                gpu_pass(&|g| g.build),
+                gpu(&|g| g.main),
+                if r.occlusion { gpu(&|g| g.occlusion_passes()) } else { "-".to_string() },
+                gpu(&|g| g.total),
                 format!("{:?}", r.bind_group_sets),
             );
         }
         out += "\n";
+        out += "lod/occ: levels of detail / occlusion culling; drawn: instances drawn by phase 1 + phase 2; \
+                occl: GPU ms of the pyramid and the second phase\n";
         out += &self.summary();
         for note in &self.notes {
             out += &format!("note: {note}\n");
+        }
+        out
+    }
+
+    /// With `--compare-detail`: per count and mode, the GPU time and what was drawn at full
+    /// detail against with LOD, size and occlusion culling, from rows of this run.
+    pub fn detail_summary(&self) -> String {
+        let mut out = String::new();
+        for full in self.rows.iter().filter(|r| r.full_detail()) {
+            let Some(culled) = self.rows.iter().find(|r| {
+                r.mode == full.mode && r.objects == full.objects && r.animated == full.animated && !r.full_detail()
+            }) else {
+                continue;
+            };
+            let share = |part: u64, whole: u64| 100.0 * part as f64 / whole.max(1) as f64;
+            let drawn = |r: &Row| (r.drawn[0] + r.drawn[1]) as u64;
+            out += &format!(
+                "{:>9} objects, {}: triangles {} -> {} ({:.1}% removed), instances drawn {} -> {} ({:.1}% removed: \
+                 {:.1}% too small, {:.1}% occluded of {} in the frustum)",
+                full.objects,
+                full.mode,
+                full.triangles,
+                culled.triangles,
+                100.0 - share(culled.triangles, full.triangles),
+                drawn(full),
+                drawn(culled),
+                100.0 - share(drawn(culled), drawn(full)),
+                share((culled.in_frustum - culled.visible) as u64, culled.in_frustum as u64),
+                share(culled.occluded as u64, culled.in_frustum as u64),
+                culled.in_frustum,
+            );
+            if let (Some(a), Some(b)) = (full.gpu_ms, culled.gpu_ms) {
+                out += &format!(
+                    "; GPU total {:.3} ms at full detail vs {:.3} ms with lod {} / occlusion {}: {:.1}x less",
+                    a.total,
+                    b.total,
+                    if culled.lod { "on" } else { "off" },
+                    if culled.occlusion { "on" } else { "off" },
+                    a.total / b.total.max(1e-9)
+                );
+            }
+            out += "\n";
         }
         out
     }
@@ -237,6 +349,7 @@ impl BenchReport {
                 }
             }
         }
+        out += &self.detail_summary();
         let (problems, tolerated) = self.visible_disagreements();
         if problems.is_empty() && tolerated.is_empty() {
             out += "visible counts agree between the GPU-culled and CPU-culled modes on every frame\n";

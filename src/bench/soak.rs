@@ -111,6 +111,7 @@ pub fn run(
     every: u64,
     width: u32,
     height: u32,
+    detail: crate::frame::Detail,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<SoakReport, super::BenchError> {
     let mut renderer = Renderer::new(ctx, scene, crate::gpu::target::COLOR_FORMAT)?;
@@ -118,7 +119,7 @@ pub fn run(
     let start = Instant::now();
     let mut samples = Vec::new();
     for frame in 0..frames {
-        let input = FrameInput { time: frame as f32 / 60.0, ..FrameInput::new(scene.camera, DrawMode::Gpu) };
+        let input = FrameInput { time: frame as f32 / 60.0, detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) };
         renderer.render(ctx, &target.frame_target(), &input);
         ctx.wait_idle();
         renderer.collect(&ctx.device);

@@ -10,6 +10,7 @@ use multidraw::frame::DrawMode;
 use multidraw::profiling::Capture;
 use multidraw::{ContextOptions, GpuContext};
 
+use super::detail::DetailArgs;
 use super::progress::FrameProgress;
 use super::Size;
 
@@ -49,6 +50,12 @@ pub struct BenchArgs {
     /// Save the run's puffin frames (CPU scopes + GPU pass scopes) for puffin_viewer.
     #[arg(long)]
     puffin: Option<PathBuf>,
+    #[command(flatten)]
+    detail: DetailArgs,
+    /// Run every count twice, with LOD, size and occlusion culling all off and as the flags
+    /// say, and print the GPU-time ratio.
+    #[arg(long)]
+    compare_detail: bool,
 }
 
 /// One `--objects` count: a positive integer, `_` separators allowed (`100_000`).
@@ -80,6 +87,8 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
         height: args.size.height,
         animated: !args.r#static,
         gpu_wait: args.wait.unwrap_or_else(|| GpuWait::for_adapter(ctx.info.device_type)),
+        detail: args.detail.detail(),
+        compare_detail: args.compare_detail,
     };
     let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
     let mut progress = FrameProgress::new("bench");

@@ -1,6 +1,7 @@
 //! Argument parsing and the subcommands.
 
 mod bench;
+mod detail;
 mod pipelines;
 mod progress;
 mod render;

@@ -8,6 +8,7 @@ use clap::Args;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use multidraw::{ContextOptions, DrawMode, FrameInput, GpuContext, Renderer};
 
+use super::detail::DetailArgs;
 use super::Size;
 
 #[derive(Args)]
@@ -32,6 +33,8 @@ pub struct RenderArgs {
     /// Output PNG.
     #[arg(long)]
     out: PathBuf,
+    #[command(flatten)]
+    detail: DetailArgs,
 }
 
 pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
@@ -54,13 +57,20 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     let input = FrameInput {
         time: args.frame as f32 / 60.0,
         cull_enabled: !args.no_cull,
+        detail: args.detail.detail(),
         ..FrameInput::new(scene.camera, args.mode)
     };
+    if renderer.two_phase(&input) {
+        // Occlusion culling's first phase draws what the previous frame saw: render the frame
+        // once before, so the printed frame is a steady one, as in an animation.
+        renderer.render(&ctx, &target.frame_target(), &input);
+        ctx.wait_idle();
+    }
     let stats = renderer.render(&ctx, &target.frame_target(), &input);
     ctx.wait_idle();
     let readbacks = renderer.collect(&ctx.device);
-    let visible =
-        stats.cpu_visible.or_else(|| readbacks.iter().find(|r| r.frame == stats.frame).and_then(|r| r.visible));
+    let readback = readbacks.iter().find(|r| r.frame == stats.frame);
+    let visible = stats.cpu_visible.or_else(|| readback.and_then(|r| r.visible));
     let image = target.read_rgba(&ctx.device, &ctx.queue);
     let errors = ctx.take_errors();
     if !errors.is_empty() {
@@ -72,6 +82,28 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     println!("mode               {}", args.mode);
     println!("objects            {}", renderer.buffers.object_count);
     println!("visible objects    {}", visible.map_or("unknown".into(), |v| v.to_string()));
+    let detail = input.detail;
+    println!(
+        "detail             lod {} (error {} px), min size {} px, occlusion {}",
+        if detail.lod { "on" } else { "off" },
+        detail.lod_error_px,
+        detail.min_pixels,
+        if stats.two_phase { "on" } else { "off" }
+    );
+    if let Some(c) = stats.cpu_counts {
+        println!("in frustum         {}", c.in_frustum);
+        println!("too small          {}", c.too_small);
+        println!("drawn              {}", c.visible);
+        println!("triangles          {}", c.triangles);
+        println!("objects per level  {:?}", c.levels);
+    } else if let Some(c) = readback.and_then(|r| r.counters) {
+        println!("in frustum         {}", c.in_frustum);
+        println!("too small          {}", c.too_small);
+        println!("occluded           {}", c.occluded);
+        println!("drawn (phase 1+2)  {} + {}", c.drawn[0], c.drawn[1]);
+        println!("triangles          {}", c.triangles);
+        println!("objects per level  {:?}", c.levels);
+    }
     println!("draw commands      {}", stats.commands.draw_commands());
     println!("bind group sets    {:?} (per group, whole frame)", stats.commands.bind_group_sets());
     println!("cpu record time    {:.3} ms", stats.record_ms);

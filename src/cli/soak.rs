@@ -9,6 +9,7 @@ use clap::Args;
 use multidraw::bench::soak;
 use multidraw::{ContextOptions, GpuContext};
 
+use super::detail::DetailArgs;
 use super::progress::FrameProgress;
 use super::Size;
 
@@ -37,6 +38,8 @@ pub struct SoakArgs {
     /// Write the memory samples and growth as JSON.
     #[arg(long)]
     json: Option<PathBuf>,
+    #[command(flatten)]
+    detail: DetailArgs,
 }
 
 pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
@@ -51,6 +54,7 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
         args.every.max(1),
         args.size.width,
         args.size.height,
+        args.detail.detail(),
         &mut |done, total| progress.update(done, total, ""),
     )?;
     println!("adapter: {} ({:?})", ctx.info.name, ctx.info.backend);

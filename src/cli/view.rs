@@ -8,6 +8,7 @@ use clap::Args;
 use multidraw::viewer::{self, SceneSource, ViewerOptions, ViewerScript};
 use multidraw::{ContextOptions, DrawMode};
 
+use super::detail::DetailArgs;
 use super::Size;
 
 #[derive(Args)]
@@ -42,6 +43,8 @@ pub struct ViewArgs {
     /// Test: shrink the window to 0×0 at frame 10 and restore it at frame 15.
     #[arg(long, hide = true)]
     resize_test: bool,
+    #[command(flatten)]
+    detail: DetailArgs,
 }
 
 pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
@@ -59,6 +62,7 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
         height: args.size.height,
         context: options.clone(),
         show_profiler: args.profiler,
+        detail: args.detail.detail(),
         script: ViewerScript {
             frames: args.frames,
             screenshot: args.screenshot.clone(),

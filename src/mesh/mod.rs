@@ -2,7 +2,10 @@
 //! so a draw selects its mesh with `first_index` / `base_vertex` alone and the main pass binds
 //! vertex and index buffers once.
 
+pub mod distance;
+pub mod lod;
 pub mod procedural;
+pub mod simplify;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};
@@ -187,6 +190,23 @@ impl MeshArena {
             return Err(MeshError::NonFinite { name: name() });
         }
         Ok(())
+    }
+
+    /// A packed mesh's levels copied back out of the arena, as [`MeshArena::add_lods`] took
+    /// them: to move a mesh from one arena into another.
+    pub fn chain(&self, mesh: u32) -> LodChain {
+        let levels = self.meshes[mesh as usize]
+            .lods
+            .iter()
+            .map(|lod| {
+                let vertices = lod.base_vertex as usize..lod.base_vertex as usize + lod.vertex_count as usize;
+                let indices = lod.first_index as usize..(lod.first_index + lod.index_count) as usize;
+                let data =
+                    MeshData { vertices: self.vertices[vertices].to_vec(), indices: self.indices[indices].to_vec() };
+                (data, lod.error)
+            })
+            .collect();
+        LodChain { levels }
     }
 
     pub fn find(&self, name: &str) -> Option<u32> {

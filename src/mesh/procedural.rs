@@ -2,11 +2,13 @@
 //! All are centred on the origin with unit-ish size; triangles are oriented to their normals by
 //! [`MeshData::orient_to_normals`], so generators only need correct normals.
 
+use std::collections::HashMap;
 use std::f32::consts::{PI, TAU};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use glam::{Vec2, Vec3};
 
-use super::{MeshData, Vertex};
+use super::{LodChain, MeshData, Vertex};
 
 fn vertex(position: Vec3, normal: Vec3, uv: Vec2) -> Vertex {
     Vertex { position: position.into(), normal: normal.normalize_or_zero().into(), uv: uv.into() }
@@ -140,10 +142,21 @@ pub fn icosphere(subdivisions: u32) -> MeshData {
     finish(MeshData { vertices, indices: triangles.into_iter().flatten().collect() })
 }
 
+/// Subdivisions of the icosahedron a rock starts from.
+pub const ROCK_SUBDIVISIONS: u32 = 1;
+
 /// A low-poly rock: an icosphere pushed in and out by a hash of each vertex, flat shaded
 /// (vertices are not shared, so every face keeps its own normal).
 pub fn rock(seed: u32) -> MeshData {
-    let (positions, triangles) = icosahedron(1);
+    rock_subdivided(seed, ROCK_SUBDIVISIONS)
+}
+
+/// The rock of `seed` from an icosahedron subdivided `subdivisions` times. Subdividing keeps
+/// the numbers of the vertices it had and appends the midpoints, and the displacement hashes
+/// the vertex number, so a coarser rock's corners are corners of every finer one: the same
+/// rock with fewer faces.
+pub fn rock_subdivided(seed: u32, subdivisions: u32) -> MeshData {
+    let (positions, triangles) = icosahedron(subdivisions);
     let displaced: Vec<Vec3> = positions
         .iter()
         .enumerate()
@@ -241,14 +254,106 @@ pub const BUILTIN_NAMES: [&str; 7] = ["cube", "sphere", "icosphere", "torus", "c
 
 /// Builds a built-in mesh by name with the engine's default tessellation.
 pub fn builtin(name: &str) -> Option<MeshData> {
-    Some(match name {
-        "cube" => cube(),
-        "sphere" => uv_sphere(16, 8),
-        "icosphere" => icosphere(1),
-        "torus" => torus(16, 8),
-        "cylinder" => cylinder(12),
-        "cone" => cone(12),
-        "rock" => rock(7),
-        _ => return None,
-    })
+    Shape::builtin(name).map(|shape| shape.mesh())
 }
+
+/// A procedural mesh with its parameters: what [`Shape::mesh`] builds, and what
+/// [`Shape::coarser`] steps down from to make levels of detail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    Cube,
+    UvSphere { segments: u32, rings: u32 },
+    Icosphere { subdivisions: u32 },
+    Torus { segments: u32, sides: u32 },
+    Cylinder { segments: u32 },
+    Cone { segments: u32 },
+    Rock { seed: u32, subdivisions: u32 },
+}
+
+/// Fewest segments around an axis (sphere, torus, cylinder, cone) and sides of a torus tube:
+/// below 3 a round cross-section collapses to a line.
+pub const MIN_SEGMENTS: u32 = 3;
+/// Fewest rings of a UV sphere: 2 is a double pyramid.
+pub const MIN_RINGS: u32 = 2;
+
+impl Shape {
+    /// A built-in mesh by name with the engine's default tessellation.
+    pub fn builtin(name: &str) -> Option<Shape> {
+        Some(match name {
+            "cube" => Shape::Cube,
+            "sphere" => Shape::UvSphere { segments: 16, rings: 8 },
+            "icosphere" => Shape::Icosphere { subdivisions: 1 },
+            "torus" => Shape::Torus { segments: 16, sides: 8 },
+            "cylinder" => Shape::Cylinder { segments: 12 },
+            "cone" => Shape::Cone { segments: 12 },
+            "rock" => Shape::rock(7),
+            _ => return None,
+        })
+    }
+
+    /// The rock of `seed` at its full detail.
+    pub fn rock(seed: u32) -> Shape {
+        Shape::Rock { seed, subdivisions: ROCK_SUBDIVISIONS }
+    }
+
+    pub fn mesh(&self) -> MeshData {
+        match *self {
+            Shape::Cube => cube(),
+            Shape::UvSphere { segments, rings } => uv_sphere(segments, rings),
+            Shape::Icosphere { subdivisions } => icosphere(subdivisions),
+            Shape::Torus { segments, sides } => torus(segments, sides),
+            Shape::Cylinder { segments } => cylinder(segments),
+            Shape::Cone { segments } => cone(segments),
+            Shape::Rock { seed, subdivisions } => rock_subdivided(seed, subdivisions),
+        }
+    }
+
+    /// The same shape tessellated about half as finely (segments and rings halved, one
+    /// subdivision fewer), or `None` where it cannot get coarser without degenerating.
+    pub fn coarser(&self) -> Option<Shape> {
+        let halve = |n: u32, min: u32| (n / 2).max(min).min(n);
+        let coarser = match *self {
+            Shape::Cube => Shape::Cube,
+            Shape::UvSphere { segments, rings } => {
+                Shape::UvSphere { segments: halve(segments, MIN_SEGMENTS), rings: halve(rings, MIN_RINGS) }
+            }
+            Shape::Icosphere { subdivisions } => Shape::Icosphere { subdivisions: subdivisions.saturating_sub(1) },
+            Shape::Torus { segments, sides } => {
+                Shape::Torus { segments: halve(segments, MIN_SEGMENTS), sides: halve(sides, MIN_SEGMENTS) }
+            }
+            Shape::Cylinder { segments } => Shape::Cylinder { segments: halve(segments, MIN_SEGMENTS) },
+            Shape::Cone { segments } => Shape::Cone { segments: halve(segments, MIN_SEGMENTS) },
+            Shape::Rock { seed, subdivisions } => Shape::Rock { seed, subdivisions: subdivisions.saturating_sub(1) },
+        };
+        (coarser != *self).then_some(coarser)
+    }
+
+    /// The shape's levels of detail: this tessellation, then ever coarser ones while each
+    /// saves enough triangles (see [`super::lod::chain`]). Built once per shape and process
+    /// (see [`CHAIN_CACHE_SHAPES`]), then copied.
+    pub fn lods(&self) -> LodChain {
+        static CHAINS: OnceLock<Mutex<HashMap<Shape, Arc<LodChain>>>> = OnceLock::new();
+        let chains = CHAINS.get_or_init(Mutex::default);
+        // A panic elsewhere while the lock was held leaves the map whole: it only ever
+        // gains complete entries, or is emptied.
+        let lock = || chains.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(chain) = lock().get(self) {
+            return LodChain::clone(chain);
+        }
+        let chain = Arc::new(super::lod::chain(std::iter::successors(Some(*self), Shape::coarser).map(|s| s.mesh())));
+        let mut chains = lock();
+        if chains.len() >= CHAIN_CACHE_SHAPES {
+            chains.clear();
+        }
+        chains.insert(*self, Arc::clone(&chain));
+        LodChain::clone(&chain)
+    }
+}
+
+/// Most shapes whose chains are kept. Measuring a chain's errors costs 30 µs to 2 ms for the
+/// tessellations scenes use (0.3 s at 256 × 256), against a few µs to generate the mesh, and
+/// the same few shapes are asked for again and again: by the stress generator on every call,
+/// by a scene that is reloaded, by the tests that parse thousands of scene files. Past this
+/// many the map is emptied, so that an endless variety of shapes (rock seeds) cannot grow it
+/// without bound.
+pub const CHAIN_CACHE_SHAPES: usize = 64;

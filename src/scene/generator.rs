@@ -46,8 +46,8 @@ pub fn default_camera(half_extent: f32) -> Camera {
 pub fn stress_scene(params: &StressParams) -> Scene {
     let mut meshes = MeshArena::default();
     for name in procedural::BUILTIN_NAMES {
-        let data = procedural::builtin(name).expect("every builtin name has a generator");
-        meshes.add(name, data).expect("procedural meshes are well-formed");
+        let shape = procedural::Shape::builtin(name).expect("every builtin name has a generator");
+        meshes.add_lods(name, shape.lods()).expect("procedural meshes are well-formed");
     }
     let paints = [
         (0.80, 0.25, 0.20),

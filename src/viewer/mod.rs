@@ -33,7 +33,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
-use crate::frame::{DrawMode, FrameInput, Renderer};
+use crate::frame::{Detail, DrawMode, FrameInput, Renderer};
 use crate::gpu::{ContextOptions, GpuContext};
 use crate::scene::Scene;
 use egui_layer::EguiLayer;
@@ -56,6 +56,8 @@ pub struct ViewerOptions {
     pub context: ContextOptions,
     /// Open the profiler window from the start.
     pub show_profiler: bool,
+    /// Level of detail, size and occlusion culling at start (the panel changes them).
+    pub detail: Detail,
     /// A scripted run; `ViewerScript::default()` for an interactive session.
     pub script: ViewerScript,
 }
@@ -289,6 +291,7 @@ impl Viewer {
                 frozen: None,
                 show_profiler: options.show_profiler,
                 requested_objects: object_count.max(1),
+                detail: options.detail,
             },
             stats: LiveStats::default(),
             rebuild: SceneRebuild::new(options.scene_source.clone(), object_count),
@@ -337,6 +340,7 @@ impl Viewer {
         let input = FrameInput {
             time: if self.panel.animate { self.clock.time } else { 0.0 },
             cull_camera: self.panel.frozen,
+            detail: Detail { occlusion: self.panel.detail.occlusion && self.panel.frozen.is_none(), ..self.panel.detail },
             ..FrameInput::new(self.camera.camera, self.panel.mode)
         };
         let submit_ns = puffin::now_ns();

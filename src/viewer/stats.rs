@@ -9,6 +9,17 @@ use crate::gpu::timer::GpuPassTimes;
 /// Frame times kept for the panel's plot.
 pub(crate) const FRAME_TIMES_KEPT: usize = 240;
 
+/// The panel's counts, from whichever side culled.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CpuOrGpuCounts {
+    pub in_frustum: u32,
+    pub too_small: u32,
+    pub occluded: u32,
+    pub drawn: [u32; 2],
+    pub triangles: u64,
+    pub levels: [u32; crate::tunables::LOD_LEVELS as usize],
+}
+
 #[derive(Default)]
 pub(crate) struct LiveStats {
     pub visible: Option<u32>,
@@ -17,6 +28,8 @@ pub(crate) struct LiveStats {
     pub record_ms: f64,
     pub cpu_cull_ms: f64,
     pub gpu: Option<GpuPassTimes>,
+    /// The GPU's counters of the newest frame read back (GPU-culled modes), or the CPU's.
+    pub counters: Option<CpuOrGpuCounts>,
     /// The last [`FRAME_TIMES_KEPT`] whole-frame times in ms, oldest first.
     pub frame_ms: VecDeque<f32>,
 }
@@ -31,6 +44,16 @@ impl LiveStats {
         if let Some(visible) = stats.cpu_visible {
             self.visible = Some(visible);
         }
+        if let Some(c) = stats.cpu_counts {
+            self.counters = Some(CpuOrGpuCounts {
+                in_frustum: c.in_frustum,
+                too_small: c.too_small,
+                occluded: 0,
+                drawn: [c.visible, 0],
+                triangles: c.triangles,
+                levels: c.levels,
+            });
+        }
     }
 
     /// Takes a GPU readback; its visible count only while `mode` culls on the GPU (a stale
@@ -38,6 +61,16 @@ impl LiveStats {
     pub fn record_readback(&mut self, readback: &FrameReadback, mode: DrawMode) {
         if let (Some(visible), true) = (readback.visible, mode.gpu_culled()) {
             self.visible = Some(visible);
+        }
+        if let (Some(c), true) = (readback.counters, mode.gpu_culled()) {
+            self.counters = Some(CpuOrGpuCounts {
+                in_frustum: c.in_frustum,
+                too_small: c.too_small,
+                occluded: c.occluded,
+                drawn: c.drawn,
+                triangles: c.triangles,
+                levels: c.levels,
+            });
         }
         if let Some(times) = readback.gpu {
             self.gpu = Some(times);

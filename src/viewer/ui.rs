@@ -7,7 +7,7 @@ use glam::{Vec3, Vec4};
 
 use super::rebuild::SceneRebuild;
 use super::stats::{LiveStats, FRAME_TIMES_KEPT};
-use crate::frame::DrawMode;
+use crate::frame::{Detail, DrawMode};
 use crate::gpu::GpuContext;
 use crate::scene::Camera;
 
@@ -24,6 +24,8 @@ pub(crate) struct PanelState {
     pub show_profiler: bool,
     /// The object count for the next rebuild of the default scene.
     pub requested_objects: u32,
+    /// Level of detail, size and occlusion culling.
+    pub detail: Detail,
 }
 
 /// What the panel shows without changing.
@@ -80,6 +82,17 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
             panel.frozen = freeze.then_some(*view.camera);
         }
         ui.separator();
+        ui.checkbox(&mut panel.detail.lod, "Levels of detail");
+        ui.add_enabled(
+            panel.detail.lod,
+            egui::Slider::new(&mut panel.detail.lod_error_px, 0.25..=16.0).logarithmic(true).text("LOD error px"),
+        );
+        ui.add(egui::Slider::new(&mut panel.detail.min_pixels, 0.0..=8.0).text("min size px"));
+        // The depth pyramid is the moving camera's, so it cannot judge what the frozen camera
+        // sees: occlusion culling pauses while culling is frozen.
+        let occlusion_hint = if panel.frozen.is_some() { " (paused while frozen)" } else { "" };
+        ui.checkbox(&mut panel.detail.occlusion, format!("Occlusion culling{occlusion_hint}"));
+        ui.separator();
 
         let stats = view.stats;
         egui::Grid::new("numbers").num_columns(2).show(ui, |ui| {
@@ -90,6 +103,14 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
             };
             row("objects", view.rebuild.object_count.to_string());
             row("visible", stats.visible.map_or("…".into(), |v| v.to_string()));
+            if let Some(c) = &stats.counters {
+                row("in frustum", c.in_frustum.to_string());
+                row("too small", c.too_small.to_string());
+                row("occluded", c.occluded.to_string());
+                row("drawn (phase 1 + 2)", format!("{} + {}", c.drawn[0], c.drawn[1]));
+                row("triangles", c.triangles.to_string());
+                row("per level", format!("{:?}", c.levels));
+            }
             row("draw commands", stats.draw_commands.to_string());
             row("bind group sets", format!("{:?}", stats.bind_group_sets));
             row("CPU record", format!("{:.3} ms", stats.record_ms));

@@ -1,10 +1,13 @@
 //! `[[mesh]]` sections: procedural meshes with their parameters checked, or glTF meshes, with
-//! a per-axis scale and offset baked into the vertices.
+//! a per-axis scale and offset baked into the vertices. Every mesh gets its levels of detail
+//! here: procedural ones tessellate more coarsely ([`Shape::lods`]), glTF ones are simplified
+//! ([`simplify::lods`]); the scale and offset apply to every level.
 
 use glam::Vec3;
 
 use super::{invalid, quoted_list, Builder};
-use crate::mesh::{procedural, MeshData};
+use crate::mesh::procedural::{self, Shape};
+use crate::mesh::{simplify, LodChain, MeshData};
 use crate::scene::file::spec::{MeshSpec, Procedural};
 use crate::scene::file::SceneError;
 
@@ -25,8 +28,8 @@ impl Builder<'_> {
         if self.mesh_ids.contains_key(name) {
             return Err(invalid(at, format!("mesh \"{name}\" is declared twice")));
         }
-        let mut data = match (&spec.procedural, &spec.gltf) {
-            (Some(kind), None) => procedural_mesh(*kind, spec).map_err(fail)?,
+        let mut chain = match (&spec.procedural, &spec.gltf) {
+            (Some(kind), None) => procedural_shape(*kind, spec).map_err(fail)?.lods(),
             (None, Some(path)) => {
                 for (key, present) in [
                     ("segments", spec.segments.is_some()),
@@ -41,11 +44,12 @@ impl Builder<'_> {
                 }
                 let file = self.gltf_file(path)?;
                 let selector = spec.mesh.as_ref().map(|s| &s.0);
-                file.mesh(selector).map_err(|source| SceneError::Gltf {
+                let data = file.mesh(selector).map_err(|source| SceneError::Gltf {
                     at: at.clone(),
                     path: path.get_ref().clone(),
                     source,
-                })?
+                })?;
+                simplify::lods(data)
             }
             (Some(_), Some(_)) => return Err(fail("give either procedural or gltf, not both".into())),
             (None, None) => {
@@ -58,14 +62,14 @@ impl Builder<'_> {
         if spec.procedural.is_some() && spec.mesh.is_some() {
             return Err(fail("`mesh` selects a mesh of a glTF file; this mesh is procedural".into()));
         }
-        bake_transform(&mut data, spec.scale.map(|s| s.0), spec.offset.map(|o| o.0)).map_err(fail)?;
-        let id = self.meshes.add(name, data).map_err(|source| SceneError::Mesh { at: at.clone(), source })?;
+        bake_chain(&mut chain, spec.scale.map(|s| s.0), spec.offset.map(|o| o.0)).map_err(fail)?;
+        let id = self.meshes.add_lods(name, chain).map_err(|source| SceneError::Mesh { at: at.clone(), source })?;
         self.mesh_ids.insert(name.clone(), id);
         Ok(())
     }
 }
 
-fn procedural_mesh(kind: Procedural, spec: &MeshSpec) -> Result<MeshData, String> {
+fn procedural_shape(kind: Procedural, spec: &MeshSpec) -> Result<Shape, String> {
     let given = [
         ("segments", spec.segments),
         ("rings", spec.rings),
@@ -94,21 +98,36 @@ fn procedural_mesh(kind: Procedural, spec: &MeshSpec) -> Result<MeshData, String
         Ok(value as u32)
     };
     let t = MAX_TESSELLATION;
+    let (min_segments, min_rings) = (i64::from(procedural::MIN_SEGMENTS), i64::from(procedural::MIN_RINGS));
     Ok(match kind {
-        Procedural::Cube => procedural::cube(),
-        Procedural::Sphere => {
-            procedural::uv_sphere(bounded("segments", spec.segments, 16, 3, t)?, bounded("rings", spec.rings, 8, 2, t)?)
-        }
+        Procedural::Cube => Shape::Cube,
+        Procedural::Sphere => Shape::UvSphere {
+            segments: bounded("segments", spec.segments, 16, min_segments, t)?,
+            rings: bounded("rings", spec.rings, 8, min_rings, t)?,
+        },
         Procedural::Icosphere => {
-            procedural::icosphere(bounded("subdivisions", spec.subdivisions, 1, 0, MAX_SUBDIVISIONS)?)
+            Shape::Icosphere { subdivisions: bounded("subdivisions", spec.subdivisions, 1, 0, MAX_SUBDIVISIONS)? }
         }
-        Procedural::Torus => {
-            procedural::torus(bounded("segments", spec.segments, 16, 3, t)?, bounded("sides", spec.sides, 8, 3, t)?)
-        }
-        Procedural::Cylinder => procedural::cylinder(bounded("segments", spec.segments, 12, 3, t)?),
-        Procedural::Cone => procedural::cone(bounded("segments", spec.segments, 12, 3, t)?),
-        Procedural::Rock => procedural::rock(spec.seed.unwrap_or(7)),
+        Procedural::Torus => Shape::Torus {
+            segments: bounded("segments", spec.segments, 16, min_segments, t)?,
+            sides: bounded("sides", spec.sides, 8, min_segments, t)?,
+        },
+        Procedural::Cylinder => Shape::Cylinder { segments: bounded("segments", spec.segments, 12, min_segments, t)? },
+        Procedural::Cone => Shape::Cone { segments: bounded("segments", spec.segments, 12, min_segments, t)? },
+        Procedural::Rock => Shape::rock(spec.seed.unwrap_or(7)),
     })
+}
+
+/// Bakes a per-axis scale and an offset into every level of a chain. Errors are distances, so
+/// they scale too: by the largest axis factor, which bounds how far any scaled distance can
+/// stretch (a non-uniform scale stretches some directions less, never more).
+fn bake_chain(chain: &mut LodChain, scale: Option<[f32; 3]>, offset: Option<[f32; 3]>) -> Result<(), String> {
+    let stretch = Vec3::from(scale.unwrap_or([1.0; 3])).abs().max_element();
+    for (data, error) in &mut chain.levels {
+        bake_transform(data, scale, offset)?;
+        *error *= stretch;
+    }
+    Ok(())
 }
 
 /// Bakes a per-axis scale and an offset into a mesh. Normals follow the inverse transpose

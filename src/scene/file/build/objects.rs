@@ -6,7 +6,6 @@ use toml::Spanned;
 
 use super::materials::LayerSet;
 use super::{invalid, Builder};
-use crate::mesh::MeshData;
 use crate::scene::file::finite::Finite;
 use crate::scene::file::spec::{
     ClassSpec, ExtentSpec, GridSpec, ObjectSetSpec, RandomSpec, RingsSpec, ScaleSpec, StressSpec, TransformSpec,
@@ -232,14 +231,10 @@ impl Builder<'_> {
             None => {
                 let offsets = (self.meshes.meshes.len() as u32, self.materials.len() as u32);
                 let arena = &generated.meshes;
-                for range in &arena.meshes {
-                    let vertices = range.base_vertex as usize..range.base_vertex as usize + range.vertex_count as usize;
-                    let indices = range.first_index as usize..(range.first_index + range.index_count) as usize;
-                    let data = MeshData {
-                        vertices: arena.vertices[vertices].to_vec(),
-                        indices: arena.indices[indices].to_vec(),
-                    };
-                    self.meshes.add(&range.name, data).expect("the stress scene's meshes are well-formed");
+                for (id, range) in arena.meshes.iter().enumerate() {
+                    self.meshes
+                        .add_lods(&range.name, arena.chain(id as u32))
+                        .expect("the stress scene's meshes are well-formed");
                 }
                 let base_color = remap_layers(&generated.base_color_textures, &mut self.base_color_layers);
                 let normal = remap_layers(&generated.normal_textures, &mut self.normal_layers);

@@ -1,0 +1,57 @@
+//! `--lod`, `--lod-error`, `--min-pixels` and `--occlusion`: how much each frame draws, the same
+//! flags on `render`, `bench`, `view` and `soak`.
+
+use clap::{Args, ValueEnum};
+
+use multidraw::tunables::{DEFAULT_LOD_ERROR_PX, DEFAULT_MIN_PIXELS};
+use multidraw::Detail;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    On,
+    Off,
+}
+
+#[derive(Args, Clone, Copy, Debug)]
+pub struct DetailArgs {
+    /// Level of detail per object, picked on the GPU (and by the same function for cpu mode).
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    lod: Switch,
+    /// Largest error of a picked level, projected to the screen, in pixels.
+    #[arg(long, value_name = "PX", default_value_t = DEFAULT_LOD_ERROR_PX, value_parser = positive_pixels)]
+    lod_error: f32,
+    /// Cull objects whose bounding sphere projects narrower than this many pixels; 0 culls none.
+    #[arg(long, value_name = "PX", default_value_t = DEFAULT_MIN_PIXELS, value_parser = pixels)]
+    min_pixels: f32,
+    /// Two-phase occlusion culling against a depth pyramid, in the GPU-culled modes.
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    occlusion: Switch,
+}
+
+impl DetailArgs {
+    pub fn detail(&self) -> Detail {
+        Detail {
+            lod: self.lod == Switch::On,
+            lod_error_px: self.lod_error,
+            min_pixels: self.min_pixels,
+            occlusion: self.occlusion == Switch::On,
+        }
+    }
+}
+
+/// A finite, non-negative number of pixels.
+fn pixels(text: &str) -> Result<f32, String> {
+    text.trim()
+        .parse::<f32>()
+        .ok()
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| format!("expected a number of pixels, 0 or more, e.g. 1 or 0.5; got \"{text}\""))
+}
+
+/// A finite, positive number of pixels.
+fn positive_pixels(text: &str) -> Result<f32, String> {
+    pixels(text)
+        .ok()
+        .filter(|&v| v > 0.0)
+        .ok_or_else(|| format!("expected a positive number of pixels, e.g. 1 or 0.5; got \"{text}\""))
+}

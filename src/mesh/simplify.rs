@@ -1,0 +1,139 @@
+//! Levels of detail for meshes that cannot tessellate themselves (imported ones), made by
+//! meshoptimizer's edge-collapse simplifier through the `meshopt` crate.
+//!
+//! Every level is simplified from level 0, not from the level before it, so errors do not
+//! accumulate. Each level aims at half the previous level's triangles, within
+//! [`LOD_SIMPLIFY_MAX_ERROR`] of the mesh's extent, and the chain rules of [`super::lod`] apply
+//! (at least [`crate::tunables::LOD_MIN_TRIANGLE_SAVING`] saved per level, at most
+//! [`MAX_LODS`] levels).
+//!
+//! * The simplifier sees normals and UVs as well as positions
+//!   (`simplify_with_attributes_and_locks`), so it prefers collapses that keep the shading and
+//!   the texture mapping. Vertices that share a position but differ in normal or UV (hard
+//!   edges, UV seams) are kept as seams: meshoptimizer only collapses along a seam, never
+//!   across it, unless told to be `Permissive`, which we are not.
+//! * A level's error is the larger of meshoptimizer's estimate (relative; multiplied by
+//!   `simplify_scale` into object space) and the measured surface distance to level 0
+//!   ([`super::distance`]). Meshoptimizer's estimate includes the attribute terms, so it may
+//!   exceed the geometric distance; the measured distance guards the other way.
+//! * Each coarser level keeps only the vertices it uses (`optimize_vertex_fetch`), so the arena
+//!   holds no dead vertices. Level 0 is the imported mesh untouched.
+
+use std::mem::size_of;
+
+use meshopt::{SimplifyOptions, VertexDataAdapter};
+
+use super::lod::{saves_enough, with_measured_errors};
+use super::{LodChain, MeshData, Vertex, MAX_LODS};
+use crate::tunables::LOD_SIMPLIFY_MAX_ERROR;
+
+/// Weights of the attributes after the position, in [`Vertex`] order: normal xyz, uv. Normals
+/// at 0.5 (meshoptimizer's own suggestion for unit normals); UVs lower, since a texture
+/// sliding a little on a distant object shows less than its shading changing.
+const ATTRIBUTE_WEIGHTS: [f32; 5] = [0.5, 0.5, 0.5, 0.25, 0.25];
+
+/// `f32`s before the first attribute (the normal) in a [`Vertex`].
+const ATTRIBUTE_OFFSET: usize = 3;
+
+// The simplifier reads positions at offset 0 and the attributes as five consecutive floats.
+const _: () = assert!(
+    std::mem::offset_of!(Vertex, position) == 0
+        && std::mem::offset_of!(Vertex, normal) == ATTRIBUTE_OFFSET * 4
+        && std::mem::offset_of!(Vertex, uv) == (ATTRIBUTE_OFFSET + 3) * 4
+        && size_of::<Vertex>() == (ATTRIBUTE_OFFSET + ATTRIBUTE_WEIGHTS.len()) * 4
+);
+
+/// The levels of detail of `mesh`: itself, then simplified versions while they save enough.
+/// A mesh the simplifier cannot take (no triangles, an index out of range, a non-finite
+/// position) comes back as its single level for [`super::MeshArena::add_lods`] to report.
+pub fn lods(mesh: MeshData) -> LodChain {
+    if !simplifiable(&mesh) {
+        return LodChain::single(mesh);
+    }
+    let (levels, estimates) = {
+        let bytes: &[u8] = bytemuck::cast_slice(&mesh.vertices);
+        let positions =
+            VertexDataAdapter::new(bytes, size_of::<Vertex>(), 0).expect("a Vertex slice divides into Vertex strides");
+        let scale = meshopt::simplify_scale(&positions);
+        let floats: &[f32] = bytemuck::cast_slice(&mesh.vertices);
+        let attributes = &floats[ATTRIBUTE_OFFSET..];
+        let unlocked = vec![false; mesh.vertices.len()];
+
+        let mut levels = Vec::new();
+        let mut estimates = vec![0.0];
+        let mut previous = mesh.indices.len() / 3;
+        while levels.len() + 1 < MAX_LODS {
+            let target_triangles = previous / 2;
+            let mut relative_error = 0.0;
+            let mut indices = meshopt::simplify_with_attributes_and_locks(
+                &mesh.indices,
+                &positions,
+                attributes,
+                &ATTRIBUTE_WEIGHTS,
+                size_of::<Vertex>(),
+                &unlocked,
+                target_triangles * 3,
+                LOD_SIMPLIFY_MAX_ERROR,
+                SimplifyOptions::None,
+                Some(&mut relative_error),
+            );
+            let triangles = indices.len() / 3;
+            if triangles == 0 || !saves_enough(previous, triangles) {
+                break;
+            }
+            let vertices = meshopt::optimize_vertex_fetch(&mut indices, &mesh.vertices);
+            levels.push(MeshData { vertices, indices });
+            estimates.push(relative_error * scale);
+            previous = triangles;
+        }
+        (levels, estimates)
+    };
+    with_measured_errors(std::iter::once(mesh).chain(levels).collect(), &estimates)
+}
+
+/// What meshoptimizer needs to be safe and meaningful: whole triangles, indices in range (it
+/// does not check them) and finite numbers.
+fn simplifiable(mesh: &MeshData) -> bool {
+    !mesh.indices.is_empty()
+        && mesh.indices.len().is_multiple_of(3)
+        && mesh.indices.iter().all(|&i| (i as usize) < mesh.vertices.len())
+        && bytemuck::cast_slice::<Vertex, f32>(&mesh.vertices).iter().all(|x| x.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::{procedural, MeshArena};
+
+    #[test]
+    fn a_dense_sphere_simplifies_into_a_full_chain() {
+        let sphere = procedural::uv_sphere(64, 32);
+        let chain = lods(sphere.clone());
+        let counts = chain.triangle_counts();
+        let errors = chain.errors();
+        assert_eq!(chain.levels[0].0.vertices, sphere.vertices);
+        assert_eq!(chain.levels[0].0.indices, sphere.indices);
+        assert!(counts.len() >= 4, "{counts:?}");
+        for k in 1..counts.len() {
+            assert!(saves_enough(counts[k - 1], counts[k]), "{counts:?}");
+            assert!(errors[k] >= errors[k - 1] && errors[k].is_finite(), "{errors:?}");
+            assert!(errors[k] < sphere.bounding_sphere().w, "{errors:?}");
+            let level = &chain.levels[k].0;
+            let mut used = vec![false; level.vertices.len()];
+            level.indices.iter().for_each(|&i| used[i as usize] = true);
+            assert!(used.iter().all(|&u| u), "level {k} keeps unused vertices");
+        }
+        MeshArena::default().add_lods("sphere", chain).expect("the chain packs");
+    }
+
+    #[test]
+    fn what_cannot_simplify_stays_one_level() {
+        // A cube: every collapse would move a corner by a large part of the extent.
+        assert_eq!(lods(procedural::cube()).levels.len(), 1);
+        let broken = MeshData { vertices: procedural::cube().vertices, indices: vec![0, 1, 99] };
+        let chain = lods(broken.clone());
+        assert_eq!(chain.levels.len(), 1);
+        assert_eq!(chain.levels[0].0.indices, broken.indices);
+        assert_eq!(lods(MeshData::default()).levels.len(), 1);
+    }
+}
