@@ -17,11 +17,12 @@
 //! costs time, never a missing object.
 //!
 //! Output, batched (`cull_*`): a drawn object takes the next slot of batch
-//! `object.batch + level` with an atomicAdd on the batch's instance count. A batch's slice of
-//! `instances[]` has room for every object of its (variant, mesh), so no prefix sum is needed.
-//! Per object (`cull_per_object_*`, mode gpu-per-object): one indirect command per object,
-//! compacted behind a count when `frame.compact` is 1, otherwise one per object with
-//! instance_count 0 or 1.
+//! `object.batch + level` with an atomicAdd on the batch's instance count and writes its id
+//! there, with the level above `LEVEL_SHIFT`. A batch's slice of `instances[]` has room for
+//! every object of its (variant, mesh), so no prefix sum is needed. Per object
+//! (`cull_per_object_*`, mode gpu-per-object): one indirect command per object, whose
+//! `first_instance` is the object's slot in the identity range of its level; compacted behind
+//! a count when `frame.compact` is 1, otherwise one per object with instance_count 0 or 1.
 //!
 //! Counters (`draw_counts[COUNTER_*]`, read back through a ring) are summed per workgroup
 //! first, so each costs one global atomic per workgroup instead of one per object.
@@ -225,7 +226,7 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
             // Cannot fail while every object belongs to exactly one (variant, mesh); kept so a
             // corrupt batch table can never write outside its slice.
             if slot < batch.capacity {
-                instances[batch.first_instance + slot] = id;
+                instances[batch.first_instance + slot] = id | (decision.level << LEVEL_SHIFT);
             }
         }
     }
@@ -244,7 +245,7 @@ fn cull_per_object(gid: vec3<u32>, local_index: u32, phase: u32) {
         args.instance_count = select(0u, 1u, decision.draw);
         args.first_index = batch.first_index;
         args.base_vertex = batch.base_vertex;
-        args.first_instance = frame.identity_base + id;
+        args.first_instance = frame.identity_base + decision.level * frame.object_count + id;
         if decision.draw {
             count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);
             count(COUNTER_LEVELS + decision.level, 1u);

@@ -3,7 +3,9 @@
 //!
 //! The vertex shader finds its object through `instances[instance_index]`:
 //! `instance_index` includes `first_instance` (INDIRECT_FIRST_INSTANCE), which is the start of
-//! a batch's slice for GPU-driven draws and `identity_base + object` for per-object draws.
+//! a batch's slice for GPU-driven draws and the object's slot in its level's identity range
+//! (`identity_base + level × objects + object`) for per-object draws. Each entry carries the
+//! level of detail above `LEVEL_SHIFT`, for the LOD debug view.
 //!
 //! Variants (one pipeline each, same layout): opaque (`fs_opaque`, back faces culled),
 //! masked (`fs_masked`, discards below the material's alpha cutoff), double-sided
@@ -25,11 +27,13 @@ struct VertexOut {
     @location(1) uv: vec2<f32>,
     @location(2) @interpolate(flat) material: u32,
     @location(3) @interpolate(flat) mesh: u32,
+    @location(4) @interpolate(flat) level: u32,
 }
 
 @vertex
 fn vs_main(vertex: VertexIn, @builtin(instance_index) instance: u32) -> VertexOut {
-    let object = objects[instances[instance]];
+    let entry = instances[instance];
+    let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
     let world = animate_point(object, vertex.position);
     var out: VertexOut;
     out.clip_position = frame.view_proj * vec4<f32>(world, 1.0);
@@ -37,6 +41,7 @@ fn vs_main(vertex: VertexIn, @builtin(instance_index) instance: u32) -> VertexOu
     out.uv = vertex.uv;
     out.material = object.material;
     out.mesh = object.mesh;
+    out.level = entry >> LEVEL_SHIFT;
     return out;
 }
 
@@ -57,10 +62,28 @@ fn shade(material: GpuMaterial, color: vec3<f32>, normal: vec3<f32>, uv: vec2<f3
     return color * (frame.light_direction.w + (1.0 - frame.light_direction.w) * diffuse);
 }
 
+/// The LOD debug view's colour of a level: level 0 white, then ever warmer.
+fn level_color(level: u32) -> vec3<f32> {
+    let colors = array<vec3<f32>, 6>(
+        vec3<f32>(0.9, 0.9, 0.9),
+        vec3<f32>(0.2, 0.5, 1.0),
+        vec3<f32>(0.2, 0.85, 0.3),
+        vec3<f32>(1.0, 0.85, 0.1),
+        vec3<f32>(1.0, 0.45, 0.1),
+        vec3<f32>(0.9, 0.1, 0.2),
+    );
+    return colors[min(level, 5u)];
+}
+
+/// The base colour, or the level's colour in the LOD debug view (`frame.debug_view == 1`).
+fn debug_color(color: vec4<f32>, level: u32) -> vec4<f32> {
+    return select(color, vec4<f32>(level_color(level), color.a), frame.debug_view == 1u);
+}
+
 @fragment
 fn fs_opaque(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let material = materials[in.material];
-    let color = surface_color(material, in.uv);
+    let color = debug_color(surface_color(material, in.uv), in.level);
     let normal = select(-in.world_normal, in.world_normal, front);
     return vec4<f32>(shade(material, color.rgb, normal, in.uv), 1.0);
 }
@@ -72,8 +95,9 @@ fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     if color.a < material.alpha_cutoff {
         discard;
     }
+    let shown = debug_color(color, in.level);
     let normal = select(-in.world_normal, in.world_normal, front);
-    return vec4<f32>(shade(material, color.rgb, normal, in.uv), 1.0);
+    return vec4<f32>(shade(material, shown.rgb, normal, in.uv), 1.0);
 }
 
 /// One colour per mesh, from a hash, lit so shapes stay readable.

@@ -49,6 +49,11 @@ pub const LOD_SIMPLIFY_MAX_ERROR: f32 = 0.1;
 /// Most levels of detail per mesh (level 0, the full mesh, included).
 pub const LOD_LEVELS: u32 = 6;
 
+/// An entry of `instances[]` holds an object id in its low bits and the level of detail it is
+/// drawn at from this bit up (for the LOD debug view), so object ids stay below 2^29.
+pub const LEVEL_SHIFT: u32 = 29;
+const _: () = assert!(LOD_LEVELS <= 1 << (32 - LEVEL_SHIFT), "levels fit above LEVEL_SHIFT");
+
 /// The GPU's counters live in the draw-count buffer after one draw count per variant; these
 /// are their slots. Visible: objects that pass the frustum and size tests (what the CPU
 /// baseline draws); occlusion culling draws a subset of them.
@@ -91,6 +96,7 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const VARIANT_COUNT: u32 = {VARIANT_COUNT}u;\n\
          const ANIMATION_CLASSES: u32 = {ANIMATION_CLASSES}u;\n\
          const LOD_LEVELS: u32 = {LOD_LEVELS}u;\n\
+         const LEVEL_SHIFT: u32 = {LEVEL_SHIFT}u;\n\
          const COUNTER_VISIBLE: u32 = {COUNTER_VISIBLE}u;\n\
          const COUNTER_IN_FRUSTUM: u32 = {COUNTER_IN_FRUSTUM}u;\n\
          const COUNTER_TOO_SMALL: u32 = {COUNTER_TOO_SMALL}u;\n\

@@ -21,7 +21,7 @@ use multidraw::gpu_scene::types::{DrawIndexedIndirectArgs, DRAW_ARGS_SIZE};
 use multidraw::passes::cull::cpu::{self, DrawnObject};
 use multidraw::passes::cull::GpuCounters;
 use multidraw::scene::{Camera, Scene};
-use multidraw::tunables::{COUNTER_SLOTS, VARIANT_COUNT, WORKGROUP_SIZE};
+use multidraw::tunables::{COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT, WORKGROUP_SIZE};
 use multidraw::{Detail, DrawMode, FrameInput, GpuContext, Renderer};
 
 const POISON: u8 = 0xAB;
@@ -148,7 +148,7 @@ fn check_frame(
             "{label}: index range out of bounds: {d:?}"
         );
         assert!(
-            d.first_instance as u64 + d.instance_count as u64 <= identity_base + n as u64,
+            d.first_instance as u64 + d.instance_count as u64 <= identity_base + LOD_LEVELS as u64 * n as u64,
             "{label}: instance range out of bounds: {d:?}"
         );
         let mesh_ok = prepared.batches.iter().any(|b| {
@@ -166,8 +166,10 @@ fn check_frame(
             for (b, batch) in prepared.batches.iter().enumerate() {
                 let count = counts[b];
                 assert!(count <= batch.capacity, "{label}: batch {b} count {count} over capacity {}", batch.capacity);
-                for &id in &instances[batch.first_instance as usize..(batch.first_instance + count) as usize] {
-                    assert!((id as usize) < n, "{label}: batch {b} holds poison or garbage id {id:#x}");
+                for &entry in &instances[batch.first_instance as usize..(batch.first_instance + count) as usize] {
+                    let id = entry & ((1 << LEVEL_SHIFT) - 1);
+                    assert!((id as usize) < n, "{label}: batch {b} holds poison or garbage id {entry:#x}");
+                    assert_eq!(entry >> LEVEL_SHIFT, batch.level, "{label}: object {id} tagged with another level");
                     let first = prepared.objects[id as usize].batch;
                     assert!(
                         (first..first + batch.level_count).contains(&(b as u32)),
@@ -208,12 +210,14 @@ fn check_frame(
                 for d in &draws[range.first_object as usize..range.first_object as usize + count] {
                     check_bounds(d);
                     assert_eq!(d.instance_count, 1, "{label}: per-object draw must draw one instance");
-                    let id = d.first_instance - identity_base as u32;
+                    let slot = d.first_instance - identity_base as u32;
+                    let (id, tagged_level) = (slot % n as u32, slot / n as u32);
                     let first = prepared.objects[id as usize].batch;
                     assert_eq!(prepared.batches[first as usize].variant, v as u32);
                     let level = (first..first + prepared.batches[first as usize].level_count)
                         .find(|&b| prepared.batches[b as usize].first_index == d.first_index)
                         .unwrap_or_else(|| panic!("{label}: object {id} drawn with another mesh's indices"));
+                    assert_eq!(prepared.batches[level as usize].level, tagged_level, "{label}: object {id} level slot");
                     assert!(seen.insert(DrawnObject { id, batch: level }), "{label}: object {id} drawn twice");
                 }
             }

@@ -24,10 +24,7 @@ const MAX_LOD_FRACTION: f64 = 0.01;
 const MAX_MODE_FRACTION: f64 = 0.001;
 
 fn changed_pixels(a: &image::RgbaImage, b: &image::RgbaImage, tolerance: u8) -> usize {
-    a.pixels()
-        .zip(b.pixels())
-        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > tolerance))
-        .count()
+    a.pixels().zip(b.pixels()).filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > tolerance)).count()
 }
 
 fn frame(
@@ -97,7 +94,11 @@ fn cpu_draws_the_gpu_image_with_lod_on() {
         eprintln!("t={time}: gpu and cpu differ in {differing} pixels (bound {bound})");
         if differing > bound {
             let (actual, diff) = common::write_mismatch(&format!("lod-cpu-t{time}"), &gpu, &cpu);
-            panic!("t={time}: cpu differs from gpu in {differing} pixels; actual {}, diff {}", actual.display(), diff.display());
+            panic!(
+                "t={time}: cpu differs from gpu in {differing} pixels; actual {}, diff {}",
+                actual.display(),
+                diff.display()
+            );
         }
     }
 }

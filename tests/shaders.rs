@@ -225,11 +225,12 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         small_factor: 604.0,
         pyramid_size: glam::UVec2::new(605, 606),
         pyramid_levels: 607,
+        debug_view: 608,
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 19] = [
+    let expected_first: [(&str, [u8; 4]); 20] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -249,6 +250,7 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("small_factor", 604f32.to_le_bytes()),
         ("pyramid_size", 605u32.to_le_bytes()),
         ("pyramid_levels", 607u32.to_le_bytes()),
+        ("debug_view", 608u32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");

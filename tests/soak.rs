@@ -11,7 +11,8 @@ use multidraw::scene::file::default_scene_with_objects;
 fn memory_stays_flat_over_many_frames() {
     let ctx = common::context();
     let scene = default_scene_with_objects(2_000);
-    let report = soak::run(&ctx, &scene, 1_500, 150, 75, 64, 48, multidraw::Detail::default(), &mut |_, _| {}).expect("soak run");
+    let report = soak::run(&ctx, &scene, 1_500, 150, 75, 64, 48, multidraw::Detail::default(), &mut |_, _| {})
+        .expect("soak run");
     let last = report.samples.last().expect("samples");
     // The counters must be live, or "flat" would prove nothing.
     assert!(last.live_buffers > 5 && last.gpu_buffer_bytes > 0, "wgpu counters are not enabled: {last:?}");

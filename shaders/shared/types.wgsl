@@ -23,7 +23,8 @@ struct FrameUniforms {
     compact: u32,
     /// Threads per row of a dispatch split over two dimensions.
     dispatch_width: u32,
-    /// First slot of the identity range of `instances[]` (= object count).
+    /// First slot of the identity ranges of `instances[]`: one per level of detail, each with
+    /// one entry per object.
     identity_base: u32,
     time: f32,
     /// xyz: the culling camera's position, from which LOD and object sizes are judged.
@@ -40,6 +41,8 @@ struct FrameUniforms {
     /// Size of the depth pyramid's level 0 (0 x 0 without occlusion culling).
     pyramid_size: vec2<u32>,
     pyramid_levels: u32,
+    /// 0: shaded normally; 1: objects coloured by their level of detail.
+    debug_view: u32,
 }
 
 /// One object (group 1 `objects[]`), uploaded once. Objects are sorted by batch.

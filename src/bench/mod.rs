@@ -112,8 +112,7 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
         check_object_count(n as u64, &ctx.limits)?;
     }
     let details = if config.compare_detail { vec![Detail::FULL, config.detail] } else { vec![config.detail] };
-    let total =
-        (counts.len() * details.len() * config.modes.len()) as u64 * (config.frames + config.warmup) as u64;
+    let total = (counts.len() * details.len() * config.modes.len()) as u64 * (config.frames + config.warmup) as u64;
     let mut done = 0u64;
     let mut rows = Vec::new();
     let target = OffscreenTarget::new(&ctx.device, config.width, config.height);
@@ -333,7 +332,13 @@ struct FrameCounts {
 impl FrameCounts {
     fn of(stats: &crate::frame::FrameStats, readback: &FrameReadback) -> Self {
         if let Some(c) = stats.cpu_counts {
-            return Self { triangles: c.triangles, in_frustum: c.in_frustum, occluded: 0, drawn: [c.visible, 0], levels: c.levels };
+            return Self {
+                triangles: c.triangles,
+                in_frustum: c.in_frustum,
+                occluded: 0,
+                drawn: [c.visible, 0],
+                levels: c.levels,
+            };
         }
         readback.counters.map_or_else(Self::default, |c| Self {
             triangles: c.triangles,

@@ -177,7 +177,10 @@ impl BenchReport {
                     .rows
                     .iter()
                     .find(|r| {
-                        r.mode == DrawMode::Cpu && r.objects == row.objects && r.animated == row.animated && r.same_detail(row)
+                        r.mode == DrawMode::Cpu
+                            && r.objects == row.objects
+                            && r.animated == row.animated
+                            && r.same_detail(row)
                     })
                     .map(|r| r.boundary_per_frame.clone())
                     .unwrap_or_default();
@@ -240,7 +243,8 @@ impl BenchReport {
         for r in &self.rows {
             let stat = |s: &Stat| format!("{:.3} / {:.3}", s.median, s.p95);
             let gpu_culled = r.mode.gpu_culled();
-            let gpu = |f: &dyn Fn(&GpuMs) -> f64| r.gpu_ms.as_ref().map_or("n/a".to_string(), |g| format!("{:.3}", f(g)));
+            let gpu =
+                |f: &dyn Fn(&GpuMs) -> f64| r.gpu_ms.as_ref().map_or("n/a".to_string(), |g| format!("{:.3}", f(g)));
             let gpu_pass = |f: &dyn Fn(&GpuMs) -> f64| if gpu_culled { gpu(f) } else { "-".to_string() };
             let on = |b: bool| if b { "on" } else { "off" };
             out += &format!(

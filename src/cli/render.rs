@@ -35,6 +35,17 @@ pub struct RenderArgs {
     out: PathBuf,
     #[command(flatten)]
     detail: DetailArgs,
+    /// Colour objects by their level of detail (white: level 0, then blue, green, yellow,
+    /// orange, red).
+    #[arg(long)]
+    lod_colors: bool,
+    /// Also write this depth-pyramid level as a grey PNG (needs occlusion culling on and a
+    /// GPU-culled mode); see --pyramid-out.
+    #[arg(long, value_name = "LEVEL", requires = "pyramid_out")]
+    pyramid_level: Option<u32>,
+    /// Where --pyramid-level writes its image.
+    #[arg(long, value_name = "PNG", requires = "pyramid_level")]
+    pyramid_out: Option<PathBuf>,
 }
 
 pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
@@ -58,13 +69,23 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
         time: args.frame as f32 / 60.0,
         cull_enabled: !args.no_cull,
         detail: args.detail.detail(),
+        lod_colors: args.lod_colors,
         ..FrameInput::new(scene.camera, args.mode)
     };
+    if args.pyramid_level.is_some() && !renderer.two_phase(&input) {
+        anyhow::bail!(
+            "--pyramid-level needs the depth pyramid: occlusion culling on (the default) and a GPU-culled mode"
+        );
+    }
     if renderer.two_phase(&input) {
         // Occlusion culling's first phase draws what the previous frame saw: render the frame
-        // once before, so the printed frame is a steady one, as in an animation.
-        renderer.render(&ctx, &target.frame_target(), &input);
-        ctx.wait_idle();
+        // twice before (the first finds everything visible against an empty pyramid, the
+        // second sorts out what is hidden), so the printed frame is a steady one, as in an
+        // animation.
+        for _ in 0..2 {
+            renderer.render(&ctx, &target.frame_target(), &input);
+            ctx.wait_idle();
+        }
     }
     let stats = renderer.render(&ctx, &target.frame_target(), &input);
     ctx.wait_idle();
@@ -77,6 +98,21 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
         anyhow::bail!("the GPU reported {} error(s); first: {}", errors.len(), errors[0]);
     }
     image.save(&args.out).with_context(|| format!("writing {}", args.out.display()))?;
+    if let (Some(level), Some(path)) = (args.pyramid_level, &args.pyramid_out) {
+        let levels = renderer.pyramid.level_count();
+        if level >= levels {
+            anyhow::bail!(
+                "--pyramid-level {level}: the pyramid of a {}x{} frame has levels 0 to {}",
+                args.size.width,
+                args.size.height,
+                levels - 1
+            );
+        }
+        let (width, height, gray) = renderer.pyramid.level_image(&ctx.device, &ctx.queue, level);
+        let image = image::GrayImage::from_raw(width, height, gray).expect("one byte per texel");
+        image.save(path).with_context(|| format!("writing {}", path.display()))?;
+        println!("pyramid level {level}   {width}x{height} -> {}", path.display());
+    }
     println!("adapter            {} ({:?})", ctx.info.name, ctx.info.backend);
     println!("scene              {}", scene.name);
     println!("mode               {}", args.mode);

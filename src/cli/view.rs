@@ -45,6 +45,12 @@ pub struct ViewArgs {
     resize_test: bool,
     #[command(flatten)]
     detail: DetailArgs,
+    /// Start with objects coloured by level of detail (the panel toggles it).
+    #[arg(long)]
+    lod_colors: bool,
+    /// Start with the depth-pyramid window open at this level.
+    #[arg(long, value_name = "LEVEL")]
+    pyramid_level: Option<u32>,
 }
 
 pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
@@ -63,6 +69,8 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
         context: options.clone(),
         show_profiler: args.profiler,
         detail: args.detail.detail(),
+        lod_colors: args.lod_colors,
+        pyramid_level: args.pyramid_level,
         script: ViewerScript {
             frames: args.frames,
             screenshot: args.screenshot.clone(),

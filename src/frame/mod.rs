@@ -55,11 +55,21 @@ pub struct FrameInput {
     pub cull_enabled: bool,
     /// Level of detail, size culling and occlusion culling.
     pub detail: Detail,
+    /// Colour objects by their level of detail instead of their material (debug view).
+    pub lod_colors: bool,
 }
 
 impl FrameInput {
     pub fn new(camera: Camera, mode: DrawMode) -> Self {
-        Self { camera, cull_camera: None, time: 0.0, mode, cull_enabled: true, detail: Detail::default() }
+        Self {
+            camera,
+            cull_camera: None,
+            time: 0.0,
+            mode,
+            cull_enabled: true,
+            detail: Detail::default(),
+            lod_colors: false,
+        }
     }
 }
 
@@ -295,6 +305,7 @@ impl Renderer {
             small_factor: 2.0 * pixels_per_unit / detail.min_pixels.max(f32::MIN_POSITIVE),
             pyramid_size,
             pyramid_levels,
+            debug_view: input.lod_colors as u32,
         }
     }
 

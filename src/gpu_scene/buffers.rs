@@ -13,7 +13,7 @@ use super::prepare::PreparedScene;
 use super::types::{FrameUniforms, GpuBatch, GpuMaterial, GpuObject, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::{Scene, TextureLayers};
-use crate::tunables::{COUNTER_SLOTS, VARIANT_COUNT};
+use crate::tunables::{COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT};
 
 /// Bytes per object in the largest per-object storage binding (`objects[]`).
 pub const OBJECT_BYTES: u64 = std::mem::size_of::<GpuObject>() as u64;
@@ -22,12 +22,14 @@ pub const OBJECT_BYTES: u64 = std::mem::size_of::<GpuObject>() as u64;
 pub fn object_limit(limits: &wgpu::Limits) -> (u32, &'static str, u64) {
     let binding = limits.max_storage_buffer_binding_size as u64;
     let buffer = limits.max_buffer_size;
-    // objects[] is the largest per-object array (instances[] holds at most (LOD_LEVELS + 1) × 4
-    // bytes, draws[] 20).
+    // objects[] is the largest per-object array (instances[] holds at most 2 × LOD_LEVELS × 4
+    // = 48 bytes, draws[] 20). Ids must also stay below LEVEL_SHIFT's bit.
+    const _: () = assert!(2 * LOD_LEVELS as u64 * 4 <= OBJECT_BYTES);
+    let ids = 1u64 << LEVEL_SHIFT;
     if binding <= buffer {
-        ((binding / OBJECT_BYTES).min(u32::MAX as u64) as u32, "max_storage_buffer_binding_size", binding)
+        ((binding / OBJECT_BYTES).min(ids) as u32, "max_storage_buffer_binding_size", binding)
     } else {
-        ((buffer / OBJECT_BYTES).min(u32::MAX as u64) as u32, "max_buffer_size", buffer)
+        ((buffer / OBJECT_BYTES).min(ids) as u32, "max_buffer_size", buffer)
     }
 }
 
@@ -134,10 +136,10 @@ pub struct SceneBuffers {
     pub batches: wgpu::Buffer,
     /// `GpuMaterial` per material. Written at upload; read by main.
     pub materials: wgpu::Buffer,
-    /// Object ids: `[0, identity_base)` batch slices (every level of a (variant, mesh) has
-    /// room for all its objects) written by cull each frame, then `N` slots of the identity
-    /// written at upload (per-object draws use `first_instance = identity_base + id`). Read by
-    /// main.
+    /// Object ids, tagged with their level above `LEVEL_SHIFT`: `[0, identity_base)` batch
+    /// slices (every level of a (variant, mesh) has room for all its objects) written by cull
+    /// each frame, then one identity range of `N` entries per level written at upload
+    /// (per-object draws use `first_instance = identity_base + level × N + id`). Read by main.
     pub instances: wgpu::Buffer,
     /// Visible objects per batch. Cleared each frame, incremented by cull, read by build.
     pub batch_counts: wgpu::Buffer,
@@ -246,7 +248,9 @@ impl SceneBuffers {
             wgpu::BufferUsages::empty(),
         );
         let identity_base = prepared.identity_base;
-        let instance_data: Vec<u32> = std::iter::repeat_n(0, identity_base as usize).chain(0..object_count).collect();
+        // The identity ranges: level L's entry of object i is i tagged with L.
+        let identity = (0..LOD_LEVELS).flat_map(|level| (0..object_count).map(move |id| id | level << LEVEL_SHIFT));
+        let instance_data: Vec<u32> = std::iter::repeat_n(0, identity_base as usize).chain(identity).collect();
         let instances =
             storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), 4, wgpu::BufferUsages::COPY_SRC);
         let batch_counts = counted::buffer(

@@ -44,6 +44,8 @@ pub struct FrameUniforms {
     pub pyramid_size: UVec2,
     /// Levels of the depth pyramid.
     pub pyramid_levels: u32,
+    /// 0: shaded normally; 1: objects coloured by their level of detail.
+    pub debug_view: u32,
 }
 
 impl FrameUniforms {

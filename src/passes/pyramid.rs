@@ -215,6 +215,28 @@ impl PyramidPass {
     }
 }
 
+/// A pyramid level as an 8-bit grey image for debug views: the nearest depth of the level
+/// black, the farthest white (the background, depth 1.0, stays white), so the occluders stand
+/// out whatever the depth range.
+pub fn level_to_gray(texels: &[f32]) -> Vec<u8> {
+    let (lo, hi) =
+        texels.iter().filter(|d| **d < 1.0).fold((f32::MAX, f32::MIN), |(lo, hi), &d| (lo.min(d), hi.max(d)));
+    let span = (hi - lo).max(f32::EPSILON);
+    texels
+        .iter()
+        .map(|&d| if d >= 1.0 || lo > hi { 255 } else { (((d - lo) / span).clamp(0.0, 1.0) * 230.0) as u8 })
+        .collect()
+}
+
+impl PyramidPass {
+    /// Reads `level` back (blocking) as a grey image (see [`level_to_gray`]); for debug views.
+    pub fn level_image(&self, device: &wgpu::Device, queue: &wgpu::Queue, level: u32) -> (u32, u32, Vec<u8>) {
+        let (width, height) = self.level_size(level);
+        let texels = crate::gpu::target::read_texture_f32(device, queue, self.texture(), level);
+        (width, height, level_to_gray(&texels))
+    }
+}
+
 impl Levels {
     /// The pyramid texture of a `width` × `height` screen, its views and one bind group per
     /// level.

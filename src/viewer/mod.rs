@@ -58,6 +58,10 @@ pub struct ViewerOptions {
     pub show_profiler: bool,
     /// Level of detail, size and occlusion culling at start (the panel changes them).
     pub detail: Detail,
+    /// Start with objects coloured by level of detail.
+    pub lod_colors: bool,
+    /// Start with the depth-pyramid window open at this level.
+    pub pyramid_level: Option<u32>,
     /// A scripted run; `ViewerScript::default()` for an interactive session.
     pub script: ViewerScript,
 }
@@ -292,6 +296,8 @@ impl Viewer {
                 show_profiler: options.show_profiler,
                 requested_objects: object_count.max(1),
                 detail: options.detail,
+                lod_colors: options.lod_colors,
+                pyramid_level: options.pyramid_level,
             },
             stats: LiveStats::default(),
             rebuild: SceneRebuild::new(options.scene_source.clone(), object_count),
@@ -340,9 +346,14 @@ impl Viewer {
         let input = FrameInput {
             time: if self.panel.animate { self.clock.time } else { 0.0 },
             cull_camera: self.panel.frozen,
-            detail: Detail { occlusion: self.panel.detail.occlusion && self.panel.frozen.is_none(), ..self.panel.detail },
+            detail: Detail {
+                occlusion: self.panel.detail.occlusion && self.panel.frozen.is_none(),
+                ..self.panel.detail
+            },
+            lod_colors: self.panel.lod_colors,
             ..FrameInput::new(self.camera.camera, self.panel.mode)
         };
+        let two_phase = self.renderer.two_phase(&input);
         let submit_ns = puffin::now_ns();
         let stats = self.renderer.render(&self.ctx, &self.surface.frame_target(&view), &input);
         self.stats.record_frame(&stats);
@@ -356,7 +367,8 @@ impl Viewer {
                 &path,
             )?;
         }
-        self.draw_ui(&view);
+        let pyramid = self.pyramid_image(two_phase);
+        self.draw_ui(&view, pyramid);
         if let Some(path) = self.screenshots.window_path(last) {
             screenshot::save_window(&self.ctx, &self.surface, &surface_texture.texture, path)?;
         }
@@ -376,8 +388,22 @@ impl Viewer {
         Ok(last)
     }
 
+    /// The pyramid level the panel shows, read back, with the level count; `None` when the
+    /// window is closed or this frame built no pyramid.
+    fn pyramid_image(&mut self, two_phase: bool) -> Option<(egui::ColorImage, u32)> {
+        let level = self.panel.pyramid_level.as_mut()?;
+        if !two_phase {
+            return None;
+        }
+        let pyramid = &self.renderer.pyramid;
+        let levels = pyramid.level_count();
+        *level = (*level).min(levels - 1);
+        let (width, height, gray) = pyramid.level_image(&self.ctx.device, &self.ctx.queue, *level);
+        Some((egui::ColorImage::from_gray([width as usize, height as usize], &gray), levels))
+    }
+
     /// The panel and windows over the frame; starts a rebuild when the panel asks for one.
-    fn draw_ui(&mut self, view: &wgpu::TextureView) {
+    fn draw_ui(&mut self, view: &wgpu::TextureView, pyramid: Option<(egui::ColorImage, u32)>) {
         puffin::profile_function!();
         let panel_view = ui::PanelView {
             gpu: &self.ctx,
@@ -385,6 +411,7 @@ impl Viewer {
             rebuild: &self.rebuild,
             camera: &self.camera.camera,
             aspect: self.surface.aspect(),
+            pyramid,
         };
         let panel = &mut self.panel;
         let mut rebuild_asked = false;

@@ -26,6 +26,10 @@ pub(crate) struct PanelState {
     pub requested_objects: u32,
     /// Level of detail, size and occlusion culling.
     pub detail: Detail,
+    /// Colour objects by level of detail.
+    pub lod_colors: bool,
+    /// The depth-pyramid level shown in its window, if any.
+    pub pyramid_level: Option<u32>,
 }
 
 /// What the panel shows without changing.
@@ -36,6 +40,8 @@ pub(crate) struct PanelView<'a> {
     /// The moving camera; "freeze" copies it into [`PanelState::frozen`].
     pub camera: &'a Camera,
     pub aspect: f32,
+    /// The shown pyramid level as a grey image, read back this frame, and the level count.
+    pub pyramid: Option<(egui::ColorImage, u32)>,
 }
 
 /// Draws the panel and the windows; returns whether a scene rebuild was asked for.
@@ -92,6 +98,11 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
         // sees: occlusion culling pauses while culling is frozen.
         let occlusion_hint = if panel.frozen.is_some() { " (paused while frozen)" } else { "" };
         ui.checkbox(&mut panel.detail.occlusion, format!("Occlusion culling{occlusion_hint}"));
+        ui.checkbox(&mut panel.lod_colors, "Colour by LOD level");
+        let mut show_pyramid = panel.pyramid_level.is_some();
+        if ui.checkbox(&mut show_pyramid, "Show a depth-pyramid level").changed() {
+            panel.pyramid_level = show_pyramid.then_some(0);
+        }
         ui.separator();
 
         let stats = view.stats;
@@ -137,10 +148,31 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
     if panel.show_profiler {
         panel.show_profiler = puffin_egui::profiler_window(ctx);
     }
+    if let Some(level) = panel.pyramid_level.as_mut() {
+        pyramid_window(ctx, level, view.pyramid.as_ref());
+    }
     if let Some(frozen) = panel.frozen {
         draw_frustum(ctx, view.camera, &frozen, view.aspect);
     }
     rebuild
+}
+
+/// The depth pyramid's window: a level slider and the level, nearest depth black, background
+/// white. The level is read back from the GPU every frame while the window is open (a debug
+/// view: the read waits for the frame).
+fn pyramid_window(ctx: &egui::Context, level: &mut u32, pyramid: Option<&(egui::ColorImage, u32)>) {
+    egui::Window::new("Depth pyramid").default_width(300.0).show(ctx, |ui| {
+        let Some((image, levels)) = pyramid else {
+            ui.label("no pyramid: turn occlusion culling on in a GPU-culled mode (and unfreeze culling)");
+            return;
+        };
+        ui.add(egui::Slider::new(level, 0..=levels.saturating_sub(1)).text("level"));
+        ui.label(format!("{}×{} texels", image.size[0], image.size[1]));
+        let texture = ctx.load_texture("depth pyramid level", image.clone(), egui::TextureOptions::NEAREST);
+        let width = ui.available_width().min(512.0);
+        let height = width * image.size[1] as f32 / image.size[0].max(1) as f32;
+        ui.image((texture.id(), egui::vec2(width, height)));
+    });
 }
 
 /// A sparkline of recent frame times, scaled to their maximum.

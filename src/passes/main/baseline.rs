@@ -2,7 +2,8 @@
 //! tests as the shader), then one `draw_indexed` per visible object through the same pipelines
 //! and bind groups. It is the best plain CPU path, not a strawman: bind groups and buffers are
 //! set once per pass, pipelines once per variant (objects are sorted by variant), and each draw
-//! only selects its level's index range and `first_instance = identity_base + object id`.
+//! only selects its level's index range and its slot in the level's identity range of
+//! `instances[]`, `first_instance = identity_base + level × objects + id`.
 
 use std::ops::Range;
 
@@ -45,13 +46,14 @@ pub(super) fn record(
 /// The per-object draw loop shared by the baseline pass and the render bundle.
 pub fn record_draws(visible: &[DrawnObject], prepared: &PreparedScene, identity_base: u32, sink: &mut impl DrawSink) {
     let mut current_variant = None;
+    let objects = prepared.objects.len() as u32;
     for &DrawnObject { id, batch } in visible {
         let batch = &prepared.batches[batch as usize];
         if current_variant != Some(batch.variant) {
             sink.set_variant(batch.variant as usize);
             current_variant = Some(batch.variant);
         }
-        let instance = identity_base + id;
+        let instance = identity_base + batch.level * objects + id;
         sink.draw_indexed(
             batch.first_index..batch.first_index + batch.index_count,
             batch.base_vertex,
