@@ -15,9 +15,10 @@ export XDG_RUNTIME_DIR ?= $(shell d=/tmp/runtime-$$(id -u); mkdir -p -m 700 $$d;
 
 .PHONY: run test deps test-deps bench
 
-# The main job: the default scene through the benchmark.
+# The main job: the default scene through the benchmark, at full detail and with levels of
+# detail and occlusion culling.
 run: deps
-	$(CARGO) run --release -- bench
+	$(CARGO) run --release -- bench --compare-detail
 
 # One test at a time: lavapipe already uses every core, and tests that open devices or set
 # environment variables should not overlap. (RUST_TEST_THREADS, not --test-threads: the

@@ -1,18 +1,25 @@
-//! The GPU-driven frame records the same commands at 1,000 and 100,000 objects, sets each
-//! bind group once per pass, and calls `set_pipeline` once per variant in use.
+//! The GPU-driven frame records the same commands at 1,000 and 100,000 objects, with LOD and
+//! occlusion culling on (two phases and the pyramid) and off, sets each bind group once per
+//! pass (the pyramid once per level), and calls `set_pipeline` once per variant in use.
 
 mod common;
 
 use multidraw::gpu::commands::FrameCommands;
 use multidraw::gpu::target::OffscreenTarget;
-use multidraw::passes::{build, cull, main};
-use multidraw::{DrawMode, GpuContext};
+use multidraw::passes::{build, cull, main, pyramid};
+use multidraw::{Detail, DrawMode, FrameInput, GpuContext};
 
-fn commands(ctx: &GpuContext, objects: u32, mode: DrawMode) -> (FrameCommands, usize) {
+const SIZE: u32 = 64;
+
+/// The commands of the second frame (the first phase then has a frame before it) and the
+/// variants in use.
+fn commands(ctx: &GpuContext, objects: u32, mode: DrawMode, detail: Detail) -> (FrameCommands, usize) {
     let scene = common::scene(objects, true);
     let mut renderer = common::renderer(ctx, &scene);
-    let target = OffscreenTarget::new(&ctx.device, 64, 64);
-    let stats = renderer.render(ctx, &target.frame_target(), &common::input(&scene, mode, 0.5));
+    let target = OffscreenTarget::new(&ctx.device, SIZE, SIZE);
+    let input = FrameInput { detail, ..common::input(&scene, mode, 0.5) };
+    renderer.render(ctx, &target.frame_target(), &input);
+    let stats = renderer.render(ctx, &target.frame_target(), &input);
     ctx.wait_idle();
     common::assert_no_gpu_errors(ctx);
     let variants_used = renderer.prepared.variants.iter().filter(|v| v.object_count > 0).count();
@@ -22,33 +29,36 @@ fn commands(ctx: &GpuContext, objects: u32, mode: DrawMode) -> (FrameCommands, u
 #[test]
 fn gpu_driven_commands_do_not_depend_on_object_count() {
     let ctx = common::context();
-    for mode in [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject] {
-        let (small, variants_small) = commands(&ctx, 1_000, mode);
-        let (large, variants_large) = commands(&ctx, 100_000, mode);
-        assert_eq!(variants_small, variants_large, "both scenes use the same variants");
-        assert_eq!(small, large, "{mode}: commands recorded at 1,000 vs 100,000 objects");
+    let pyramid_levels = pyramid::level_sizes(SIZE, SIZE).len() as u32;
+    for detail in [Detail::default(), Detail::FULL] {
+        for mode in [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject] {
+            let label = format!("{mode}, occlusion {}", detail.occlusion);
+            let (small, variants_small) = commands(&ctx, 1_000, mode, detail);
+            let (large, variants_large) = commands(&ctx, 100_000, mode, detail);
+            assert_eq!(variants_small, variants_large, "both scenes use the same variants");
+            assert_eq!(small, large, "{label}: commands recorded at 1,000 vs 100,000 objects");
 
-        let passes: Vec<_> = small.iter().map(|(name, _)| *name).collect();
-        let expected = if mode == DrawMode::GpuPerObject {
-            vec![cull::NAME, main::NAME]
-        } else {
-            vec![cull::NAME, build::NAME, main::NAME]
-        };
-        assert_eq!(passes, expected, "{mode}: passes recorded");
-        for &(name, pass) in small.iter() {
-            for (group, &sets) in pass.set_bind_group.iter().enumerate() {
-                if name != main::NAME && group == 2 {
-                    assert_eq!(sets, 0, "the {name} pass has no group 2");
-                } else {
-                    assert_eq!(sets, 1, "{mode}: {name} pass sets group {group} {sets} times");
-                }
+            let passes: Vec<_> = small.iter().map(|(name, _)| *name).collect();
+            let mut expected = vec![cull::NAME, build::NAME, main::NAME];
+            if detail.occlusion {
+                expected.extend([pyramid::NAME, cull::LATE_NAME, build::LATE_NAME, main::LATE_NAME]);
+            }
+            if mode == DrawMode::GpuPerObject {
+                expected.retain(|&name| name != build::NAME && name != build::LATE_NAME);
+            }
+            assert_eq!(passes, expected, "{label}: passes recorded");
+            for &(name, pass) in small.iter() {
+                let want = if name == pyramid::NAME { [pyramid_levels, 0, 0] } else { [1, 1, 1] };
+                assert_eq!(pass.set_bind_group, want, "{label}: {name} pass bind group sets per group");
+            }
+            for name in [main::NAME, main::LATE_NAME].into_iter().filter(|n| passes.contains(n)) {
+                let main_pass = small.pass(name);
+                assert_eq!(main_pass.set_pipeline as usize, variants_small, "{label}: one set_pipeline per variant");
+                assert_eq!(main_pass.draw_commands() as usize, variants_small, "{label}: one multi-draw per variant");
+                assert_eq!(main_pass.draw_indexed, 0, "{label}: no direct draws");
+                assert_eq!(main_pass.set_vertex_buffer + main_pass.set_index_buffer, 2);
             }
         }
-        let main_pass = small.pass(main::NAME);
-        assert_eq!(main_pass.set_pipeline as usize, variants_small, "{mode}: one set_pipeline per variant");
-        assert_eq!(main_pass.draw_commands() as usize, variants_small, "{mode}: one multi-draw per variant");
-        assert_eq!(main_pass.draw_indexed, 0, "{mode}: no direct draws");
-        assert_eq!(main_pass.set_vertex_buffer + main_pass.set_index_buffer, 2);
     }
 }
 
@@ -59,6 +69,7 @@ fn cpu_baseline_draws_once_per_visible_object_without_rebinding() {
     let mut renderer = common::renderer(&ctx, &scene);
     let target = OffscreenTarget::new(&ctx.device, 64, 64);
     let stats = renderer.render(&ctx, &target.frame_target(), &common::input(&scene, DrawMode::Cpu, 0.5));
+    assert!(!stats.two_phase, "the CPU has no depth to cull against: one phase");
     ctx.wait_idle();
     let visible = stats.cpu_visible.expect("cpu mode knows its visible count");
     assert!(visible > 1000);

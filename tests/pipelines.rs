@@ -80,8 +80,7 @@ fn broken_shader_is_a_typed_error_naming_the_pipeline() {
     let ctx = common::context();
     let cache = PipelineCache::new(ctx.device.clone(), None);
     let mut shader = draw_shader();
-    shader.source =
-        Arc::new(shader.source.replace("let object = objects[instances[instance]];", "let object = objects[missing];"));
+    shader.source = Arc::new(shader.source.replace("let entry = instances[instance];", "let entry = missing;"));
     let spec = variant_spec(&render_layout(&ctx), &shader, Variant::Opaque, COLOR_FORMAT);
     match cache.render(&spec) {
         Err(PipelineError::Compile { label, message }) => {
@@ -135,7 +134,10 @@ fn renderer_start_up_compiles_each_pipeline_once_and_prewarms() {
     let scene = common::scene(1_000, true);
     let first = common::renderer(&ctx, &scene);
     let compiled = ctx.pipelines.compilations();
-    assert_eq!(compiled, 7, "2 cull + 1 build compute + 4 render pipelines");
+    assert_eq!(
+        compiled, 14,
+        "6 cull (batched and per object, one per phase) + 2 build + 2 pyramid compute + 4 render pipelines"
+    );
     assert!(first.startup.prewarm_ms > 0.0);
     let _second = common::renderer(&ctx, &scene);
     assert_eq!(ctx.pipelines.compilations(), compiled, "a second renderer on the same device reuses every pipeline");
