@@ -306,13 +306,14 @@ impl BenchReport {
                 culled.in_frustum,
             );
             if let (Some(a), Some(b)) = (full.gpu_ms, culled.gpu_ms) {
+                let ratio = a.total / b.total.max(1e-9);
+                let (factor, word) = if ratio >= 1.0 { (ratio, "less") } else { (1.0 / ratio.max(1e-9), "more") };
                 out += &format!(
-                    "; GPU total {:.3} ms at full detail vs {:.3} ms with lod {} / occlusion {}: {:.1}x less",
+                    "; GPU total {:.3} ms at full detail vs {:.3} ms with lod {} / occlusion {}: {factor:.1}x {word}",
                     a.total,
                     b.total,
                     if culled.lod { "on" } else { "off" },
                     if culled.occlusion { "on" } else { "off" },
-                    a.total / b.total.max(1e-9)
                 );
             }
             out += "\n";
