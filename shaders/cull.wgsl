@@ -117,7 +117,8 @@ fn is_too_small(radius: f32, distance_sq: f32) -> bool {
     return frame.small_enabled != 0u && far * far < distance_sq;
 }
 
-/// Whether the sphere is certainly hidden behind the depth pyramid: its nearest depth (the
+/// Whether the sphere is certainly hidden behind the depth pyramid, seen by the camera the
+/// pyramid was drawn from (`frame.occlusion_view_proj`): its nearest depth (the
 /// nearest corner of its bounding box) is farther than the farthest depth of every pyramid
 /// texel under its screen rectangle, read at the level where the rectangle spans at most
 /// 2 × 2 texels. Anything at or behind the eye plane counts as visible.
@@ -134,7 +135,7 @@ fn is_occluded(center: vec3<f32>, radius: f32) -> bool {
             select(-radius, radius, (corner & 2u) != 0u),
             select(-radius, radius, (corner & 4u) != 0u),
         );
-        let clip = frame.view_proj * vec4<f32>(center + offset, 1.0);
+        let clip = frame.occlusion_view_proj * vec4<f32>(center + offset, 1.0);
         if clip.w <= 0.0 {
             return false;
         }

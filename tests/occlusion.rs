@@ -126,3 +126,45 @@ fn occlusion_culling_is_invisible_at_street_level() {
     scene.camera.target = Vec3::new(10.0, 4.0, 0.0);
     check_path("street", &scene);
 }
+
+/// With culling frozen, the second phase keeps testing against the frozen view's pyramid: a
+/// still scene seen from the frozen camera and then from elsewhere culls the same objects as
+/// occluded, so what the frozen camera cannot see disappears from the moving camera's view.
+#[test]
+fn frozen_culling_keeps_the_frozen_views_occlusion() {
+    let ctx = common::context();
+    let mut scene = file::default_scene();
+    scene.set_animated(false);
+    let mut renderer = common::renderer(&ctx, &scene);
+    let target = OffscreenTarget::new(&ctx.device, 320, 180);
+    let frozen = scene.camera;
+    let input = FrameInput::new(frozen, DrawMode::Gpu);
+    // Three frames reach the steady state (empty pyramid, then everything drawn early, then
+    // only what is visible).
+    for _ in 0..3 {
+        render(&ctx, &mut renderer, &target, &input);
+    }
+    let at_frozen = counters(&ctx, &mut renderer);
+    assert!(at_frozen.occluded > 0, "the frozen view hides something");
+    let moved = Camera { position: frozen.position + Vec3::new(30.0, 10.0, 0.0), ..frozen };
+    for i in 0..3 {
+        render(
+            &ctx,
+            &mut renderer,
+            &target,
+            &FrameInput { cull_camera: Some(frozen), ..FrameInput::new(moved, DrawMode::Gpu) },
+        );
+        let seen = counters(&ctx, &mut renderer);
+        assert_eq!(
+            (seen.visible, seen.occluded, seen.drawn_total()),
+            (at_frozen.visible, at_frozen.occluded, at_frozen.drawn_total()),
+            "frame {i} from the moved camera: the frozen view's culling"
+        );
+    }
+    // Unfrozen, the moved camera's own view decides.
+    for _ in 0..3 {
+        render(&ctx, &mut renderer, &target, &FrameInput::new(moved, DrawMode::Gpu));
+    }
+    let own = counters(&ctx, &mut renderer);
+    assert_ne!((own.visible, own.occluded), (at_frozen.visible, at_frozen.occluded), "the moved view sees otherwise");
+}

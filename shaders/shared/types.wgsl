@@ -43,6 +43,9 @@ struct FrameUniforms {
     pyramid_levels: u32,
     /// 0: shaded normally; 1: objects coloured by their level of detail.
     debug_view: u32,
+    /// Projection * view of the camera whose depth the pyramid holds: the drawing camera's,
+    /// or, while culling is frozen, the camera the pyramid was last built from.
+    occlusion_view_proj: mat4x4<f32>,
 }
 
 /// One object (group 1 `objects[]`), uploaded once. Objects are sorted by batch.

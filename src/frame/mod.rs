@@ -147,6 +147,8 @@ pub struct Renderer {
     pub main: MainPass,
     /// The depth pyramid of the two-phase frames, fitted to the target's depth buffer.
     pub pyramid: PyramidPass,
+    /// The view-projection the pyramid was last built with, while it holds a frame's depth.
+    pyramid_view_proj: Option<glam::Mat4>,
     pub buffers: SceneBuffers,
     /// The scene in GPU order; its object indices are the ids every pass uses.
     pub prepared: PreparedScene,
@@ -223,6 +225,7 @@ impl Renderer {
             build,
             main,
             pyramid,
+            pyramid_view_proj: None,
             buffers,
             prepared,
             bundle: None,
@@ -306,6 +309,7 @@ impl Renderer {
             pyramid_size,
             pyramid_levels,
             debug_view: input.lod_colors as u32,
+            occlusion_view_proj: view_proj,
         }
     }
 
@@ -316,13 +320,23 @@ impl Renderer {
         self.frame_number += 1;
         let plan = *self.plan(input.mode);
         let phases = plan.phases(input.detail.occlusion);
-        let uniforms = self.frame_uniforms(input, target.width, target.height);
-        uniforms.write_to(&mut self.uniform_bytes);
-        ctx.queue.write_buffer(&self.buffers.frame, 0, &self.uniform_bytes);
-        if phases.len() == 2 {
+        let mut uniforms = self.frame_uniforms(input, target.width, target.height);
+        // While culling is frozen, the second phase tests against the pyramid of the frozen
+        // view (built before the freeze, kept since), so what the frozen camera cannot see
+        // disappears too; a new depth buffer (first frame, resize) ends that.
+        let keep_pyramid = phases.len() == 2
+            && input.cull_camera.is_some()
+            && self.pyramid_view_proj.is_some()
+            && self.pyramid.fits(target.depth, target.width, target.height);
+        if keep_pyramid {
+            uniforms.occlusion_view_proj = self.pyramid_view_proj.expect("checked above");
+        } else if phases.len() == 2 {
             // A new depth buffer (first frame, resize) gets a new pyramid before its first use.
             self.pyramid.fit(&ctx.device, target.depth, target.width, target.height);
+            self.pyramid_view_proj = Some(uniforms.view_proj);
         }
+        uniforms.write_to(&mut self.uniform_bytes);
+        ctx.queue.write_buffer(&self.buffers.frame, 0, &self.uniform_bytes);
 
         // The CPU's share of the modes it culls for: done before recording, as an application
         // would, and timed apart from it.
@@ -357,7 +371,9 @@ impl Renderer {
             let mut encoder = FrameEncoder::new(&ctx.device, "frame", self.timer.as_mut());
             for &phase in phases {
                 let hiz = if phase == Phase::Late {
-                    self.pyramid.record(&mut encoder);
+                    if !keep_pyramid {
+                        self.pyramid.record(&mut encoder);
+                    }
                     self.pyramid.hiz_bind_group()
                 } else {
                     &self.buffers.hiz_placeholder

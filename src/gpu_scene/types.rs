@@ -46,6 +46,8 @@ pub struct FrameUniforms {
     pub pyramid_levels: u32,
     /// 0: shaded normally; 1: objects coloured by their level of detail.
     pub debug_view: u32,
+    /// Projection * view of the camera whose depth the pyramid holds.
+    pub occlusion_view_proj: Mat4,
 }
 
 impl FrameUniforms {

@@ -144,12 +144,17 @@ impl PyramidPass {
     /// whether it did. The renderer calls it every two-phase frame, so a new or resized depth
     /// buffer is picked up before its first use.
     pub fn fit(&mut self, device: &wgpu::Device, depth: &wgpu::TextureView, width: u32, height: u32) -> bool {
-        let base = base_size(width, height);
-        let current = self.levels.as_ref().is_some_and(|l| l.depth == *depth && l.sizes[0] == base);
+        let current = self.fits(depth, width, height);
         if !current {
             self.resize(device, depth, width, height);
         }
         !current
+    }
+
+    /// Whether the pyramid was made for this depth view at this size.
+    pub fn fits(&self, depth: &wgpu::TextureView, width: u32, height: u32) -> bool {
+        let base = base_size(width, height);
+        self.levels.as_ref().is_some_and(|l| l.depth == *depth && l.sizes[0] == base)
     }
 
     fn levels(&self) -> &Levels {

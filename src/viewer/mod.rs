@@ -346,10 +346,7 @@ impl Viewer {
         let input = FrameInput {
             time: if self.panel.animate { self.clock.time } else { 0.0 },
             cull_camera: self.panel.frozen,
-            detail: Detail {
-                occlusion: self.panel.detail.occlusion && self.panel.frozen.is_none(),
-                ..self.panel.detail
-            },
+            detail: self.panel.detail,
             lod_colors: self.panel.lod_colors,
             ..FrameInput::new(self.camera.camera, self.panel.mode)
         };

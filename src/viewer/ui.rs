@@ -94,10 +94,8 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
             egui::Slider::new(&mut panel.detail.lod_error_px, 0.25..=16.0).logarithmic(true).text("LOD error px"),
         );
         ui.add(egui::Slider::new(&mut panel.detail.min_pixels, 0.0..=8.0).text("min size px"));
-        // The depth pyramid is the moving camera's, so it cannot judge what the frozen camera
-        // sees: occlusion culling pauses while culling is frozen.
-        let occlusion_hint = if panel.frozen.is_some() { " (paused while frozen)" } else { "" };
-        ui.checkbox(&mut panel.detail.occlusion, format!("Occlusion culling{occlusion_hint}"));
+        // While frozen, the pyramid of the frozen view is kept: what it hides disappears too.
+        ui.checkbox(&mut panel.detail.occlusion, "Occlusion culling");
         ui.checkbox(&mut panel.lod_colors, "Colour by LOD level");
         let mut show_pyramid = panel.pyramid_level.is_some();
         if ui.checkbox(&mut show_pyramid, "Show a depth-pyramid level").changed() {
