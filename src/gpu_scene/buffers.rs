@@ -377,12 +377,12 @@ impl SceneBuffers {
     }
 }
 
-/// The `hiz` group with a 1×1 R32Float texture (never read: phases that bind it do not test
-/// occlusion).
-fn hiz_placeholder(device: &wgpu::Device, layouts: &Layouts) -> wgpu::BindGroup {
-    let view = device
+/// A 1×1 sampled R32Float texture, bound where a layout wants a depth-pyramid level that is
+/// never read.
+pub fn r32_placeholder(device: &wgpu::Device, label: &str) -> wgpu::TextureView {
+    device
         .create_texture(&wgpu::TextureDescriptor {
-            label: Some("hiz placeholder"),
+            label: Some(label),
             size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
             mip_level_count: 1,
             sample_count: 1,
@@ -391,7 +391,13 @@ fn hiz_placeholder(device: &wgpu::Device, layouts: &Layouts) -> wgpu::BindGroup 
             usage: wgpu::TextureUsages::TEXTURE_BINDING,
             view_formats: &[],
         })
-        .create_view(&Default::default());
+        .create_view(&Default::default())
+}
+
+/// The `hiz` group with a 1×1 R32Float texture (never read: phases that bind it do not test
+/// occlusion).
+fn hiz_placeholder(device: &wgpu::Device, layouts: &Layouts) -> wgpu::BindGroup {
+    let view = r32_placeholder(device, "hiz placeholder");
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("hiz placeholder"),
         layout: &layouts.hiz,

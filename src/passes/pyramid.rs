@@ -22,6 +22,7 @@
 //! `max_storage_textures_per_shader_stage` of 4.
 
 use crate::gpu::commands::FrameEncoder;
+use crate::gpu_scene::buffers::r32_placeholder;
 use crate::gpu_scene::layout::{Layouts, HIZ, PYRAMID_IO};
 use crate::gpu_scene::shader::PassShader;
 use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
@@ -112,18 +113,8 @@ impl PyramidPass {
         let mut pipelines = compute_all(cache, &specs).into_iter();
         let mut next = || pipelines.next().expect("one result per spec");
         let (reduce_depth, reduce_level) = (next()?, next()?);
-        let placeholder = device
-            .create_texture(&wgpu::TextureDescriptor {
-                label: Some("pyramid placeholder"),
-                size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: FORMAT,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            })
-            .create_view(&Default::default());
+        // R32Float, the pyramid's FORMAT.
+        let placeholder = r32_placeholder(device, "pyramid placeholder");
         Ok(Self {
             reduce_depth,
             reduce_level,
