@@ -40,13 +40,10 @@ pub enum OutputError {
     NotADirectory { path: String, directory: String },
     #[error("cannot write {path}: images are written as PNG only; name the file .png")]
     NotPng { path: String },
-    /// The file system refused (no space, no permission, read-only, …); the source says why.
-    #[error("cannot write {path}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// The file system refused (no space, no permission, read-only, …). The message says why,
+    /// so the `io::Error` is not also a `source()`: printed as a chain, it would be said twice.
+    #[error("cannot write {path}: {error}")]
+    Io { path: String, error: std::io::Error },
 }
 
 fn shown(path: &Path) -> String {
@@ -80,7 +77,7 @@ enum Plan {
 }
 
 fn plan(path: &Path, format: Format) -> Result<Plan, OutputError> {
-    let io = |source| OutputError::Io { path: shown(path), source };
+    let io = |error| OutputError::Io { path: shown(path), error };
     let target = resolve_links(path);
     match std::fs::metadata(&target) {
         Ok(meta) if meta.is_dir() => return Err(OutputError::IsDirectory { path: shown(path) }),
@@ -151,7 +148,7 @@ impl Drop for Temporary {
 /// Checks, before the work, that `path` can be written as `format` (see the module docs).
 pub fn check(path: &Path, format: Format) -> Result<(), OutputError> {
     if let Plan::Replace { directory, file_name, .. } = plan(path, format)? {
-        Temporary::create(&directory, &file_name).map_err(|source| OutputError::Io { path: shown(path), source })?;
+        Temporary::create(&directory, &file_name).map_err(|error| OutputError::Io { path: shown(path), error })?;
     }
     Ok(())
 }
@@ -163,7 +160,7 @@ pub fn write_with(
     format: Format,
     body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<(), OutputError> {
-    let io = |source| OutputError::Io { path: shown(path), source };
+    let io = |error| OutputError::Io { path: shown(path), error };
     match plan(path, format)? {
         Plan::InPlace { target } => {
             let file = OpenOptions::new().write(true).open(&target).map_err(io)?;
