@@ -78,6 +78,24 @@ pub fn display_name(name: &str) -> String {
     format!("{}… ({length} characters)", escape_for_terminal(&kept))
 }
 
+/// A count with thousands separators, `12,345,678`. Counts of what a file describes are summed
+/// and multiplied with saturating arithmetic, so `u64::MAX` means "at least this many" and is
+/// written so (`18,446,744,073,709,551,615 or more`), never as if it were the count.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 8);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n == u64::MAX {
+        out.push_str(" or more");
+    }
+    out
+}
+
 /// `error` and its sources joined by `: `, each cause said once: a source whose text the
 /// message already holds (a `thiserror` message that embeds `{source}`, a context that repeats
 /// its cause) is left out, so nothing is lost and nothing is said twice. An empty message is
@@ -145,6 +163,16 @@ mod tests {
         let hostile = "\u{1b}".repeat(100);
         assert_eq!(display_name(&hostile), format!("{}… (100 characters)", "\\u{1b}".repeat(60)));
         assert_eq!(display_name("a\0b"), "a\\0b");
+    }
+
+    #[test]
+    fn counts_read_as_counts() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(50_000_000), "50,000,000");
+        assert_eq!(count(u64::MAX - 1), "18,446,744,073,709,551,614");
+        assert_eq!(count(u64::MAX), "18,446,744,073,709,551,615 or more");
     }
 
     #[derive(Debug)]
