@@ -6,10 +6,15 @@
 //! CPU-recorded baseline and render bundles draw the same frame for comparison.
 //!
 //! Layers, each using only those listed before it (`tests/architecture.rs` enforces the order;
-//! docs/ARCHITECTURE.md draws it): [`tunables`]; CPU data: [`mesh`], [`scene`]; GPU plumbing:
-//! [`pipelines`], [`gpu`]; [`gpu_scene`], the only layer that knows both; [`passes`], one
-//! module per pass; [`frame`], the renderer and its frame plan; and the users of the renderer:
-//! [`profiling`], [`bench`], [`viewer`].
+//! docs/ARCHITECTURE.md draws it): [`text`] (user strings made safe to print) and [`output`]
+//! (every file written, checked first and written atomically); [`tunables`]; CPU data:
+//! [`mesh`], [`scene`]; GPU plumbing: [`pipelines`], [`gpu`]; [`gpu_scene`], the only layer
+//! that knows both; [`passes`], one module per pass; [`frame`], the renderer and its frame
+//! plan; and the users of the renderer: [`profiling`], [`bench`], [`viewer`].
+
+pub mod text;
+
+pub mod output;
 
 pub mod tunables;
 

@@ -6,8 +6,21 @@
 use std::path::{Path, PathBuf};
 
 /// Bottom to top.
-const LAYERS: &[&str] =
-    &["tunables", "mesh", "scene", "pipelines", "gpu", "gpu_scene", "passes", "frame", "profiling", "bench", "viewer"];
+const LAYERS: &[&str] = &[
+    "text",
+    "output",
+    "tunables",
+    "mesh",
+    "scene",
+    "pipelines",
+    "gpu",
+    "gpu_scene",
+    "passes",
+    "frame",
+    "profiling",
+    "bench",
+    "viewer",
+];
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")

@@ -29,14 +29,15 @@ fn register_font() {
     });
 }
 
-/// Writes the chart as a PNG. plotters draws into an RGB buffer and the `image` crate encodes
-/// it (plotters' own encoder would bring a second, older `image` and `png`).
+/// Writes the chart as a PNG, atomically ([`crate::output`]). plotters draws into an RGB buffer
+/// and the `image` crate encodes it (plotters' own encoder would bring a second, older `image`
+/// and `png`).
 pub fn write_chart(report: &BenchReport, path: &std::path::Path) -> anyhow::Result<()> {
     register_font();
     let mut rgb = vec![0u8; WIDTH as usize * HEIGHT as usize * 3];
     draw_chart(report, BitMapBackend::with_buffer(&mut rgb, (WIDTH, HEIGHT)).into_drawing_area())?;
     let image = image::RgbImage::from_raw(WIDTH, HEIGHT, rgb).expect("the buffer holds WIDTH × HEIGHT RGB pixels");
-    image.save_with_format(path, image::ImageFormat::Png)?;
+    crate::output::write_png(path, &image)?;
     Ok(())
 }
 

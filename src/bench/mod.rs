@@ -98,6 +98,8 @@ pub enum BenchError {
     Upload(#[from] UploadError),
     #[error("the GPU reported an error during the {mode} run at {objects} objects: {message}")]
     Gpu { mode: DrawMode, objects: u32, message: String },
+    #[error(transparent)]
+    SoakPlan(#[from] soak::SoakPlanError),
 }
 
 /// Progress of a run: (frames done, frames in all, current row's description).

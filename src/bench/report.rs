@@ -210,7 +210,8 @@ impl BenchReport {
             self.adapter.backend,
             self.adapter.device_type,
             self.adapter.driver,
-            self.scene,
+            // The scene's name comes from its file: shown escaped (the JSON keeps it as it is).
+            crate::text::display_name(&self.scene),
             self.size[0],
             self.size[1],
             if self.indirect_validation { "on" } else { "off" },

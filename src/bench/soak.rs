@@ -80,6 +80,47 @@ impl SoakReport {
     }
 }
 
+/// Why a soak would pass having measured nothing: growth is the change between memory samples
+/// taken after warm-up, so a run needs at least two of them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SoakPlanError {
+    #[error("a soak of 0 frames measures nothing: give --frames more than --warmup ({warmup})")]
+    NoFrames { warmup: u64 },
+    #[error(
+        "--warmup {warmup} is not below --frames {frames}: every frame would be warm-up and nothing \
+         measured; give --frames more than --warmup"
+    )]
+    AllWarmUp { frames: u64, warmup: u64 },
+    #[error("--every 0: memory must be sampled every 1 frame or more")]
+    NoSampling,
+    #[error(
+        "--frames {frames} with --warmup {warmup} and --every {every} samples memory only once after \
+         warm-up, and growth needs two samples; render more frames after warm-up or sample more often"
+    )]
+    OneSample { frames: u64, warmup: u64, every: u64 },
+}
+
+/// Checks that a soak of `frames` frames, the first `warmup` of them warm-up, sampled every
+/// `every` frames (and at the last), takes at least two samples after warm-up.
+pub fn check_plan(frames: u64, warmup: u64, every: u64) -> Result<(), SoakPlanError> {
+    if frames == 0 {
+        return Err(SoakPlanError::NoFrames { warmup });
+    }
+    if warmup >= frames {
+        return Err(SoakPlanError::AllWarmUp { frames, warmup });
+    }
+    if every == 0 {
+        return Err(SoakPlanError::NoSampling);
+    }
+    // Samples after warm-up: the last frame (at or after warm-up, checked above), and every
+    // multiple of `every` from warm-up on before it; the first such multiple must come first.
+    let first_multiple = warmup.div_ceil(every).checked_mul(every);
+    if first_multiple.is_none_or(|m| m >= frames - 1) {
+        return Err(SoakPlanError::OneSample { frames, warmup, every });
+    }
+    Ok(())
+}
+
 fn host_rss() -> u64 {
     std::fs::read_to_string("/proc/self/statm")
         .ok()
@@ -101,7 +142,8 @@ pub fn sample(ctx: &GpuContext, frame: u64) -> MemorySample {
 }
 
 /// Renders `frames` GPU-driven frames of `scene` into a `width`×`height` target, sampling
-/// memory every `every` frames; growth is measured after the first `warmup` frames.
+/// memory every `every` frames; growth is measured after the first `warmup` frames. A plan
+/// that would measure nothing ([`check_plan`]) is refused before anything is created.
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     ctx: &GpuContext,
@@ -114,6 +156,7 @@ pub fn run(
     detail: crate::frame::Detail,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<SoakReport, super::BenchError> {
+    check_plan(frames, warmup, every)?;
     let mut renderer = Renderer::new(ctx, scene, crate::gpu::target::COLOR_FORMAT)?;
     let target = OffscreenTarget::new(&ctx.device, width, height);
     let start = Instant::now();
@@ -163,5 +206,28 @@ fn range<T: Ord + Default + std::ops::Sub<Output = T>>(samples: &[&MemorySample]
     match (values().max(), values().min()) {
         (Some(max), Some(min)) => max - min,
         _ => T::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plan_that_measures_nothing_is_refused() {
+        assert_eq!(check_plan(0, 0, 1), Err(SoakPlanError::NoFrames { warmup: 0 }));
+        assert_eq!(check_plan(100, 100, 10), Err(SoakPlanError::AllWarmUp { frames: 100, warmup: 100 }));
+        assert_eq!(check_plan(100, 500, 10), Err(SoakPlanError::AllWarmUp { frames: 100, warmup: 500 }));
+        assert_eq!(check_plan(100, 10, 0), Err(SoakPlanError::NoSampling));
+        // One frame after warm-up, or samples too sparse to land two after it.
+        assert!(matches!(check_plan(101, 100, 1), Err(SoakPlanError::OneSample { .. })));
+        assert!(matches!(check_plan(200, 100, 250), Err(SoakPlanError::OneSample { .. })));
+        assert_eq!(check_plan(200, 100, 150), Ok(()), "frames 150 and 199");
+        assert!(matches!(check_plan(u64::MAX, 1, u64::MAX), Err(SoakPlanError::OneSample { .. })));
+        // Two samples after warm-up: frame 100 and the last.
+        assert_eq!(check_plan(102, 100, 1), Ok(()));
+        assert_eq!(check_plan(10_000, 500, 250), Ok(()));
+        assert_eq!(check_plan(1_500, 150, 75), Ok(()));
+        assert_eq!(check_plan(2, 0, 1), Ok(()));
     }
 }

@@ -2,11 +2,12 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use multidraw::bench::{self, BenchConfig, GpuWait};
 use multidraw::frame::DrawMode;
+use multidraw::output::{self, Format};
 use multidraw::profiling::Capture;
 use multidraw::{ContextOptions, GpuContext};
 
@@ -72,6 +73,11 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
     if args.scene.is_some() && args.objects.is_some() {
         anyhow::bail!("--objects sweeps the embedded default scene; a scene file sets its own counts");
     }
+    for (path, format) in [(&args.json, Format::Any), (&args.chart, Format::Png), (&args.puffin, Format::Any)] {
+        if let Some(path) = path {
+            output::check(path, format)?;
+        }
+    }
     let scene = match &args.scene {
         Some(path) => Some(multidraw::scene::file::load(path)?),
         None => None,
@@ -96,16 +102,15 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
     print!("{}", report.table());
     super::save_driver_cache(&ctx);
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&report)?;
-        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+        output::write(path, Format::Any, serde_json::to_string_pretty(&report)?.as_bytes())?;
         println!("wrote {}", path.display());
     }
     if let Some(path) = &args.chart {
-        bench::chart::write_chart(&report, path).with_context(|| format!("writing chart {}", path.display()))?;
+        bench::chart::write_chart(&report, path)?;
         println!("wrote {}", path.display());
     }
     if let (Some(path), Some(capture)) = (&args.puffin, &capture) {
-        let frames = capture.save(path).with_context(|| format!("writing {}", path.display()))?;
+        let frames = capture.save(path)?;
         println!("wrote {} ({frames} puffin frames; open with puffin_viewer)", path.display());
     }
     Ok(())

@@ -3,7 +3,7 @@
 mod bench;
 mod detail;
 mod pipelines;
-mod progress;
+pub mod progress;
 mod render;
 mod soak;
 mod view;
@@ -101,9 +101,10 @@ pub fn run() -> Result<()> {
         Command::View(args) => view::run(&options, &args),
         Command::Soak(args) => soak::run(&options, &args),
         Command::PuffinSummary { file, rows } => {
+            // Read first, so that a bad file prints its error and no table header.
+            let summary = multidraw::profiling::summary::summarize(&file)?;
             println!("{:>8} {:>12} {:>12}  scope", "count", "median ms", "total ms");
-            for (path, count, median, total) in multidraw::profiling::summary::summarize(&file)?.into_iter().take(rows)
-            {
+            for (path, count, median, total) in summary.into_iter().take(rows) {
                 println!("{count:>8} {median:>12.4} {total:>12.3}  {path}");
             }
             Ok(())
@@ -140,7 +141,10 @@ pub fn load_scene(
 ) -> Result<multidraw::scene::Scene> {
     use multidraw::scene::file;
     let start = std::time::Instant::now();
-    eprint!("loading scene {}… ", path.map_or("(embedded default)".into(), |p| p.display().to_string()));
+    progress::start_line(format_args!(
+        "loading scene {}… ",
+        path.map_or("(embedded default)".into(), |p| p.display().to_string())
+    ));
     let scene = match (path, objects) {
         (Some(path), None) => Ok(file::load(path)?),
         (Some(_), Some(_)) => {
@@ -155,9 +159,13 @@ pub fn load_scene(
         }
     };
     if let Ok(scene) = &scene {
-        eprintln!("{} objects in {:.2} s", scene.objects.len(), start.elapsed().as_secs_f64());
+        progress::finish_line(format_args!(
+            "{} objects in {:.2} s",
+            scene.objects.len(),
+            start.elapsed().as_secs_f64()
+        ));
     } else {
-        eprintln!();
+        progress::end_open_line();
     }
     scene
 }

@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
 use multidraw::frame::RendererOptions;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu::DriverCacheSource;
+use multidraw::output::{self, Format};
 use multidraw::pipelines::cache::CompileRecord;
 use multidraw::scene::Scene;
 use multidraw::{ContextOptions, DrawMode, FrameInput, GpuContext, Renderer};
@@ -142,6 +143,9 @@ fn startup_run(
 }
 
 pub fn run(options: &ContextOptions, args: &PipelinesArgs) -> Result<()> {
+    if let Some(path) = &args.json {
+        output::check(path, Format::Any)?;
+    }
     let scene = super::load_scene(args.scene.as_deref(), args.objects, None)?;
     let prewarm = !args.no_prewarm;
     let cold = startup_run(options, &scene, DriverCacheSource::Empty, prewarm, args.frames)?;
@@ -159,7 +163,7 @@ pub fn run(options: &ContextOptions, args: &PipelinesArgs) -> Result<()> {
     println!(
         "prewarm: {}   scene: {}, {} objects\n",
         if prewarm { "on" } else { "off" },
-        scene.name,
+        multidraw::text::display_name(&scene.name),
         scene.objects.len()
     );
     println!("{:<20} {:<8} {:<18} {:>12} {:>12} {:>10}", "pipeline", "kind", "key", "cold ms", "warm ms", "memory hit");
@@ -209,8 +213,7 @@ pub fn run(options: &ContextOptions, args: &PipelinesArgs) -> Result<()> {
             cold,
             warm,
         };
-        std::fs::write(path, serde_json::to_string_pretty(&report)?)
-            .with_context(|| format!("writing {}", path.display()))?;
+        output::write(path, Format::Any, serde_json::to_string_pretty(&report)?.as_bytes())?;
         println!("wrote {}", path.display());
     }
     Ok(())

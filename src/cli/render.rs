@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
+use multidraw::output::{self, Format};
 use multidraw::{ContextOptions, DrawMode, FrameInput, GpuContext, Renderer};
 
 use super::detail::DetailArgs;
@@ -49,6 +50,11 @@ pub struct RenderArgs {
 }
 
 pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
+    // Before the device and the scene: a bad path costs nothing to find.
+    output::check(&args.out, Format::Png)?;
+    if let Some(path) = &args.pyramid_out {
+        output::check(path, Format::Png)?;
+    }
     let ctx = GpuContext::headless(options)?;
     let mut scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits))?;
     // Bundles freeze the visible set, so they are rendered static, as the bench does.
@@ -97,7 +103,7 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     if !errors.is_empty() {
         anyhow::bail!("the GPU reported {} error(s); first: {}", errors.len(), errors[0]);
     }
-    image.save(&args.out).with_context(|| format!("writing {}", args.out.display()))?;
+    output::write_png(&args.out, &image)?;
     if let (Some(level), Some(path)) = (args.pyramid_level, &args.pyramid_out) {
         let levels = renderer.pyramid.level_count();
         if level >= levels {
@@ -110,11 +116,11 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
         }
         let (width, height, gray) = renderer.pyramid.level_image(&ctx.device, &ctx.queue, level);
         let image = image::GrayImage::from_raw(width, height, gray).expect("one byte per texel");
-        image.save(path).with_context(|| format!("writing {}", path.display()))?;
+        output::write_png(path, &image)?;
         println!("pyramid level {level}   {width}x{height} -> {}", path.display());
     }
     println!("adapter            {} ({:?})", ctx.info.name, ctx.info.backend);
-    println!("scene              {}", scene.name);
+    println!("scene              {}", multidraw::text::display_name(&scene.name));
     println!("mode               {}", args.mode);
     println!("objects            {}", renderer.buffers.object_count);
     println!("visible objects    {}", visible.map_or("unknown".into(), |v| v.to_string()));

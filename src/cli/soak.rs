@@ -3,10 +3,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 
 use multidraw::bench::soak;
+use multidraw::output::{self, Format};
 use multidraw::{ContextOptions, GpuContext};
 
 use super::detail::DetailArgs;
@@ -20,14 +21,15 @@ pub struct SoakArgs {
     /// Override the object count of the default scene.
     #[arg(long)]
     objects: Option<u32>,
-    /// Frames to render in all, warm-up included.
+    /// Frames to render in all, warm-up included; more than --warmup, with at least two memory
+    /// samples after it.
     #[arg(long, default_value_t = 10_000)]
     frames: u64,
     /// Frames before growth is measured.
     #[arg(long, default_value_t = 500)]
     warmup: u64,
     /// Sample memory every this many frames.
-    #[arg(long, default_value_t = 250)]
+    #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..))]
     every: u64,
     /// Render target size, WIDTHxHEIGHT (small: the soak measures memory, not pixels).
     #[arg(long, default_value = "160x90", allow_hyphen_values = true)]
@@ -43,6 +45,11 @@ pub struct SoakArgs {
 }
 
 pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
+    // Before the device: a run that would measure nothing, or write nowhere, costs nothing.
+    soak::check_plan(args.frames, args.warmup, args.every)?;
+    if let Some(path) = &args.json {
+        output::check(path, Format::Any)?;
+    }
     let ctx = GpuContext::headless(options)?;
     let scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits))?;
     let mut progress = FrameProgress::new("soak");
@@ -50,8 +57,8 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
         &ctx,
         &scene,
         args.frames,
-        args.warmup.min(args.frames),
-        args.every.max(1),
+        args.warmup,
+        args.every,
         args.size.width,
         args.size.height,
         args.detail.detail(),
@@ -74,8 +81,7 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
     }
     println!("{}", report.growth_line());
     if let Some(path) = &args.json {
-        std::fs::write(path, serde_json::to_string_pretty(&report)?)
-            .with_context(|| format!("writing {}", path.display()))?;
+        output::write(path, Format::Any, serde_json::to_string_pretty(&report)?.as_bytes())?;
     }
     if !report.flat(args.host_slack_kib * 1024) {
         anyhow::bail!("memory grew after warm-up (see the growth line above)");

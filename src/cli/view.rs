@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::Args;
 
+use multidraw::output::{self, Format};
 use multidraw::viewer::{self, SceneSource, ViewerOptions, ViewerScript};
 use multidraw::{ContextOptions, DrawMode};
 
@@ -58,6 +59,10 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
         anyhow::bail!(
             "the viewer has no bundle mode: a bundle freezes the visible set, which a moving camera invalidates"
         );
+    }
+    // Before the scene and the window: a bad screenshot path costs nothing to find.
+    for path in [&args.screenshot, &args.window_screenshot].into_iter().flatten() {
+        output::check(path, Format::Png)?;
     }
     let scene = super::load_scene(args.scene.as_deref(), args.objects, None)?;
     viewer::run(ViewerOptions {

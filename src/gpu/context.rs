@@ -30,8 +30,9 @@ pub enum ContextError {
     MissingFeature { adapter: String, feature: &'static str },
     #[error("adapter \"{adapter}\" cannot execute indirect draws (DownlevelFlags::INDIRECT_EXECUTION)")]
     NoIndirectExecution { adapter: String },
-    #[error("requesting a device from \"{adapter}\" failed: {source}")]
-    RequestDevice { adapter: String, source: wgpu::RequestDeviceError },
+    /// The message holds wgpu's reason, so it is no `source()` as well (said once in a chain).
+    #[error("requesting a device from \"{adapter}\" failed: {error}")]
+    RequestDevice { adapter: String, error: wgpu::RequestDeviceError },
 }
 
 /// Where the driver's pipeline cache (`Features::PIPELINE_CACHE`, Vulkan) starts from.
@@ -139,7 +140,7 @@ impl GpuContext {
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         }))
-        .map_err(|source| ContextError::RequestDevice { adapter: info.name.clone(), source })?;
+        .map_err(|error| ContextError::RequestDevice { adapter: info.name.clone(), error })?;
 
         let errors = Arc::new(Mutex::new(Vec::new()));
         let sink = errors.clone();
@@ -174,7 +175,7 @@ impl GpuContext {
 
     /// Saves the driver cache where it was loaded from ([`DriverCacheSource::Disk`]); returns
     /// the file written, if any.
-    pub fn save_driver_cache(&self) -> std::io::Result<Option<std::path::PathBuf>> {
+    pub fn save_driver_cache(&self) -> Result<Option<std::path::PathBuf>, crate::output::OutputError> {
         let (Some((path, key)), Some(data)) = (&self.driver_cache_file, self.driver_cache_data()) else {
             return Ok(None);
         };

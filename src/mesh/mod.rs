@@ -110,19 +110,28 @@ pub struct MeshArena {
     pub meshes: Vec<MeshRange>,
 }
 
+/// `"name"` for a message: names come from scene and glTF files, so they are escaped and long
+/// ones cut ([`crate::text::display_name`]).
+fn quoted(name: &str) -> String {
+    format!("\"{}\"", crate::text::display_name(name))
+}
+
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum MeshError {
-    #[error("mesh \"{name}\" has no triangles")]
+    #[error("mesh {} has no triangles", quoted(.name))]
     Empty { name: String },
-    #[error("mesh \"{name}\": index count {count} is not a multiple of 3")]
+    #[error("mesh {}: index count {count} is not a multiple of 3", quoted(.name))]
     NotTriangles { name: String, count: usize },
-    #[error("mesh \"{name}\": index {index} is out of range for {vertices} vertices")]
+    #[error("mesh {}: index {index} is out of range for {vertices} vertices", quoted(.name))]
     IndexOutOfRange { name: String, index: u32, vertices: usize },
-    #[error("mesh \"{name}\" has a non-finite vertex")]
+    #[error("mesh {} has a non-finite vertex", quoted(.name))]
     NonFinite { name: String },
-    #[error("mesh \"{name}\" has {levels} levels of detail; between 1 and {max} are allowed")]
+    #[error("mesh {} has {levels} levels of detail; between 1 and {max} are allowed", quoted(.name))]
     LodCount { name: String, levels: usize, max: usize },
-    #[error("mesh \"{name}\": level of detail {level} has error {error}, below the previous level's or not finite")]
+    #[error(
+        "mesh {}: level of detail {level} has error {error}, below the previous level's or not finite",
+        quoted(.name)
+    )]
     LodError { name: String, level: usize, error: f32 },
 }
 
@@ -211,5 +220,18 @@ impl MeshArena {
 
     pub fn find(&self, name: &str) -> Option<u32> {
         self.meshes.iter().position(|m| m.name == name).map(|i| i as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MeshError;
+
+    #[test]
+    fn mesh_names_in_messages_are_escaped_and_cut() {
+        let hostile = MeshError::Empty { name: "\u{1b}[2Jx\0".into() };
+        assert_eq!(hostile.to_string(), "mesh \"\\u{1b}[2Jx\\0\" has no triangles");
+        let long = MeshError::NonFinite { name: "n".repeat(1000) };
+        assert!(long.to_string().ends_with("… (1000 characters)\" has a non-finite vertex"), "{long}");
     }
 }

@@ -6,7 +6,6 @@
 //! (u64 LE), FNV-1a 64 of the data (u64 LE), data. The key holds the adapter's
 //! `pipeline_cache_key` and driver version, so a driver update starts a fresh file.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 4] = b"MDPC";
@@ -82,22 +81,19 @@ pub fn load(path: &Path, key: &str) -> Result<Option<Vec<u8>>, String> {
     Ok(Some(data.to_vec()))
 }
 
-/// Writes a cache file atomically (temporary file, then rename).
-pub fn save(path: &Path, key: &str, data: &[u8]) -> std::io::Result<()> {
+/// Writes a cache file atomically ([`crate::output`]), creating its directory.
+pub fn save(path: &Path, key: &str, data: &[u8]) -> Result<(), crate::output::OutputError> {
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+        std::fs::create_dir_all(dir)
+            .map_err(|error| crate::output::OutputError::Io { path: dir.display().to_string(), error })?;
     }
-    let temporary = path.with_extension(format!("tmp{}", std::process::id()));
-    {
-        let mut file = std::io::BufWriter::new(std::fs::File::create(&temporary)?);
+    crate::output::write_with(path, crate::output::Format::Any, |file| {
         file.write_all(MAGIC)?;
         file.write_all(&VERSION.to_le_bytes())?;
         file.write_all(&(key.len() as u32).to_le_bytes())?;
         file.write_all(key.as_bytes())?;
         file.write_all(&(data.len() as u64).to_le_bytes())?;
         file.write_all(&fnv1a(data).to_le_bytes())?;
-        file.write_all(data)?;
-        file.flush()?;
-    }
-    std::fs::rename(&temporary, path)
+        file.write_all(data)
+    })
 }

@@ -62,13 +62,20 @@ impl Capture {
         Self { view }
     }
 
-    /// Writes the frames captured so far; `puffin_viewer FILE` opens it.
-    pub fn save(&self, path: &std::path::Path) -> anyhow::Result<usize> {
+    /// Writes the frames captured so far, atomically ([`crate::output`]); `puffin_viewer FILE`
+    /// opens it.
+    pub fn save(&self, path: &std::path::Path) -> Result<usize, crate::output::OutputError> {
         puffin::GlobalProfiler::lock().new_frame();
         let view = self.view.lock();
         let frames = view.recent_frames().count();
-        let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
-        view.write(&mut file)?;
+        crate::output::write_with(path, crate::output::Format::Any, |writer| {
+            // puffin reports a failed write as an `anyhow` wrapping the `io::Error`: unwrap it,
+            // so the file system's reason (a full disk) is what the message says.
+            view.write(&mut &mut *writer).map_err(|error| match error.downcast::<std::io::Error>() {
+                Ok(error) => error,
+                Err(other) => std::io::Error::other(format!("{other:#}")),
+            })
+        })?;
         Ok(frames)
     }
 }

@@ -4,14 +4,36 @@
 
 use std::collections::BTreeMap;
 
-/// (path, count, median ms, total ms), sorted by total time, largest first.
+use anyhow::Context;
+
+/// (path, count, median ms, total ms), sorted by total time, largest first. Every error names
+/// the file.
 pub fn summarize(path: &std::path::Path) -> anyhow::Result<Vec<(String, usize, f64, f64)>> {
-    let mut file = std::io::BufReader::new(std::fs::File::open(path)?);
-    let view = puffin::FrameView::read(&mut file)?;
+    summarize_capture(path).with_context(|| format!("{} is not a readable .puffin capture", path.display()))
+}
+
+/// What went wrong reading a capture, in words: puffin says "failed to fill whole buffer" for a
+/// file that ends early.
+fn describe_read_error(error: anyhow::Error) -> anyhow::Error {
+    match error.downcast_ref::<std::io::Error>() {
+        Some(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            anyhow::anyhow!("the file ends in the middle of a frame (truncated?)")
+        }
+        _ => error,
+    }
+}
+
+fn summarize_capture(path: &std::path::Path) -> anyhow::Result<Vec<(String, usize, f64, f64)>> {
+    // Looked at before opening: opening a FIFO would wait for a writer.
+    if !std::fs::metadata(path).context("cannot open it")?.is_file() {
+        anyhow::bail!("it is not a regular file");
+    }
+    let file = std::fs::File::open(path).context("cannot open it")?;
+    let view = puffin::FrameView::read(&mut std::io::BufReader::new(file)).map_err(describe_read_error)?;
     let scopes = view.scope_collection();
     let mut durations: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for frame in view.all_uniq() {
-        let unpacked = frame.unpacked()?;
+        let unpacked = frame.unpacked().map_err(describe_read_error)?;
         for (thread, stream_info) in &unpacked.thread_streams {
             let mut stack = vec![(thread.name.clone(), puffin::Reader::from_start(&stream_info.stream))];
             while let Some((prefix, mut reader)) = stack.pop() {

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{anyhow, Result};
 
 use super::surface::SurfaceState;
 use super::ViewerScript;
@@ -69,7 +69,7 @@ pub(crate) fn save_scene(
         renderer.render(gpu, &offscreen.frame_target(), input);
         offscreen.read_rgba(&gpu.device, &gpu.queue)
     };
-    image.save(path).with_context(|| format!("writing the screenshot {}", path.display()))?;
+    crate::output::write_png(path, &image)?;
     let source = if surface.copy_src { "copied from the window surface" } else { "rendered offscreen" };
     println!("saved screenshot {} ({source})", path.display());
     Ok(())
@@ -87,7 +87,7 @@ pub(crate) fn save_window(
     }
     let [width, height] = surface.size();
     let image = read_texture_rgba(&gpu.device, &gpu.queue, texture, width, height);
-    image.save(path).with_context(|| format!("writing {}", path.display()))?;
+    crate::output::write_png(path, &image)?;
     println!("saved window screenshot {}", path.display());
     Ok(())
 }
