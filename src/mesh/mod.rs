@@ -6,6 +6,7 @@ pub mod distance;
 pub mod lod;
 pub mod procedural;
 pub mod simplify;
+pub mod size;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};
