@@ -33,6 +33,8 @@ pub struct PipelinesArgs {
     /// Write the results as JSON.
     #[arg(long)]
     json: Option<PathBuf>,
+    #[command(flatten)]
+    load: super::load::LoadArgs,
 }
 
 /// The driver's pipeline cache at a start-up.
@@ -142,7 +144,12 @@ fn startup_run(
 }
 
 pub fn run(options: &ContextOptions, args: &PipelinesArgs) -> Result<()> {
-    let scene = super::load_scene(args.scene.as_deref(), args.objects, None)?;
+    let scene = super::load_scene(
+        args.scene.as_deref(),
+        args.objects,
+        super::load::adapter_limits(options).as_ref(),
+        &args.load,
+    )?;
     let prewarm = !args.no_prewarm;
     let cold = startup_run(options, &scene, DriverCacheSource::Empty, prewarm, args.frames)?;
     let warm_source = match &cold.driver_data {

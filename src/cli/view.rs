@@ -45,6 +45,8 @@ pub struct ViewArgs {
     resize_test: bool,
     #[command(flatten)]
     detail: DetailArgs,
+    #[command(flatten)]
+    load: super::load::LoadArgs,
     /// Start with objects coloured by level of detail (the panel toggles it).
     #[arg(long)]
     lod_colors: bool,
@@ -59,7 +61,12 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
             "the viewer has no bundle mode: a bundle freezes the visible set, which a moving camera invalidates"
         );
     }
-    let scene = super::load_scene(args.scene.as_deref(), args.objects, None)?;
+    let scene = super::load_scene(
+        args.scene.as_deref(),
+        args.objects,
+        super::load::adapter_limits(options).as_ref(),
+        &args.load,
+    )?;
     viewer::run(ViewerOptions {
         scene,
         scene_source: args.scene.clone().map_or(SceneSource::Default, SceneSource::File),

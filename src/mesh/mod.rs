@@ -54,7 +54,16 @@ impl MeshData {
         }
         let center = (min + max) * 0.5;
         let radius = self.vertices.iter().map(|v| Vec3::from(v.position).distance(center)).fold(0.0, f32::max);
-        center.extend(radius)
+        let sphere = center.extend(radius);
+        if sphere.is_finite() {
+            return sphere;
+        }
+        // Near f32's range the sum of the corners, or a squared distance, overflows: the same
+        // sphere in f64, narrowed (not finite only when the sphere itself is out of range).
+        let center = (min.as_dvec3() + max.as_dvec3()) * 0.5;
+        let radius =
+            self.vertices.iter().map(|v| Vec3::from(v.position).as_dvec3().distance(center)).fold(0.0, f64::max);
+        center.as_vec3().extend(radius as f32)
     }
 }
 
@@ -121,6 +130,8 @@ pub enum MeshError {
     IndexOutOfRange { name: String, index: u32, vertices: usize },
     #[error("mesh \"{name}\" has a non-finite vertex")]
     NonFinite { name: String },
+    #[error("mesh \"{name}\": its bounding sphere (radius {radius}) is beyond 32-bit floats")]
+    NonFiniteBounds { name: String, radius: f32 },
     #[error("mesh \"{name}\" has {levels} levels of detail; between 1 and {max} are allowed")]
     LodCount { name: String, levels: usize, max: usize },
     #[error("mesh \"{name}\": level of detail {level} has error {error}, below the previous level's or not finite")]
@@ -150,6 +161,9 @@ impl MeshArena {
             previous = *error;
         }
         let bounds = chain.levels[0].0.bounding_sphere();
+        if !bounds.is_finite() {
+            return Err(MeshError::NonFiniteBounds { name, radius: bounds.w });
+        }
         let mut lods = Vec::with_capacity(chain.levels.len());
         for (data, error) in chain.levels {
             lods.push(LodRange {

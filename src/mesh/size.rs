@@ -18,7 +18,7 @@ pub struct MeshSize {
 }
 
 impl MeshSize {
-    pub fn add(self, other: MeshSize) -> MeshSize {
+    pub fn plus(self, other: MeshSize) -> MeshSize {
         MeshSize {
             vertices: self.vertices.saturating_add(other.vertices),
             indices: self.indices.saturating_add(other.indices),
@@ -87,7 +87,7 @@ impl Shape {
             if triangles == 0 || !saves_enough(previous as usize, triangles as usize) {
                 break;
             }
-            total = total.add(MeshSize { vertices: used, indices: 3 * triangles, levels: 1 });
+            total = total.plus(MeshSize { vertices: used, indices: 3 * triangles, levels: 1 });
             previous = triangles;
             shape = coarser;
         }
@@ -145,7 +145,7 @@ mod tests {
         ];
         for shape in shapes {
             let chain = shape.lods();
-            let total = chain.levels.iter().fold(MeshSize::default(), |sum, (data, _)| sum.add(measured(data)));
+            let total = chain.levels.iter().fold(MeshSize::default(), |sum, (data, _)| sum.plus(measured(data)));
             assert_eq!(shape.chain_size(), total, "{shape:?}");
         }
     }

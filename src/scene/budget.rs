@@ -27,7 +27,8 @@ pub const INDEX_BYTES: u64 = 4;
 pub struct DeviceBudget {
     /// Most objects the per-object storage arrays can hold.
     pub max_objects: u64,
-    /// What decides `max_objects`, for messages ("max_storage_buffer_binding_size of …").
+    /// What decides `max_objects`, for messages: "max_storage_buffer_binding_size of … bytes
+    /// (… bytes per object: at most … objects fit)".
     pub objects_limit: String,
     /// Largest buffer (`max_buffer_size`): the vertex arena and the index arena each.
     pub max_buffer_bytes: u64,
@@ -104,13 +105,12 @@ impl Budget {
                 return Err(over(
                     Quantity::Objects,
                     format!("{} objects", thousands(needs.objects)),
-                    format!("this adapter's {} objects ({})", thousands(device.max_objects), device.objects_limit),
+                    format!("this adapter's {}", device.objects_limit),
                 ));
             }
-            for (quantity, count, unit) in [
-                (Quantity::Vertices, needs.vertices, VERTEX_BYTES),
-                (Quantity::Indices, needs.indices, INDEX_BYTES),
-            ] {
+            for (quantity, count, unit) in
+                [(Quantity::Vertices, needs.vertices, VERTEX_BYTES), (Quantity::Indices, needs.indices, INDEX_BYTES)]
+            {
                 let bytes = count.saturating_mul(unit);
                 if bytes > device.max_buffer_bytes {
                     return Err(over(

@@ -90,7 +90,22 @@ impl Sandbox {
     pub fn check(&self, path: &Path, what: &str) -> Result<(PathBuf, u64), SandboxError> {
         let shown = || path.display().to_string();
         let io = |source| SandboxError::Io { what: what.to_string(), path: shown(), source };
-        let canonical = std::fs::canonicalize(path).map_err(io)?;
+        let canonical = match std::fs::canonicalize(path) {
+            Ok(canonical) => canonical,
+            // A missing file outside the roots is refused as outside, not as missing: a scene
+            // may not probe which files exist elsewhere.
+            Err(error) => match self.existing_ancestor_outside(path) {
+                Some(resolved) => {
+                    return Err(SandboxError::Escapes {
+                        what: what.to_string(),
+                        path: shown(),
+                        resolved: resolved.display().to_string(),
+                        roots: self.describe_roots(),
+                    })
+                }
+                None => return Err(io(error)),
+            },
+        };
         if !self.roots.iter().any(|root| canonical.starts_with(root)) {
             return Err(SandboxError::Escapes {
                 what: what.to_string(),
@@ -125,6 +140,16 @@ impl Sandbox {
             });
         }
         Ok((canonical, bytes))
+    }
+
+    /// The canonical form of the nearest existing ancestor of `path`, if it lies outside
+    /// every root.
+    fn existing_ancestor_outside(&self, path: &Path) -> Option<PathBuf> {
+        let canonical = path.ancestors().skip(1).find_map(|ancestor| {
+            let ancestor = if ancestor.as_os_str().is_empty() { Path::new(".") } else { ancestor };
+            std::fs::canonicalize(ancestor).ok()
+        })?;
+        (!self.roots.iter().any(|root| canonical.starts_with(root))).then_some(canonical)
     }
 
     fn check_metadata(&self, metadata: &std::fs::Metadata, path: &Path, what: &str) -> Result<(), SandboxError> {
@@ -228,7 +253,7 @@ mod tests {
         let error = sandbox.read(&dir.join("scene/dev/zero"), "buffer").unwrap_err();
         assert!(matches!(error, SandboxError::Escapes { .. }), "{error}");
         // Allowed explicitly, the link's target reads.
-        let allowed = Sandbox::new(&dir.join("scene"), &[dir.clone()]).unwrap();
+        let allowed = Sandbox::new(&dir.join("scene"), std::slice::from_ref(&dir)).unwrap();
         assert_eq!(allowed.read(&dir.join("scene/link.bin"), "buffer").unwrap().1, b"secret");
         // A path that climbs out and back in is inside.
         let back_in = dir.join("scene/../scene/a.bin");

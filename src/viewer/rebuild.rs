@@ -21,7 +21,7 @@ impl SceneSource {
     fn build(&self, objects: u32) -> Result<Scene, String> {
         match self {
             SceneSource::Default => Ok(file::default_scene_with_objects(objects)),
-            SceneSource::File(path) => file::load(path).map_err(|e| e.to_string()),
+            SceneSource::File(path) => file::load(path).map_err(|e| e.chain()),
         }
     }
 }
