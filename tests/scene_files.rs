@@ -5,8 +5,9 @@
 //!
 //! No GPU here: rendering the shipped scenes is another test file's job.
 //!
-//! The property tests run 100,000 cases in all; `PROPTEST_CASES=1000000 cargo test --test
-//! scene_files` runs more (the count is split between them the same way).
+//! The property tests run 100,000 cases in all; `MULTIDRAW_FUZZ_CASES=1000000 cargo test --test
+//! scene_files` runs more (the count is split between them the same way; `PROPTEST_CASES`
+//! works too), each case within a time bound.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -868,11 +869,19 @@ fn every_feature_loads() {
 // ---------------------------------------------------------------------------------------
 // Property tests: no input panics.
 
-/// Total property-test cases: 100,000 unless `PROPTEST_CASES` says otherwise.
+/// Total property-test cases: 100,000 unless `MULTIDRAW_FUZZ_CASES` (as for the glTF fuzz
+/// target, tests/gltf_fuzz.rs) or `PROPTEST_CASES` says otherwise.
 fn cases(share: f64) -> u32 {
-    let total: f64 = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000.0);
+    let total: f64 = ["MULTIDRAW_FUZZ_CASES", "PROPTEST_CASES"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok().and_then(|v| v.replace('_', "").parse().ok()))
+        .unwrap_or(100_000.0);
     (total * share).ceil() as u32
 }
+
+/// Longest one fuzzed file may take to parse and build (the slowest seen is tens of
+/// milliseconds): a hang or a runaway generator fails the property.
+const CASE_LIMIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Objects a fuzzed file may ask for before it is refused: keeps 100,000 cases quick.
 const FUZZ_OBJECT_LIMIT: u64 = 2_000;
@@ -1114,8 +1123,10 @@ fn number_spans(bytes: &[u8]) -> Vec<(usize, usize)> {
 /// object limit; any panic fails the property.
 fn parse_never_panics(text: &str) -> Result<(), TestCaseError> {
     let dir = scenes_dir();
+    let start = std::time::Instant::now();
     let result =
         catch_unwind(AssertUnwindSafe(|| file::parse_with_limit(text, "fuzz.toml", Some(&dir), FUZZ_OBJECT_LIMIT)));
+    prop_assert!(start.elapsed() < CASE_LIMIT, "took {:?} on:\n{text}", start.elapsed());
     match result {
         Err(_) => Err(TestCaseError::fail(format!("parse panicked on:\n{text}"))),
         Ok(Ok(scene)) => {
@@ -1369,6 +1380,7 @@ thread_local! {
 fn import_never_panics(bytes: &[u8]) -> Result<(), TestCaseError> {
     let dir = scenes_dir().join("models");
     let sandbox = Sandbox::new(&scenes_dir(), &[]).expect("the scenes directory exists");
+    let start = std::time::Instant::now();
     let result = catch_unwind(AssertUnwindSafe(|| {
         let Ok(model) = gltf_import::from_bytes(bytes, &dir, &sandbox) else { return };
         for i in 0..model.mesh_count() {
@@ -1386,6 +1398,7 @@ fn import_never_panics(bytes: &[u8]) -> Result<(), TestCaseError> {
         }
     }));
     prop_assert!(result.is_ok(), "import panicked");
+    prop_assert!(start.elapsed() < CASE_LIMIT, "import took {:?}", start.elapsed());
     Ok(())
 }
 

@@ -14,13 +14,13 @@ pub struct Camera {
 }
 
 impl Camera {
-    /// The view matrix. In `f32` where that is finite; otherwise in `f64` and narrowed, so
+    /// The view matrix. In `f32` where that is exact; otherwise in `f64` and narrowed, so
     /// that a camera far from the origin (1e20 units) or a long `up` (whose squared length
-    /// overflows `f32`) still gives its true view rather than NaN.
+    /// overflows `f32`, making the `f32` basis zero) still gives its true view.
     pub fn view(&self) -> Mat4 {
-        let view = glam::camera::rh::view::look_at_mat4(self.position, self.target, self.up);
-        if view.is_finite() {
-            return view;
+        let in_range = |v: Vec3| (1e-30..1e30).contains(&v.length_squared());
+        if in_range(self.target - self.position) && in_range(self.up) {
+            return glam::camera::rh::view::look_at_mat4(self.position, self.target, self.up);
         }
         glam::dcamera::rh::view::look_at_mat4(
             self.position.as_dvec3(),

@@ -144,12 +144,14 @@ impl Sandbox {
 
     /// The canonical form of the nearest existing ancestor of `path`, if it lies outside
     /// every root.
+    /// Returns the ancestor with the rest of `path` after it.
     fn existing_ancestor_outside(&self, path: &Path) -> Option<PathBuf> {
-        let canonical = path.ancestors().skip(1).find_map(|ancestor| {
-            let ancestor = if ancestor.as_os_str().is_empty() { Path::new(".") } else { ancestor };
-            std::fs::canonicalize(ancestor).ok()
+        let (ancestor, canonical) = path.ancestors().skip(1).find_map(|ancestor| {
+            let existing = if ancestor.as_os_str().is_empty() { Path::new(".") } else { ancestor };
+            std::fs::canonicalize(existing).ok().map(|canonical| (ancestor, canonical))
         })?;
-        (!self.roots.iter().any(|root| canonical.starts_with(root))).then_some(canonical)
+        let outside = !self.roots.iter().any(|root| canonical.starts_with(root));
+        outside.then(|| canonical.join(path.strip_prefix(ancestor).unwrap_or(path)))
     }
 
     fn check_metadata(&self, metadata: &std::fs::Metadata, path: &Path, what: &str) -> Result<(), SandboxError> {

@@ -57,9 +57,17 @@ impl GltfFile {
         cache: &mut ImageCache,
         budget: &Budget,
     ) -> Result<Vec<u8>, ImportError> {
-        let fail = |reason: String| ImportError::Image { index, reason };
         let what = format!("image {index}");
         let source = self.image_source(index)?;
+        let origin = match &source {
+            Source::View(view) => format!(" (buffer view {view})"),
+            Source::File(_) => {
+                let uri = self.document.as_json().images[index].uri.as_deref().unwrap_or_default();
+                format!(" \"{}\"", super::uri::shorten(uri))
+            }
+            Source::Data(_) => " (a data: URI)".to_string(),
+        };
+        let fail = |reason: String| ImportError::Image { index, origin: origin.clone(), reason };
         let source_key = match &source {
             Source::View(view) if !self.source.as_os_str().is_empty() => {
                 Some(format!("{}#bufferView{view}", self.source.display()))
@@ -95,7 +103,7 @@ impl GltfFile {
     }
 
     fn image_source(&self, index: usize) -> Result<Source<'_>, ImportError> {
-        let fail = |reason: &str| ImportError::Image { index, reason: reason.into() };
+        let fail = |reason: &str| ImportError::Image { index, origin: String::new(), reason: reason.into() };
         // Read from the JSON rather than `Image::source`, which unwraps a missing `uri` and a
         // buffer view's missing `mimeType`.
         let image = self.document.as_json().images.get(index).ok_or_else(|| fail("no such image"))?;

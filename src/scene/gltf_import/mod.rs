@@ -40,8 +40,9 @@ pub enum ImportError {
     Unsupported(String),
     #[error("it has no {what} {selector}; it has {available}")]
     NotFound { what: &'static str, selector: String, available: String },
-    #[error("image {index}: {reason}")]
-    Image { index: usize, reason: String },
+    /// `origin` says where the image is: ` "texture.png"`, ` (buffer view 3)`, or empty.
+    #[error("image {index}{origin}: {reason}")]
+    Image { index: usize, origin: String, reason: String },
 }
 
 /// Picks one mesh or material of a file: by name or by position in the file.

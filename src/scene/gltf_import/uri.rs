@@ -48,7 +48,7 @@ pub(super) fn decode_data_uri(what: &str, uri: &str) -> Result<Option<Vec<u8>>, 
 }
 
 /// A URI cut to 48 characters for a message: `data:` URIs run to megabytes.
-fn shorten(uri: &str) -> String {
+pub(super) fn shorten(uri: &str) -> String {
     if uri.chars().count() > 48 {
         format!("{}…", uri.chars().take(48).collect::<String>())
     } else {

@@ -17,7 +17,7 @@ impl Builder<'_> {
             automatic.position.is_finite() && automatic.target.is_finite() && automatic.far.is_finite();
         let refuse_automatic = |what: &str| {
             at(format!(
-                "the automatic camera's {what} is not finite: the objects reach {} units from the origin, and its far \
+                "the automatic camera's {what} is not finite: the objects reach {:.3e} units from the origin, and its far \
                  plane (4 × that + 10) overflows 32-bit floats; place the camera by hand (position, target, far)",
                 self.extent
             ))

@@ -136,7 +136,7 @@ impl Builder<'_> {
                     self.file,
                     format!(
                         "object {i} (mesh \"{}\", scale {}, position {:?}): its bounding sphere is not finite (the \
-                         mesh's radius {} times the scale, plus the position, overflows 32-bit floats)",
+                         mesh's radius {:e} times the scale, plus the position, overflows 32-bit floats)",
                         super::short(&self.meshes.meshes[object.mesh as usize].name),
                         object.scale,
                         object.translation.to_array(),
@@ -152,7 +152,8 @@ impl Builder<'_> {
 /// What in the file asks for the vertices or indices: the largest planned mesh.
 fn describe_meshes(names: &[&str], planned: &[MeshSize], quantity: Quantity) -> String {
     let key = |size: &MeshSize| if quantity == Quantity::Indices { size.indices } else { size.vertices };
-    match planned.iter().enumerate().max_by_key(|(_, size)| key(size)) {
+    // The first of the largest: `max_by_key` would name the last.
+    match planned.iter().enumerate().rev().max_by_key(|(_, size)| key(size)) {
         Some((index, size)) => format!(
             "the largest is [[mesh]] \"{}\" (mesh[{index}]) with {} vertices and {} indices over its levels of \
              detail, of {} meshes in all",
