@@ -61,14 +61,11 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
             "the viewer has no bundle mode: a bundle freezes the visible set, which a moving camera invalidates"
         );
     }
-    let scene = super::load_scene(
-        args.scene.as_deref(),
-        args.objects,
-        super::load::adapter_limits(options).as_ref(),
-        &args.load,
-    )?;
+    let limits = super::load::adapter_limits(options);
+    let scene = super::load_scene(args.scene.as_deref(), args.objects, limits.as_ref(), &args.load)?;
     viewer::run(ViewerOptions {
         scene,
+        load: args.load.options(limits.as_ref()),
         scene_source: args.scene.clone().map_or(SceneSource::Default, SceneSource::File),
         mode: args.mode,
         width: args.size.width,
