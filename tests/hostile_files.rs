@@ -226,6 +226,14 @@ fn corpus(root: &Path) -> Vec<Case> {
     write(&dir.join("model.gltf"), gltf("buffer.bin", 9999, 1300, None, 1));
     write(&dir.join("scene.toml"), gltf_scene("model.gltf", 6, 1));
     cases.push(case("dense glTF imported six times", &dir, &["check", "scene.toml"], Refused("too many vertices")));
+    let dir = model_dir(root, "many-buffers", "buffer.bin", None, 1);
+    write(&dir.join("big.bin"), vec![0u8; 4 << 20]);
+    let mut model: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("model.gltf")).unwrap()).unwrap();
+    let big = serde_json::json!({ "uri": "big.bin", "byteLength": 4 << 20 });
+    model["buffers"].as_array_mut().unwrap().extend(std::iter::repeat_n(big, 1000));
+    write(&dir.join("model.gltf"), serde_json::to_vec(&model).unwrap());
+    let args = ["check", "scene.toml", "--max-memory", "256MiB"];
+    cases.push(case("one 4 MiB file as 1,000 buffers", &dir, &args, Refused("over the budget of 268,435,456")));
     let dir = model_dir(root, "huge-png", "buffer.bin", Some("huge.png"), 100);
     write(&dir.join("huge.png"), black_png(16384, 16384));
     cases.push(case(
@@ -418,4 +426,19 @@ fn black_png_decodes() {
     let image = image::load_from_memory(&black_png(300, 7)).unwrap().to_luma8();
     assert_eq!(image.dimensions(), (300, 7));
     assert!(image.pixels().all(|p| p.0[0] == 0));
+}
+
+/// `check_scene` bounds every buffer the upload makes, so no `create_buffer_init` can panic
+/// on a scene that slipped past the loader's budget (one built in code, say).
+#[test]
+fn check_scene_bounds_every_buffer() {
+    use multidraw::gpu_scene::{check_scene, UploadError};
+    let scene = multidraw::scene::file::parse(&scene(ONE_BALL, ""), "one.toml", None).unwrap();
+    let vertex_bytes = scene.meshes.vertices.len() as u64 * 32;
+    let small = wgpu::Limits { max_buffer_size: vertex_bytes - 1, ..wgpu::Limits::default() };
+    let error = check_scene(&scene, &small).unwrap_err();
+    assert!(matches!(error, UploadError::BufferTooLarge { buffer: "vertices", .. }), "{error}");
+    assert!(error.to_string().contains("over this adapter's max_buffer_size"), "{error}");
+    let enough = wgpu::Limits { max_buffer_size: vertex_bytes, ..wgpu::Limits::default() };
+    check_scene(&scene, &enough).unwrap();
 }

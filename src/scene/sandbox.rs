@@ -10,7 +10,9 @@
 //!    block the open forever, `/dev/zero` never ends, a directory is not a file), and only up
 //!    to [`MAX_INPUT_FILE_BYTES`];
 //! 3. opened non-blocking, checked again on the open handle (the file may have been replaced
-//!    between the two looks), and read through a reader that stops at the size limit.
+//!    between the two looks), and read through a reader that stops at the size limit;
+//! 4. counted against a total for the whole load (a model may name one big file from a
+//!    thousand buffers), which the caller sets to the memory budget.
 //!
 //! Lexical checks (`..` counting) are not enough and are not used: `a/../../x` is wrong only
 //! where `a` is not a link, and a scene reached through `../scenes/x.toml` is not escaping.
@@ -18,6 +20,8 @@
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use crate::tunables::MAX_INPUT_FILE_BYTES;
 
@@ -38,6 +42,8 @@ pub enum SandboxError {
         #[source]
         source: std::io::Error,
     },
+    #[error("{what} \"{path}\" would bring the bytes this scene has read to {}, over the budget of {}", thousands(*.total), thousands(*.limit))]
+    TooMuchRead { what: String, path: String, total: u64, limit: u64 },
     #[error("--allow-dir \"{path}\" is not a directory that can be read")]
     BadRoot {
         path: String,
@@ -51,6 +57,9 @@ pub enum SandboxError {
 pub struct Sandbox {
     roots: Vec<PathBuf>,
     max_file_bytes: u64,
+    /// Bytes read so far by this sandbox and its clones, and the most they may read.
+    read: Arc<AtomicU64>,
+    max_total_bytes: u64,
 }
 
 impl Sandbox {
@@ -70,13 +79,14 @@ impl Sandbox {
                 .map_err(|source| SandboxError::BadRoot { path: root.display().to_string(), source })?;
             roots.push(canonical);
         }
-        Ok(Self { roots, max_file_bytes: MAX_INPUT_FILE_BYTES })
+        Ok(Self { roots, max_file_bytes: MAX_INPUT_FILE_BYTES, read: Arc::default(), max_total_bytes: u64::MAX })
     }
 
-    /// The same roots with a smaller per-file limit (the host-memory budget may be below
-    /// [`MAX_INPUT_FILE_BYTES`]).
-    pub fn with_max_file_bytes(mut self, bytes: u64) -> Self {
+    /// The same roots with a memory budget: no file over it (nor over
+    /// [`MAX_INPUT_FILE_BYTES`]), and no more than it read in all.
+    pub fn with_budget(mut self, bytes: u64) -> Self {
         self.max_file_bytes = bytes.min(MAX_INPUT_FILE_BYTES);
+        self.max_total_bytes = bytes;
         self
     }
 
@@ -122,7 +132,16 @@ impl Sandbox {
 
     /// Reads a file after [`Sandbox::check`]; returns its canonical path and bytes.
     pub fn read(&self, path: &Path, what: &str) -> Result<(PathBuf, Vec<u8>), SandboxError> {
-        let (canonical, _) = self.check(path, what)?;
+        let (canonical, length) = self.check(path, what)?;
+        let before = self.read.fetch_add(length, Ordering::Relaxed);
+        if before.saturating_add(length) > self.max_total_bytes {
+            return Err(SandboxError::TooMuchRead {
+                what: what.to_string(),
+                path: path.display().to_string(),
+                total: before.saturating_add(length),
+                limit: self.max_total_bytes,
+            });
+        }
         let io = |source| SandboxError::Io { what: what.to_string(), path: path.display().to_string(), source };
         let file = open_nonblocking(&canonical).map_err(io)?;
         // Checked again on the open file: it may have been swapped since the first look.
@@ -270,8 +289,14 @@ mod tests {
         let error = sandbox.read(&dir.join("scene"), "glTF file").unwrap_err();
         assert!(error.to_string().contains("is a directory"), "{error}");
         std::fs::write(dir.join("big.bin"), vec![0u8; 100]).unwrap();
-        let error = sandbox.clone().with_max_file_bytes(99).read(&dir.join("big.bin"), "buffer").unwrap_err();
+        let error = sandbox.clone().with_budget(99).read(&dir.join("big.bin"), "buffer").unwrap_err();
         assert!(matches!(error, SandboxError::TooLarge { bytes: 100, limit: 99, .. }), "{error}");
+        // A total over several reads, shared by clones.
+        std::fs::write(dir.join("small.bin"), vec![0u8; 60]).unwrap();
+        let budget = sandbox.clone().with_budget(100);
+        budget.read(&dir.join("small.bin"), "buffer 0").unwrap();
+        let error = budget.clone().read(&dir.join("small.bin"), "buffer 1").unwrap_err();
+        assert!(matches!(error, SandboxError::TooMuchRead { total: 120, limit: 100, .. }), "{error}");
         let devices = Sandbox::new(Path::new("/dev"), &[]).unwrap();
         let error = devices.read(Path::new("/dev/zero"), "scene file").unwrap_err();
         assert!(error.to_string().contains("a character device"), "{error}");

@@ -121,7 +121,7 @@ pub fn load(path: &Path) -> Result<Scene, SceneError> {
 /// within `options.budget`.
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Scene, SceneError> {
     let base_dir = path.parent().unwrap_or(Path::new(""));
-    let sandbox = Sandbox::new(base_dir, &options.allow_dirs)?.with_max_file_bytes(options.budget.host_bytes);
+    let sandbox = Sandbox::new(base_dir, &options.allow_dirs)?.with_budget(options.budget.host_bytes);
     let (_, bytes) = sandbox.read(path, "scene file")?;
     let name = path.display().to_string();
     let text = String::from_utf8(bytes)
@@ -164,7 +164,7 @@ fn parse_within(
 ) -> Result<Scene, SceneError> {
     let raw = read_spec(text, name)?;
     let sandbox = match base_dir {
-        Some(dir) => Some(Sandbox::new(dir, &options.allow_dirs)?.with_max_file_bytes(options.budget.host_bytes)),
+        Some(dir) => Some(Sandbox::new(dir, &options.allow_dirs)?.with_budget(options.budget.host_bytes)),
         None => None,
     };
     let options = Options { max_objects, override_counts: false, budget: &options.budget, sandbox: sandbox.as_ref() };
