@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use glam::Vec4;
 
-use super::{invalid, Builder};
+use super::{invalid, short, Builder};
 use crate::scene::file::spec::{MaterialSpec, NormalTextureKind, TextureKind};
 use crate::scene::file::SceneError;
 use crate::scene::textures::{self, TEXTURE_SIZE};
@@ -44,12 +44,13 @@ impl Builder<'_> {
     pub(super) fn add_material(&mut self, index: usize, spec: &MaterialSpec) -> Result<(), SceneError> {
         let at = self.at(&spec.name);
         let name = spec.name.get_ref();
-        let fail = |message: String| invalid(at.clone(), format!("material \"{name}\": {message}"));
+        let shown = short(name);
+        let fail = |message: String| invalid(at.clone(), format!("material \"{shown}\": {message}"));
         if name.trim().is_empty() {
             return Err(invalid(at, format!("material[{index}] has an empty name")));
         }
         if self.material_ids.contains_key(name) {
-            return Err(invalid(at, format!("material \"{name}\" is declared twice")));
+            return Err(invalid(at, format!("material \"{shown}\" is declared twice")));
         }
         if spec.material.is_some() && spec.gltf.is_none() {
             return Err(fail("`material` selects a material of a glTF file, but no gltf is given".into()));

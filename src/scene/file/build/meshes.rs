@@ -5,7 +5,7 @@
 
 use glam::{DVec3, Vec3};
 
-use super::{invalid, quoted_list, Builder};
+use super::{invalid, quoted_list, short, Builder};
 use crate::mesh::procedural::{self, Shape};
 use crate::mesh::{simplify, LodChain, MeshData};
 use crate::scene::file::spec::{MeshSpec, Procedural};
@@ -21,12 +21,13 @@ impl Builder<'_> {
     pub(super) fn add_mesh(&mut self, index: usize, spec: &MeshSpec) -> Result<(), SceneError> {
         let at = self.at(&spec.name);
         let name = spec.name.get_ref();
-        let fail = |message: String| invalid(at.clone(), format!("mesh \"{name}\": {message}"));
+        let shown = short(name);
+        let fail = |message: String| invalid(at.clone(), format!("mesh \"{shown}\": {message}"));
         if name.trim().is_empty() {
             return Err(invalid(at, format!("mesh[{index}] has an empty name")));
         }
         if self.mesh_ids.contains_key(name) {
-            return Err(invalid(at, format!("mesh \"{name}\" is declared twice")));
+            return Err(invalid(at, format!("mesh \"{shown}\" is declared twice")));
         }
         let mut chain = match (&spec.procedural, &spec.gltf) {
             (Some(kind), None) => procedural_shape(*kind, spec).map_err(fail)?.lods(),
