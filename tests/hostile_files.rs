@@ -207,6 +207,13 @@ fn corpus(root: &Path) -> Vec<Case> {
         &["check", "scene.toml", "--max-memory", "100MB"],
         Refused("--max-memory"),
     ));
+    let transforms: String = (0..100_000)
+        .map(|i| format!("{{ mesh = \"ball\", material = \"paint\", position = [{i}, 0, 0] }},\n"))
+        .collect();
+    let dir = root.join("long-transforms");
+    write(&dir.join("scene.toml"), scene(&format!("transforms = [\n{transforms}]"), ""));
+    let args = ["check", "scene.toml", "--max-memory", "200MB"];
+    cases.push(case("6 MB of transforms, --max-memory 200MB", &dir, &args, Refused("to parse its 6,")));
     let max = ["--objects", "4294967295"];
     for command in ["check", "pipelines", "view", "render"] {
         let mut args = vec![command];

@@ -13,8 +13,8 @@
 use crate::mesh::Vertex;
 use crate::scene::sandbox::thousands;
 use crate::tunables::{
-    FALLBACK_PHYSICAL_MEMORY, HOST_BYTES_PER_INDEX, HOST_BYTES_PER_OBJECT, HOST_BYTES_PER_VERTEX, HOST_MEMORY_SHARE,
-    MAX_OBJECT_IDS,
+    FALLBACK_PHYSICAL_MEMORY, HOST_BYTES_PER_INDEX, HOST_BYTES_PER_OBJECT, HOST_BYTES_PER_SCENE_BYTE,
+    HOST_BYTES_PER_VERTEX, HOST_MEMORY_SHARE, MAX_OBJECT_IDS,
 };
 
 /// Bytes per vertex of the mesh arena.
@@ -144,6 +144,24 @@ impl Budget {
         Ok(())
     }
 
+    /// Checks the size of a scene file's text against what parsing it costs.
+    pub fn check_scene_text(&self, bytes: u64) -> Result<(), OverBudget> {
+        let needed = bytes.saturating_mul(HOST_BYTES_PER_SCENE_BYTE);
+        if needed > self.host_bytes {
+            return Err(OverBudget {
+                quantity: Quantity::SceneText.name(),
+                needed: format!(
+                    "about {} bytes of host memory to parse its {} bytes of text ({HOST_BYTES_PER_SCENE_BYTE} per byte)",
+                    thousands(needed),
+                    thousands(bytes)
+                ),
+                limit: format!("the budget of {} bytes ({})", thousands(self.host_bytes), self.host_source),
+                cause: "split the scene, or use generated sets (grid, random, rings) instead of long transforms lists".into(),
+            });
+        }
+        Ok(())
+    }
+
     /// Checks one image's decoded size against the host budget (the per-image limit is the
     /// importer's).
     pub fn check_image(&self, decoded_bytes: u64, cause: &dyn Fn(Quantity) -> String) -> Result<(), OverBudget> {
@@ -206,6 +224,7 @@ pub enum Quantity {
     Indices,
     TextureLayers,
     ImageBytes,
+    SceneText,
 }
 
 impl Quantity {
@@ -216,6 +235,7 @@ impl Quantity {
             Quantity::Indices => "indices",
             Quantity::TextureLayers => "texture layers",
             Quantity::ImageBytes => "image memory",
+            Quantity::SceneText => "bytes of scene-file text",
         }
     }
 }

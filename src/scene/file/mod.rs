@@ -122,8 +122,10 @@ pub fn load(path: &Path) -> Result<Scene, SceneError> {
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Scene, SceneError> {
     let base_dir = path.parent().unwrap_or(Path::new(""));
     let sandbox = Sandbox::new(base_dir, &options.allow_dirs)?.with_budget(options.budget.host_bytes);
-    let (_, bytes) = sandbox.read(path, "scene file")?;
     let name = path.display().to_string();
+    let (_, length) = sandbox.check(path, "scene file")?;
+    options.budget.check_scene_text(length).map_err(|detail| SceneError::Budget { file: name.clone(), detail })?;
+    let (_, bytes) = sandbox.read(path, "scene file")?;
     let text = String::from_utf8(bytes)
         .map_err(|error| SceneError::NotText { file: name.clone(), offset: error.utf8_error().valid_up_to() })?;
     let raw = read_spec(&text, &name)?;
@@ -201,14 +203,17 @@ pub fn default_scene_with_objects(objects: u32) -> Scene {
 // ---------------------------------------------------------------------------------------
 // Stages 1 and 2: TOML to specs, every number finite.
 
-/// One parse of the text into toml's spanned document, then serde into the specs. The
-/// document is kept only to name the key path of a number [`Finite`](finite::Finite) refused.
+/// One parse of the text into toml's spanned document, then serde into the specs. Only when
+/// [`Finite`](finite::Finite) refuses a number is the text parsed again, to name the number's
+/// key path (keeping a copy of the document instead doubled the peak memory of every load).
 fn read_spec(text: &str, file: &str) -> Result<SceneSpec, SceneError> {
     let document = DeTable::parse(text).map_err(|error| syntax_error(file, text, &error))?;
-    let kept = document.get_ref().clone();
     SceneSpec::deserialize(toml::de::Deserializer::from(document)).map_err(|error| {
+        let reparsed = || DeTable::parse(text).ok().map(|document| document.into_inner());
         match error.span().filter(|_| error.message() == finite::NOT_FINITE) {
-            Some(span) => not_finite(file, text, &kept, span).unwrap_or_else(|| syntax_error(file, text, &error)),
+            Some(span) => reparsed()
+                .and_then(|document| not_finite(file, text, &document, span))
+                .unwrap_or_else(|| syntax_error(file, text, &error)),
             None => syntax_error(file, text, &error),
         }
     })
