@@ -240,7 +240,7 @@ fn corpus(root: &Path) -> Vec<Case> {
     model["buffers"].as_array_mut().unwrap().extend(std::iter::repeat_n(big, 1000));
     write(&dir.join("model.gltf"), serde_json::to_vec(&model).unwrap());
     let args = ["check", "scene.toml", "--max-memory", "256MiB"];
-    cases.push(case("one 4 MiB file as 1,000 buffers", &dir, &args, Refused("over the budget of 268,435,456")));
+    cases.push(case("one 4 MiB file as 1,000 buffers", &dir, &args, Refused("over the budget of 268,435,456 bytes")));
     let dir = model_dir(root, "huge-png", "buffer.bin", Some("huge.png"), 100);
     write(&dir.join("huge.png"), black_png(16384, 16384));
     cases.push(case(

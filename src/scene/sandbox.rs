@@ -42,7 +42,7 @@ pub enum SandboxError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{what} \"{path}\" would bring the bytes this scene has read to {}, over the budget of {}", thousands(*.total), thousands(*.limit))]
+    #[error("{what} \"{path}\" would bring the memory this scene's files take once read to {} bytes, over the budget of {} bytes", thousands(*.total), thousands(*.limit))]
     TooMuchRead { what: String, path: String, total: u64, limit: u64 },
     #[error("--allow-dir \"{path}\" is not a directory that can be read")]
     BadRoot {
@@ -132,13 +132,22 @@ impl Sandbox {
 
     /// Reads a file after [`Sandbox::check`]; returns its canonical path and bytes.
     pub fn read(&self, path: &Path, what: &str) -> Result<(PathBuf, Vec<u8>), SandboxError> {
+        self.read_costing(path, what, 1)
+    }
+
+    /// [`Sandbox::read`] of a file that costs `per_byte` bytes of memory per byte once read
+    /// (a glTF file's JSON, parsed), counted so against the load's total.
+    pub fn read_costing(&self, path: &Path, what: &str, per_byte: u64) -> Result<(PathBuf, Vec<u8>), SandboxError> {
         let (canonical, length) = self.check(path, what)?;
-        let before = self.read.fetch_add(length, Ordering::Relaxed);
-        if before.saturating_add(length) > self.max_total_bytes {
+        let cost = length.saturating_mul(per_byte);
+        let before = self.read.fetch_add(cost, Ordering::Relaxed);
+        if before.saturating_add(cost) > self.max_total_bytes {
+            // A refused read costs nothing.
+            self.read.fetch_sub(cost, Ordering::Relaxed);
             return Err(SandboxError::TooMuchRead {
                 what: what.to_string(),
                 path: path.display().to_string(),
-                total: before.saturating_add(length),
+                total: before.saturating_add(cost),
                 limit: self.max_total_bytes,
             });
         }

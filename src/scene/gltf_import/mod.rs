@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec4;
 
 use super::sandbox::{Sandbox, SandboxError};
+use crate::tunables::HOST_BYTES_PER_GLTF_BYTE;
 pub use images::{images_decoded, ImageCache};
 pub use material::resize_nearest;
 pub use uri::{decode_base64, encode_base64};
@@ -91,7 +92,7 @@ pub struct GltfFile {
 /// Opens a `.gltf` or `.glb` file through the scene's sandbox, which its external buffers and
 /// images must also stay inside.
 pub fn open(path: &Path, sandbox: &Sandbox) -> Result<GltfFile, ImportError> {
-    let (canonical, bytes) = sandbox.read(path, "glTF file")?;
+    let (canonical, bytes) = sandbox.read_costing(path, "glTF file", HOST_BYTES_PER_GLTF_BYTE)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut file = from_bytes(&bytes, &dir, sandbox)?;
     file.source = canonical;
