@@ -233,6 +233,14 @@ fn corpus(root: &Path) -> Vec<Case> {
     write(&dir.join("model.gltf"), gltf("buffer.bin", 9999, 1300, None, 1));
     write(&dir.join("scene.toml"), gltf_scene("model.gltf", 6, 1));
     cases.push(case("dense glTF imported six times", &dir, &["check", "scene.toml"], Refused("too many vertices")));
+    write(&dir.join("once.toml"), gltf_scene("model.gltf", 1, 1));
+    let args = ["check", "once.toml", "--max-memory", "1GB"];
+    cases.push(case(
+        "dense glTF once, --max-memory 1GB",
+        &dir,
+        &args,
+        Refused("while importing the largest glTF mesh"),
+    ));
     let dir = model_dir(root, "many-buffers", "buffer.bin", None, 1);
     write(&dir.join("big.bin"), vec![0u8; 4 << 20]);
     let mut model: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("model.gltf")).unwrap()).unwrap();

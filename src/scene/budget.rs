@@ -186,6 +186,8 @@ pub struct Needs {
     pub indices: u64,
     /// Layers of the larger texture slot.
     pub texture_layers: u64,
+    /// Host bytes needed for a while on top of the rest: importing the largest glTF mesh.
+    pub transient_bytes: u64,
 }
 
 impl Needs {
@@ -195,6 +197,7 @@ impl Needs {
             .saturating_mul(HOST_BYTES_PER_OBJECT)
             .saturating_add(self.vertices.saturating_mul(HOST_BYTES_PER_VERTEX))
             .saturating_add(self.indices.saturating_mul(HOST_BYTES_PER_INDEX))
+            .saturating_add(self.transient_bytes)
     }
 
     fn largest_host_share(&self) -> Quantity {
@@ -202,13 +205,20 @@ impl Needs {
             (self.objects.saturating_mul(HOST_BYTES_PER_OBJECT), Quantity::Objects),
             (self.vertices.saturating_mul(HOST_BYTES_PER_VERTEX), Quantity::Vertices),
             (self.indices.saturating_mul(HOST_BYTES_PER_INDEX), Quantity::Indices),
+            (self.transient_bytes, Quantity::Vertices),
         ];
         shares.iter().max_by_key(|(bytes, _)| *bytes).map_or(Quantity::Objects, |(_, quantity)| *quantity)
     }
 
     fn describe_host(&self) -> String {
+        let transient = if self.transient_bytes > 0 {
+            format!(", {} while importing the largest glTF mesh", thousands(self.transient_bytes))
+        } else {
+            String::new()
+        };
         format!(
-            "{} objects × {HOST_BYTES_PER_OBJECT}, {} vertices × {HOST_BYTES_PER_VERTEX}, {} indices × {HOST_BYTES_PER_INDEX}",
+            "{} objects × {HOST_BYTES_PER_OBJECT}, {} vertices × {HOST_BYTES_PER_VERTEX}, {} indices × \
+             {HOST_BYTES_PER_INDEX}{transient}",
             thousands(self.objects),
             thousands(self.vertices),
             thousands(self.indices)
@@ -275,7 +285,7 @@ mod tests {
     fn each_quantity_is_checked() {
         let budget = Budget::unlimited().with_host_bytes(1 << 20, "test").with_device(device());
         let cause = |q: Quantity| format!("caused by {}", q.name());
-        let ok = Needs { objects: 1000, vertices: 100, indices: 800, texture_layers: 4 };
+        let ok = Needs { objects: 1000, vertices: 100, indices: 800, texture_layers: 4, transient_bytes: 0 };
         budget.check(&ok, &cause).unwrap();
         let refused = |needs: Needs| budget.check(&needs, &cause).unwrap_err();
         assert_eq!(refused(Needs { objects: 1001, ..ok }).quantity, "objects");

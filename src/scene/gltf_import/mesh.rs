@@ -17,7 +17,12 @@ impl GltfFile {
         let index = select("mesh", selector, &names)?;
         let mesh = self.document.meshes().nth(index).expect("select returns an index in range");
         let label = |primitive: usize| format!("mesh {} primitive {primitive}", describe(index, names[index]));
-        let mut data = MeshData::default();
+        // Sized once: growing by doubling would hold up to three times the mesh while copying.
+        let size = self.mesh_size(selector)?;
+        let mut data = MeshData {
+            vertices: Vec::with_capacity(size.vertices as usize),
+            indices: Vec::with_capacity(size.indices as usize),
+        };
         for primitive in mesh.primitives() {
             let what = label(primitive.index());
             if primitive.mode() != Mode::Triangles {
@@ -202,24 +207,34 @@ impl GltfFile {
 
 /// Area-weighted face normals summed per vertex: smooth across shared vertices, flat for
 /// unshared ones (non-indexed primitives).
-/// Summed in f32 and, where that overflows or underflows (the cross product of a huge or a
-/// tiny model's edges), in f64.
+/// Summed in f32 and, only if that overflows or underflows somewhere (the cross product of a
+/// huge or a tiny model's edges), again in f64 for the vertices it failed.
 fn generate_normals(vertices: &mut [Vertex], indices: &[u32]) {
+    let exact = |sum: Vec3| sum.length_squared().is_finite() && sum.length_squared() > 1e-30;
     let mut sums = vec![Vec3::ZERO; vertices.len()];
-    let mut wide = vec![DVec3::ZERO; vertices.len()];
     for tri in indices.chunks_exact(3) {
         let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| Vec3::from(vertices[i as usize].position));
         let face = (b - a).cross(c - a);
-        let [a, b, c] = [a, b, c].map(Vec3::as_dvec3);
-        let wide_face = (b - a).cross(c - a);
         for &i in tri {
             sums[i as usize] += face;
-            wide[i as usize] += wide_face;
         }
     }
-    for ((vertex, sum), wide) in vertices.iter_mut().zip(sums).zip(wide) {
-        let sum_is_exact = sum.length_squared().is_finite() && sum.length_squared() > 1e-30;
-        vertex.normal =
-            if sum_is_exact { sum.normalize_or(Vec3::Y) } else { wide.normalize_or(DVec3::Y).as_vec3() }.into();
+    let wide = (!sums.iter().all(|&sum| exact(sum))).then(|| {
+        let mut wide = vec![DVec3::ZERO; vertices.len()];
+        for tri in indices.chunks_exact(3) {
+            let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| Vec3::from(vertices[i as usize].position).as_dvec3());
+            let face = (b - a).cross(c - a);
+            for &i in tri {
+                wide[i as usize] += face;
+            }
+        }
+        wide
+    });
+    for (i, (vertex, sum)) in vertices.iter_mut().zip(sums).enumerate() {
+        vertex.normal = match &wide {
+            Some(wide) if !exact(sum) => wide[i].normalize_or(DVec3::Y).as_vec3(),
+            _ => sum.normalize_or(Vec3::Y),
+        }
+        .into();
     }
 }

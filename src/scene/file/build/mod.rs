@@ -57,6 +57,8 @@ struct Builder<'a> {
     /// Planned size of each `[[mesh]]` not built yet (index = the file's mesh index), and of
     /// the stress generator's meshes if a stress set will add them.
     planned_meshes: Vec<MeshSize>,
+    /// Transient host bytes of importing each planned glTF mesh (0 for procedural ones).
+    planned_imports: Vec<u64>,
     planned_stress: MeshSize,
     images: ImageCache,
     animated: bool,
@@ -110,6 +112,7 @@ pub(super) fn build(
         options,
         total_objects: total,
         planned_meshes: Vec::new(),
+        planned_imports: Vec::new(),
         planned_stress: MeshSize::default(),
         images: ImageCache::default(),
         animated: spec.scene.animated,

@@ -16,6 +16,7 @@ use crate::scene::budget::{Budget, Needs, Quantity};
 use crate::scene::file::spec::SceneSpec;
 use crate::scene::file::SceneError;
 use crate::scene::sandbox::thousands;
+use crate::tunables::{HOST_BYTES_PER_IMPORTED_INDEX, HOST_BYTES_PER_IMPORTED_VERTEX};
 
 /// Refuses an object total over the budget, naming the largest set.
 /// `from_command_line`: the count is `--objects`', not the file's.
@@ -53,18 +54,24 @@ impl Builder<'_> {
     /// whose spec is wrong ends the plan: building reports its error in the file's order.
     pub(super) fn plan(&mut self, spec: &SceneSpec) -> Result<(), SceneError> {
         let mut planned = Vec::with_capacity(spec.mesh.len());
+        let mut imports = Vec::with_capacity(spec.mesh.len());
         for mesh in &spec.mesh {
             let size = match (&mesh.procedural, &mesh.gltf) {
-                (Some(kind), None) => procedural_shape(*kind, mesh).ok().map(|shape| shape.chain_size()),
+                (Some(kind), None) => procedural_shape(*kind, mesh).ok().map(|shape| (shape.chain_size(), 0)),
                 (None, Some(path)) => match self.gltf_file(path) {
-                    Ok(file) => file.mesh_size(mesh.mesh.as_ref().map(|s| &s.0)).ok(),
+                    Ok(file) => file.mesh_size(mesh.mesh.as_ref().map(|s| &s.0)).ok().map(|size| {
+                        let transient = size.vertices.saturating_mul(HOST_BYTES_PER_IMPORTED_VERTEX);
+                        (size, transient.saturating_add(size.indices.saturating_mul(HOST_BYTES_PER_IMPORTED_INDEX)))
+                    }),
                     Err(_) => None,
                 },
                 _ => None,
             };
-            let Some(size) = size else { break };
+            let Some((size, import)) = size else { break };
             planned.push(size);
+            imports.push(import);
         }
+        self.planned_imports = imports;
         if spec.objects.iter().any(|set| set.stress.is_some()) {
             self.planned_stress = procedural::BUILTIN_NAMES
                 .iter()
@@ -81,6 +88,9 @@ impl Builder<'_> {
     pub(super) fn check_built(&mut self, index: usize) -> Result<(), SceneError> {
         if let Some(size) = self.planned_meshes.get_mut(index) {
             *size = MeshSize::default();
+        }
+        if let Some(import) = self.planned_imports.get_mut(index) {
+            *import = 0;
         }
         let arena = MeshSize {
             vertices: self.meshes.vertices.len() as u64,
@@ -118,6 +128,7 @@ impl Builder<'_> {
             vertices: meshes.vertices,
             indices: meshes.indices,
             texture_layers: 0,
+            transient_bytes: self.planned_imports.iter().copied().max().unwrap_or(0),
         };
         self.options.budget.check(&needs, cause).map_err(|detail| SceneError::Budget { file: self.file.into(), detail })
     }
@@ -155,12 +166,15 @@ fn describe_meshes(names: &[&str], planned: &[MeshSize], quantity: Quantity) -> 
     // The first of the largest: `max_by_key` would name the last.
     match planned.iter().enumerate().rev().max_by_key(|(_, size)| key(size)) {
         Some((index, size)) => format!(
-            "the largest is [[mesh]] \"{}\" (mesh[{index}]) with {} vertices and {} indices over its levels of \
-             detail, of {} meshes in all",
+            "{} [[mesh]] \"{}\" (mesh[{index}]) with {} vertices and {} indices over its levels of detail",
+            if planned.len() == 1 {
+                "it is".to_string()
+            } else {
+                format!("the largest of {} meshes is", planned.len())
+            },
             super::short(names[index]),
             thousands(size.vertices),
             thousands(size.indices),
-            planned.len()
         ),
         None => "the scene's meshes".into(),
     }
