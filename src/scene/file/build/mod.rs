@@ -18,8 +18,7 @@ use std::rc::Rc;
 use toml::Spanned;
 
 use super::spec::{ObjectSetSpec, SceneSpec};
-use super::suggest::closest;
-use super::suggest::short;
+use super::suggest::{closest, short};
 use super::{line_column, SceneError};
 use crate::mesh::size::MeshSize;
 use crate::mesh::MeshArena;
@@ -32,7 +31,7 @@ use materials::LayerSet;
 #[derive(Clone, Copy)]
 pub(super) struct Options<'a> {
     pub(super) max_objects: u64,
-    /// `default_scene_with_objects`: counts come from the command line, not the file.
+    /// `default_scene_within`: counts come from the command line, not the file.
     pub(super) override_counts: bool,
     pub(super) budget: &'a Budget,
     /// What glTF references may read; `None` for a scene parsed from text alone.
