@@ -75,6 +75,69 @@ pub const COUNTER_LEVELS: u32 = VARIANT_COUNT + 8;
 /// Number of counter slots after the draw counts.
 pub const COUNTER_SLOTS: u32 = 8 + LOD_LEVELS;
 
+/// Most object ids a scene may use: ids share a 32-bit `instances[]` entry with the level
+/// of detail, so they stay below 2^`LEVEL_SHIFT` whatever the adapter allows.
+pub const MAX_OBJECT_IDS: u64 = 1 << LEVEL_SHIFT;
+
+/// Largest file a scene may make the engine read (the scene file itself, a glTF file, an
+/// external buffer or image), checked from the file's metadata before it is opened. 1 GiB is
+/// several times the largest glTF buffers of public test scenes; past it a file is more likely
+/// a mistake (or `/dev/zero` behind a link) than a model.
+pub const MAX_INPUT_FILE_BYTES: u64 = 1 << 30;
+
+/// Largest decoded size of one imported image, read from its header before decoding. Every
+/// texture layer is resampled to 64 × 64 (`scene::textures::TEXTURE_SIZE`), so a bigger image
+/// only costs memory and time: 128 MiB holds a 4096 × 4096 RGBA image at 16 bits per channel,
+/// or 8192 × 8192 at 16 bits per texel.
+pub const MAX_IMAGE_DECODED_BYTES: u64 = 128 << 20;
+
+/// Share of physical memory (`MemTotal` in /proc/meminfo) a scene may need by default, as
+/// numerator and denominator; `--max-memory` replaces it.
+pub const HOST_MEMORY_SHARE: (u64, u64) = (1, 2);
+
+/// Host memory assumed where /proc/meminfo cannot be read (not Linux): the default budget is
+/// this times [`HOST_MEMORY_SHARE`].
+pub const FALLBACK_PHYSICAL_MEMORY: u64 = 8 << 30;
+
+/// Peak host bytes one object costs from loading to the first frame: the scene's copy
+/// (48 bytes), the GPU-order copy and its upload (96 + 96 on a CPU adapter, whose buffers are
+/// host memory), the `instances[]` identity ranges and batch slices (48 + 48), visibility and
+/// draw slots. `render` of the default scene on lavapipe peaked 348 bytes higher per object
+/// from 100,000 to 1,000,000 objects; this rounds up.
+pub const HOST_BYTES_PER_OBJECT: u64 = 400;
+
+/// Peak host bytes per vertex of the mesh arena (32 bytes each): the arena, the upload (host
+/// memory on a CPU adapter) and a transient copy while meshes are packed. With
+/// [`HOST_BYTES_PER_INDEX`] it predicted `render`'s peak growth from 6 to 126 meshes of
+/// 256 × 256 segments on lavapipe (10.6 M vertices, 62.5 M indices) within 1%.
+pub const HOST_BYTES_PER_VERTEX: u64 = 3 * 32;
+
+/// Peak host bytes per index of the mesh arena (4 bytes each), counted like vertices.
+pub const HOST_BYTES_PER_INDEX: u64 = 3 * 4;
+
+/// Peak host bytes per byte of scene-file text while it is parsed (toml's spanned document
+/// and the specs): a 29 MB file of 500,000 `transforms` peaked at 1.35 GB, 46 times its size.
+/// A scene file over the memory budget divided by this is refused before it is read.
+pub const HOST_BYTES_PER_SCENE_BYTE: u64 = 48;
+
+/// Host bytes counted per byte of a glTF file against a load's memory budget (the bytes
+/// read of buffers and images count once): parsing its JSON peaked 5 times its size (a
+/// 31.8 MB file of 300,000 accessors added 160 MB).
+pub const HOST_BYTES_PER_GLTF_BYTE: u64 = 6;
+
+/// Transient host bytes per vertex and per index of a glTF mesh while it is imported
+/// (read, normals, simplified, its levels measured by `mesh::distance`), on top of what the
+/// scene keeps; meshes are imported one at a time, so the largest one counts. Fitted to two
+/// imports on lavapipe: 13.0 M vertices and indices peaked 3.41 GB, 6.5 M vertices with 39 M
+/// indices 2.21 GB (246 and 16 bytes; rounded up).
+pub const HOST_BYTES_PER_IMPORTED_VERTEX: u64 = 256;
+/// See [`HOST_BYTES_PER_IMPORTED_VERTEX`].
+pub const HOST_BYTES_PER_IMPORTED_INDEX: u64 = 16;
+
+/// Names longer than this (in characters) get no did-you-mean suggestion (the edit distance
+/// costs the product of the two lengths) and are cut to this length in messages.
+pub const MAX_NAME_CHARS: usize = 64;
+
 /// Bind group indices any pipeline uses (frame, scene or pass i/o, textures); commands are
 /// counted per index up to this.
 pub const BIND_GROUPS: usize = 3;

@@ -17,6 +17,7 @@ use multidraw::mesh::{MeshArena, MeshData, Vertex, MAX_LODS};
 use multidraw::scene::file;
 use multidraw::scene::generator::{stress_scene, StressParams};
 use multidraw::scene::gltf_import::{self, Selector};
+use multidraw::scene::sandbox::Sandbox;
 use multidraw::scene::Scene;
 use serde_json::json;
 
@@ -134,7 +135,8 @@ fn reference_mesh(mesh: &toml::Table, scene_dir: &Path) -> MeshData {
         }
     } else {
         let path = scene_dir.join(mesh["gltf"].as_str().unwrap());
-        let model = gltf_import::open(&path, scene_dir).unwrap();
+        let sandbox = Sandbox::new(scene_dir, &[]).unwrap();
+        let model = gltf_import::open(&path, &sandbox).unwrap();
         let selector = mesh.get("mesh").map(|s| match s {
             toml::Value::String(name) => Selector::Name(name.clone()),
             toml::Value::Integer(index) => Selector::Index(*index as usize),

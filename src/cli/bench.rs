@@ -53,6 +53,8 @@ pub struct BenchArgs {
     puffin: Option<PathBuf>,
     #[command(flatten)]
     detail: DetailArgs,
+    #[command(flatten)]
+    load: super::load::LoadArgs,
     /// Run every count twice, with LOD, size and occlusion culling all off and as the flags
     /// say, and print the GPU-time ratio.
     #[arg(long)]
@@ -73,16 +75,19 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
     if args.scene.is_some() && args.objects.is_some() {
         anyhow::bail!("--objects sweeps the embedded default scene; a scene file sets its own counts");
     }
+    let ctx = GpuContext::headless(options)?;
     for (path, format) in [(&args.json, Format::Any), (&args.chart, Format::Png), (&args.puffin, Format::Any)] {
         if let Some(path) = path {
             output::check(path, format)?;
         }
     }
     let scene = match &args.scene {
-        Some(path) => Some(multidraw::scene::file::load(path)?),
+        Some(path) => Some(super::load_scene(Some(path), None, Some(&ctx.limits), &args.load)?),
         None => None,
     };
-    let ctx = GpuContext::headless(options)?;
+    for &count in args.objects.iter().flatten() {
+        args.load.check_default_objects(count, &ctx.limits)?;
+    }
     let config = BenchConfig {
         objects: args.objects.clone().unwrap_or_else(|| bench::DEFAULT_OBJECT_COUNTS.to_vec()),
         scene,

@@ -1,7 +1,9 @@
 //! Argument parsing and the subcommands.
 
 mod bench;
+mod check;
 mod detail;
+mod load;
 mod pipelines;
 pub mod progress;
 mod render;
@@ -44,6 +46,9 @@ enum Command {
     View(view::ViewArgs),
     /// Render many GPU-driven frames and check that host and GPU memory stay flat.
     Soak(soak::SoakArgs),
+    /// Load a scene and check it against the budget and the adapter's limits, without rendering.
+    #[command(hide = true)]
+    Check(check::CheckArgs),
     /// Print where the time goes in a .puffin capture: every scope path with count, median and total ms.
     PuffinSummary {
         /// The capture (from `bench --puffin`).
@@ -100,6 +105,7 @@ pub fn run() -> Result<()> {
         Command::Pipelines(args) => pipelines::run(&options, &args),
         Command::View(args) => view::run(&options, &args),
         Command::Soak(args) => soak::run(&options, &args),
+        Command::Check(args) => check::run(&options, &args),
         Command::PuffinSummary { file, rows } => {
             // Read first, so that a bad file prints its error and no table header.
             let summary = multidraw::profiling::summary::summarize(&file)?;
@@ -132,31 +138,29 @@ pub fn save_driver_cache(ctx: &GpuContext) {
 }
 
 /// The scene of a command: a scene file, or the embedded default scene, whose object count
-/// `objects` may override. With `limits` (a device already open), that count is checked
-/// before generating; otherwise the renderer checks the scene when it uploads it.
+/// `objects` may override. Every command loads through here: the file and what it names are
+/// read through the sandbox (`load.allow_dirs`), and the scene is checked against the budget
+/// (`load.max_memory`, and `limits`, the adapter's, when known) before anything is generated.
 pub fn load_scene(
     path: Option<&std::path::Path>,
     objects: Option<u32>,
     limits: Option<&wgpu::Limits>,
+    load: &load::LoadArgs,
 ) -> Result<multidraw::scene::Scene> {
     use multidraw::scene::file;
+    let options = load.options(limits);
     let start = std::time::Instant::now();
     progress::start_line(format_args!(
         "loading scene {}… ",
         path.map_or("(embedded default)".into(), |p| p.display().to_string())
     ));
     let scene = match (path, objects) {
-        (Some(path), None) => Ok(file::load(path)?),
+        (Some(path), None) => file::load_with(path, &options),
         (Some(_), Some(_)) => {
+            progress::end_open_line();
             anyhow::bail!("--objects applies to the embedded default scene only; a scene file sets its own counts")
         }
-        (None, objects) => {
-            let objects = objects.unwrap_or(DEFAULT_OBJECTS);
-            if let Some(limits) = limits {
-                multidraw::gpu_scene::check_object_count(objects as u64, limits)?;
-            }
-            Ok(file::default_scene_with_objects(objects))
-        }
+        (None, objects) => file::default_scene_within(objects.unwrap_or(DEFAULT_OBJECTS), &options.budget),
     };
     if let Ok(scene) = &scene {
         progress::finish_line(format_args!(
@@ -167,7 +171,7 @@ pub fn load_scene(
     } else {
         progress::end_open_line();
     }
-    scene
+    Ok(scene?)
 }
 
 /// Objects in the embedded default scene (scenes/default.toml).

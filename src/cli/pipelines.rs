@@ -34,6 +34,8 @@ pub struct PipelinesArgs {
     /// Write the results as JSON.
     #[arg(long)]
     json: Option<PathBuf>,
+    #[command(flatten)]
+    load: super::load::LoadArgs,
 }
 
 /// The driver's pipeline cache at a start-up.
@@ -146,7 +148,12 @@ pub fn run(options: &ContextOptions, args: &PipelinesArgs) -> Result<()> {
     if let Some(path) = &args.json {
         output::check(path, Format::Any)?;
     }
-    let scene = super::load_scene(args.scene.as_deref(), args.objects, None)?;
+    let scene = super::load_scene(
+        args.scene.as_deref(),
+        args.objects,
+        super::load::adapter_limits(options).as_ref(),
+        &args.load,
+    )?;
     let prewarm = !args.no_prewarm;
     let cold = startup_run(options, &scene, DriverCacheSource::Empty, prewarm, args.frames)?;
     let warm_source = match &cold.driver_data {

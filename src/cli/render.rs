@@ -36,6 +36,8 @@ pub struct RenderArgs {
     out: PathBuf,
     #[command(flatten)]
     detail: DetailArgs,
+    #[command(flatten)]
+    load: super::load::LoadArgs,
     /// Colour objects by their level of detail (white: level 0, then blue, green, yellow,
     /// orange, red).
     #[arg(long)]
@@ -56,7 +58,7 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
         output::check(path, Format::Png)?;
     }
     let ctx = GpuContext::headless(options)?;
-    let mut scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits))?;
+    let mut scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits), &args.load)?;
     // Bundles freeze the visible set, so they are rendered static, as the bench does.
     if args.mode == DrawMode::Bundle {
         scene.set_animated(false);

@@ -42,6 +42,8 @@ pub struct SoakArgs {
     json: Option<PathBuf>,
     #[command(flatten)]
     detail: DetailArgs,
+    #[command(flatten)]
+    load: super::load::LoadArgs,
 }
 
 pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
@@ -51,7 +53,7 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
         output::check(path, Format::Any)?;
     }
     let ctx = GpuContext::headless(options)?;
-    let scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits))?;
+    let scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits), &args.load)?;
     let mut progress = FrameProgress::new("soak");
     let report = soak::run(
         &ctx,

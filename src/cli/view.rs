@@ -46,6 +46,8 @@ pub struct ViewArgs {
     resize_test: bool,
     #[command(flatten)]
     detail: DetailArgs,
+    #[command(flatten)]
+    load: super::load::LoadArgs,
     /// Start with objects coloured by level of detail (the panel toggles it).
     #[arg(long)]
     lod_colors: bool,
@@ -64,9 +66,11 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
     for path in [&args.screenshot, &args.window_screenshot].into_iter().flatten() {
         output::check(path, Format::Png)?;
     }
-    let scene = super::load_scene(args.scene.as_deref(), args.objects, None)?;
+    let limits = super::load::adapter_limits(options);
+    let scene = super::load_scene(args.scene.as_deref(), args.objects, limits.as_ref(), &args.load)?;
     viewer::run(ViewerOptions {
         scene,
+        load: args.load.options(limits.as_ref()),
         scene_source: args.scene.clone().map_or(SceneSource::Default, SceneSource::File),
         mode: args.mode,
         width: args.size.width,

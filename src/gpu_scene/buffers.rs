@@ -12,6 +12,8 @@ use super::layout::{Layouts, CULL_IO, FRAME, HIZ, SCENE, TEXTURES};
 use super::prepare::PreparedScene;
 use super::types::{FrameUniforms, GpuBatch, GpuMaterial, GpuObject, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
+use crate::scene::budget::DeviceBudget;
+use crate::scene::file::thousands;
 use crate::scene::{Scene, TextureLayers};
 use crate::tunables::{COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT};
 
@@ -35,6 +37,22 @@ pub fn object_limit(limits: &wgpu::Limits) -> (u32, &'static str, u64) {
 
 pub fn max_objects(limits: &wgpu::Limits) -> u32 {
     object_limit(limits).0
+}
+
+/// The adapter's limits as a scene's budget needs them (plain numbers: the scene layer knows
+/// no GPU types).
+pub fn device_budget(limits: &wgpu::Limits) -> DeviceBudget {
+    let (max_objects, limit, value) = object_limit(limits);
+    DeviceBudget {
+        max_objects: max_objects as u64,
+        objects_limit: format!(
+            "{limit} of {} bytes ({OBJECT_BYTES} bytes per object: at most {} objects fit)",
+            thousands(value),
+            thousands(max_objects as u64)
+        ),
+        max_buffer_bytes: limits.max_buffer_size,
+        max_texture_layers: limits.max_texture_array_layers as u64,
+    }
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -61,6 +79,14 @@ pub enum UploadError {
     BadTexture { slot: &'static str, layer: usize, got: usize, expected: usize, size: u32 },
     #[error("texture slot {slot}: {layers} layers exceed the adapter's max_texture_array_layers ({limit})")]
     TooManyLayers { slot: &'static str, layers: usize, limit: u32 },
+    #[error(
+        "the {buffer} buffer needs {} bytes, over this adapter's {limit} of {} bytes",
+        thousands(*bytes),
+        thousands(*limit_value)
+    )]
+    BufferTooLarge { buffer: &'static str, bytes: u64, limit: &'static str, limit_value: u64 },
+    #[error("texture slot {slot}: layers of {size}×{size} exceed the adapter's max_texture_dimension_2d ({limit})")]
+    TextureTooLarge { slot: &'static str, size: u32, limit: u32 },
 }
 
 /// Checks an object count against the adapter's limits; callers that generate scenes check
@@ -108,7 +134,15 @@ pub fn check_scene(scene: &Scene, limits: &wgpu::Limits) -> Result<(), UploadErr
             });
         }
     }
+    check_buffer_sizes(scene, limits)?;
     for (slot, textures) in [("base colour", &scene.base_color_textures), ("normal", &scene.normal_textures)] {
+        if textures.size > limits.max_texture_dimension_2d {
+            return Err(UploadError::TextureTooLarge {
+                slot,
+                size: textures.size,
+                limit: limits.max_texture_dimension_2d,
+            });
+        }
         let expected = (textures.size * textures.size * 4) as usize;
         if let Some((layer, data)) = textures.layers.iter().enumerate().find(|(_, l)| l.len() != expected) {
             return Err(UploadError::BadTexture { slot, layer, got: data.len(), expected, size: textures.size });
@@ -119,6 +153,31 @@ pub fn check_scene(scene: &Scene, limits: &wgpu::Limits) -> Result<(), UploadErr
                 layers: textures.layers.len(),
                 limit: limits.max_texture_array_layers,
             });
+        }
+    }
+    Ok(())
+}
+
+/// Every buffer [`SceneBuffers::upload`] makes from the scene's size against the adapter's
+/// limits, so that no `create_buffer_init` can fail (wgpu panics on a buffer over
+/// `max_buffer_size`). The object arrays are covered by [`check_object_count`].
+fn check_buffer_sizes(scene: &Scene, limits: &wgpu::Limits) -> Result<(), UploadError> {
+    let (buffer_limit, binding) = (limits.max_buffer_size, limits.max_storage_buffer_binding_size as u64);
+    let batches: u64 = scene.meshes.meshes.iter().map(|m| m.lods.len() as u64).sum::<u64>() * VARIANT_COUNT as u64;
+    let sizes = [
+        ("vertices", scene.meshes.vertices.len() as u64 * size_of::<crate::mesh::Vertex>() as u64, false),
+        ("indices", scene.meshes.indices.len() as u64 * 4, false),
+        ("batches", batches * size_of::<GpuBatch>() as u64, true),
+        ("materials", scene.materials.len() as u64 * size_of::<GpuMaterial>() as u64, true),
+    ];
+    for (buffer, bytes, storage) in sizes {
+        let (limit, limit_value) = if storage && binding < buffer_limit {
+            ("max_storage_buffer_binding_size", binding)
+        } else {
+            ("max_buffer_size", buffer_limit)
+        };
+        if bytes > limit_value {
+            return Err(UploadError::BufferTooLarge { buffer, bytes, limit, limit_value });
         }
     }
     Ok(())

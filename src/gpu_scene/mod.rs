@@ -8,7 +8,7 @@ pub mod prepare;
 pub mod shader;
 pub mod types;
 
-pub use buffers::{check_object_count, check_scene, max_objects, SceneBuffers, UploadError};
+pub use buffers::{check_object_count, check_scene, device_budget, max_objects, SceneBuffers, UploadError};
 pub use layout::Layouts;
 pub use prepare::{prepare, PreparedScene, VariantRange};
 

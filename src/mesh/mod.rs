@@ -6,6 +6,7 @@ pub mod distance;
 pub mod lod;
 pub mod procedural;
 pub mod simplify;
+pub mod size;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};
@@ -53,7 +54,16 @@ impl MeshData {
         }
         let center = (min + max) * 0.5;
         let radius = self.vertices.iter().map(|v| Vec3::from(v.position).distance(center)).fold(0.0, f32::max);
-        center.extend(radius)
+        let sphere = center.extend(radius);
+        if sphere.is_finite() {
+            return sphere;
+        }
+        // Near f32's range the sum of the corners, or a squared distance, overflows: the same
+        // sphere in f64, narrowed (not finite only when the sphere itself is out of range).
+        let center = (min.as_dvec3() + max.as_dvec3()) * 0.5;
+        let radius =
+            self.vertices.iter().map(|v| Vec3::from(v.position).as_dvec3().distance(center)).fold(0.0, f64::max);
+        center.as_vec3().extend(radius as f32)
     }
 }
 
@@ -126,6 +136,8 @@ pub enum MeshError {
     IndexOutOfRange { name: String, index: u32, vertices: usize },
     #[error("mesh {} has a non-finite vertex", quoted(.name))]
     NonFinite { name: String },
+    #[error("mesh {}: its bounding sphere (radius {radius}) is beyond 32-bit floats", quoted(.name))]
+    NonFiniteBounds { name: String, radius: f32 },
     #[error("mesh {} has {levels} levels of detail; between 1 and {max} are allowed", quoted(.name))]
     LodCount { name: String, levels: usize, max: usize },
     #[error(
@@ -158,6 +170,9 @@ impl MeshArena {
             previous = *error;
         }
         let bounds = chain.levels[0].0.bounding_sphere();
+        if !bounds.is_finite() {
+            return Err(MeshError::NonFiniteBounds { name, radius: bounds.w });
+        }
         let mut lods = Vec::with_capacity(chain.levels.len());
         for (data, error) in chain.levels {
             lods.push(LodRange {

@@ -14,8 +14,20 @@ pub struct Camera {
 }
 
 impl Camera {
+    /// The view matrix. In `f32` where that is exact; otherwise in `f64` and narrowed, so
+    /// that a camera far from the origin (1e20 units) or a long `up` (whose squared length
+    /// overflows `f32`, making the `f32` basis zero) still gives its true view.
     pub fn view(&self) -> Mat4 {
-        glam::camera::rh::view::look_at_mat4(self.position, self.target, self.up)
+        let in_range = |v: Vec3| (1e-30..1e30).contains(&v.length_squared());
+        if in_range(self.target - self.position) && in_range(self.up) {
+            return glam::camera::rh::view::look_at_mat4(self.position, self.target, self.up);
+        }
+        glam::dcamera::rh::view::look_at_mat4(
+            self.position.as_dvec3(),
+            self.target.as_dvec3(),
+            self.up.as_dvec3().normalize_or_zero(),
+        )
+        .as_mat4()
     }
 
     pub fn projection(&self, aspect: f32) -> Mat4 {
@@ -26,9 +38,10 @@ impl Camera {
         self.projection(aspect) * self.view()
     }
 
-    /// The camera's forward unit vector.
+    /// The camera's forward unit vector (normalised in `f64`: the difference of two far
+    /// points overflows `f32`'s squared length).
     pub fn forward(&self) -> Vec3 {
-        (self.target - self.position).normalize_or(Vec3::NEG_Z)
+        (self.target.as_dvec3() - self.position.as_dvec3()).normalize_or(glam::DVec3::NEG_Z).as_vec3()
     }
 }
 

@@ -4,11 +4,13 @@
 //! batch, where a batch is (pipeline variant, mesh)).
 
 pub mod animation;
+pub mod budget;
 pub mod camera;
 pub mod file;
 pub mod generator;
 pub mod gltf_import;
 pub mod placement;
+pub mod sandbox;
 pub mod textures;
 
 use glam::{Quat, Vec3, Vec4};

@@ -50,6 +50,8 @@ pub struct ViewerOptions {
     pub scene: Scene,
     /// Where the panel's rebuild gets a new scene.
     pub scene_source: SceneSource,
+    /// What a rebuilt scene may read and cost (`--allow-dir`, `--max-memory`, the adapter).
+    pub load: crate::scene::file::LoadOptions,
     pub mode: DrawMode,
     pub width: u32,
     pub height: u32,
@@ -300,7 +302,7 @@ impl Viewer {
                 pyramid_level: options.pyramid_level,
             },
             stats: LiveStats::default(),
-            rebuild: SceneRebuild::new(options.scene_source.clone(), object_count),
+            rebuild: SceneRebuild::new(options.scene_source.clone(), object_count, options.load.clone()),
             screenshots: Screenshots::new(&options.script),
             clock: FrameClock { frames: 0, last_frame: Instant::now(), time: 0.0 },
             script: options.script.clone(),

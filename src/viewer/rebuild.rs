@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::scene::{file, Scene};
+use crate::scene::file::{self, LoadOptions};
+use crate::scene::Scene;
 
 /// Where rebuilt scenes come from.
 #[derive(Clone, Debug)]
@@ -18,11 +19,13 @@ pub enum SceneSource {
 }
 
 impl SceneSource {
-    fn build(&self, objects: u32) -> Result<Scene, String> {
+    /// Through the same checks as the command line's load: the sandbox and the budget.
+    fn build(&self, objects: u32, load: &LoadOptions) -> Result<Scene, String> {
         match self {
-            SceneSource::Default => Ok(file::default_scene_with_objects(objects)),
-            SceneSource::File(path) => file::load(path).map_err(|e| e.to_string()),
+            SceneSource::Default => file::default_scene_within(objects, &load.budget),
+            SceneSource::File(path) => file::load_with(path, load),
         }
+        .map_err(|error| error.chain())
     }
 }
 
@@ -41,6 +44,7 @@ pub(crate) struct Built {
 
 pub(crate) struct SceneRebuild {
     source: SceneSource,
+    load: LoadOptions,
     job: Option<Job>,
     /// Objects in the running scene.
     pub object_count: u32,
@@ -49,8 +53,8 @@ pub(crate) struct SceneRebuild {
 }
 
 impl SceneRebuild {
-    pub fn new(source: SceneSource, object_count: u32) -> Self {
-        Self { source, job: None, object_count, message: None }
+    pub fn new(source: SceneSource, object_count: u32, load: LoadOptions) -> Self {
+        Self { source, load, job: None, object_count, message: None }
     }
 
     pub fn reloads_a_file(&self) -> bool {
@@ -68,8 +72,8 @@ impl SceneRebuild {
         if self.job.is_some() {
             return;
         }
-        let source = self.source.clone();
-        let handle = std::thread::spawn(move || source.build(objects));
+        let (source, load) = (self.source.clone(), self.load.clone());
+        let handle = std::thread::spawn(move || source.build(objects, &load));
         self.job = Some(Job { objects, started: Instant::now(), handle });
     }
 
@@ -112,7 +116,7 @@ mod tests {
 
     #[test]
     fn rebuild_generates_the_requested_count_once() {
-        let mut rebuild = SceneRebuild::new(SceneSource::Default, 10);
+        let mut rebuild = SceneRebuild::new(SceneSource::Default, 10, LoadOptions::default());
         rebuild.start(25);
         rebuild.start(99); // ignored: a build is in progress
         assert_eq!(rebuild.in_progress().map(|(objects, _)| objects), Some(25));
@@ -127,7 +131,8 @@ mod tests {
 
     #[test]
     fn a_failed_reload_keeps_the_running_scene() {
-        let mut rebuild = SceneRebuild::new(SceneSource::File("/nonexistent/scene.toml".into()), 10);
+        let mut rebuild =
+            SceneRebuild::new(SceneSource::File("/nonexistent/scene.toml".into()), 10, LoadOptions::default());
         assert!(rebuild.reloads_a_file());
         rebuild.start(0);
         let built = wait_for(&mut rebuild);

@@ -8,12 +8,15 @@
 //! 2. while deserialising, every number that becomes an `f32` is checked to be finite
 //!    ([`finite`]: TOML allows `nan`, `inf` and numbers beyond `f32`'s range), so a refused
 //!    number has a line and column too;
-//! 3. the object total is computed from the counts alone, so an oversized scene is refused
-//!    before anything is generated;
+//! 3. the object total is computed from the counts alone, and every mesh's size from its
+//!    parameters or glTF accessors, so a scene over its [`Budget`] is refused before anything
+//!    is generated;
 //! 4. [`build`] makes meshes, materials and texture layers, then the object sets (through
-//!    [`crate::scene::placement`]), then the camera.
+//!    [`crate::scene::placement`]), then the camera, and checks the result finite.
 //!
-//! Nothing here panics on any input: every failure is a [`SceneError`], whose `Display` text
+//! Every file (the scene file, its glTF files, their buffers and images) is read through one
+//! [`Sandbox`] rooted at the scene file's directory. Nothing here panics on any input: every
+//! failure is a [`SceneError`], whose `Display` text (with its sources, [`SceneError::chain`])
 //! is what the user sees.
 
 mod build;
@@ -22,17 +25,20 @@ mod spec;
 mod suggest;
 
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use toml::de::DeTable;
 
+use super::budget::{Budget, OverBudget};
 use super::gltf_import::ImportError;
+use super::sandbox::{Sandbox, SandboxError};
 use super::Scene;
 use crate::mesh::MeshError;
 use build::{build, Options};
 use spec::SceneSpec;
 
+pub use super::sandbox::thousands;
 pub use super::textures::TEXTURE_SIZE;
 pub use suggest::edit_distance;
 
@@ -46,12 +52,14 @@ pub const MAX_OBJECTS: u64 = 50_000_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SceneError {
-    #[error("cannot read scene file {path}: {source}")]
-    Read {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    /// The scene file, or a file it names, could not be read or may not be.
+    #[error(transparent)]
+    Access(#[from] SandboxError),
+    #[error("scene file {file} is not UTF-8 text (byte {offset} is not)")]
+    NotText { file: String, offset: usize },
+    /// Over the budget: too many objects, vertices, texture layers for the adapter or memory.
+    #[error("{file}: {detail}")]
+    Budget { file: String, detail: OverBudget },
     /// Malformed TOML, a wrong type or an unknown key, with the position the parser reported.
     #[error("{file}:{line}:{column}: {message}")]
     Syntax { file: String, line: usize, column: usize, message: String },
@@ -62,14 +70,14 @@ pub enum SceneError {
     UnknownName { at: String, kind: &'static str, name: String, context: String, hint: String },
     #[error("{file}: the scene has {} objects; the maximum per scene file is {}", thousands(*.count), thousands(*.max))]
     TooManyObjects { file: String, count: u64, max: u64 },
-    #[error("{at}: glTF file \"{path}\": {source}")]
+    #[error("{at}: glTF file \"{path}\"")]
     Gltf {
         at: String,
         path: String,
         #[source]
-        source: ImportError,
+        source: Box<ImportError>,
     },
-    #[error("{at}: {source}")]
+    #[error("{at}")]
     Mesh {
         at: String,
         #[source]
@@ -81,30 +89,88 @@ pub enum SceneError {
     Invalid { at: String, message: String },
 }
 
-/// Reads a scene file; glTF paths in it resolve against the file's directory.
+impl SceneError {
+    /// The message with every source after it, `: `-separated: what a user sees.
+    pub fn chain(&self) -> String {
+        let mut text = self.to_string();
+        let mut source = std::error::Error::source(self);
+        while let Some(error) = source {
+            text.push_str(": ");
+            text.push_str(&error.to_string());
+            source = error.source();
+        }
+        text
+    }
+}
+
+/// What a scene may read and what it may cost.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Directories besides the scene file's own that its references may read (`--allow-dir`).
+    pub allow_dirs: Vec<PathBuf>,
+    pub budget: Budget,
+}
+
+/// Reads a scene file with the default budget (a share of physical memory, no adapter); glTF
+/// paths in it resolve against the file's directory, and may not leave it.
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| SceneError::Read { path: path.display().to_string(), source })?;
+    load_with(path, &LoadOptions::default())
+}
+
+/// Reads a scene file through a sandbox rooted at its directory (and `options.allow_dirs`),
+/// within `options.budget`.
+pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Scene, SceneError> {
     let base_dir = path.parent().unwrap_or(Path::new(""));
-    parse(&text, &path.display().to_string(), Some(base_dir))
+    let sandbox = Sandbox::new(base_dir, &options.allow_dirs)?.with_budget(options.budget.host_bytes);
+    let name = path.display().to_string();
+    let (_, length) = sandbox.check(path, "scene file")?;
+    options.budget.check_scene_text(length).map_err(|detail| SceneError::Budget { file: name.clone(), detail })?;
+    let (_, bytes) = sandbox.read(path, "scene file")?;
+    let text = String::from_utf8(bytes)
+        .map_err(|error| SceneError::NotText { file: name.clone(), offset: error.utf8_error().valid_up_to() })?;
+    let raw = read_spec(&text, &name)?;
+    let options =
+        Options { max_objects: MAX_OBJECTS, override_counts: false, budget: &options.budget, sandbox: Some(&sandbox) };
+    build(raw, &text, &name, Some(base_dir), options)
 }
 
 /// Parses scene-file text. `name` is the file name used in messages (and the scene's name
 /// when `[scene]` gives none); with `base_dir` `None`, glTF references are an error.
 pub fn parse(text: &str, name: &str, base_dir: Option<&Path>) -> Result<Scene, SceneError> {
-    parse_with_limit(text, name, base_dir, MAX_OBJECTS)
+    parse_with(text, name, base_dir, &LoadOptions::default())
 }
 
-/// [`parse`] with a smaller object limit: the property tests parse hundreds of thousands of
-/// mutated files and refuse the big ones before generating them.
+/// [`parse`] with what the scene may read and cost.
+pub fn parse_with(text: &str, name: &str, base_dir: Option<&Path>, options: &LoadOptions) -> Result<Scene, SceneError> {
+    parse_within(text, name, base_dir, MAX_OBJECTS, options)
+}
+
+/// [`parse`] with a smaller object limit and no memory budget: the property tests parse
+/// hundreds of thousands of mutated files and refuse the big ones before generating them.
 pub fn parse_with_limit(
     text: &str,
     name: &str,
     base_dir: Option<&Path>,
     max_objects: u64,
 ) -> Result<Scene, SceneError> {
+    let options = LoadOptions { budget: Budget::unlimited(), ..LoadOptions::default() };
+    parse_within(text, name, base_dir, max_objects, &options)
+}
+
+fn parse_within(
+    text: &str,
+    name: &str,
+    base_dir: Option<&Path>,
+    max_objects: u64,
+    options: &LoadOptions,
+) -> Result<Scene, SceneError> {
     let raw = read_spec(text, name)?;
-    build(raw, text, name, base_dir, Options { max_objects, override_counts: false })
+    let sandbox = match base_dir {
+        Some(dir) => Some(Sandbox::new(dir, &options.allow_dirs)?.with_budget(options.budget.host_bytes)),
+        None => None,
+    };
+    let options = Options { max_objects, override_counts: false, budget: &options.budget, sandbox: sandbox.as_ref() };
+    build(raw, text, name, base_dir, options)
 }
 
 /// The embedded default scene: the stress scene with 100,000 objects, seed 1, animated.
@@ -113,31 +179,41 @@ pub fn default_scene() -> Scene {
         .expect("the embedded default scene is valid (test default_scene_is_the_stress_scene)")
 }
 
-/// The default scene with its generator's object count replaced (`--objects`). Neither the
-/// file's 50M limit nor its no-empty-scene rule applies: the caller checks the count
-/// against the adapter's limits.
-pub fn default_scene_with_objects(objects: u32) -> Scene {
+/// The default scene with its generator's object count replaced (`--objects`), checked
+/// against `budget` before anything is generated. Neither the file's 50M limit nor its
+/// no-empty-scene rule applies.
+pub fn default_scene_within(objects: u32, budget: &Budget) -> Result<Scene, SceneError> {
     let mut raw = read_spec(DEFAULT_SCENE_TOML, "default.toml").expect("the embedded default scene is valid TOML");
     for set in &mut raw.objects {
         if let Some(stress) = &mut set.stress {
             stress.count = objects as i64;
         }
     }
-    build(raw, DEFAULT_SCENE_TOML, "default.toml", None, Options { max_objects: u64::MAX, override_counts: true })
-        .expect("the embedded default scene is valid with any object count (test default_scene_with_objects_overrides_the_count)")
+    let options = Options { max_objects: u64::MAX, override_counts: true, budget, sandbox: None };
+    build(raw, DEFAULT_SCENE_TOML, "the default scene (--objects)", None, options)
+}
+
+/// [`default_scene_within`] with no budget but the engine's object-id limit, which the
+/// caller has checked (the viewer's panel and the benchmark check the adapter's limit).
+pub fn default_scene_with_objects(objects: u32) -> Scene {
+    default_scene_within(objects, &Budget::unlimited())
+        .expect("the default scene is valid at any count within the id limit (test default_scene_with_objects_overrides_the_count)")
 }
 
 // ---------------------------------------------------------------------------------------
 // Stages 1 and 2: TOML to specs, every number finite.
 
-/// One parse of the text into toml's spanned document, then serde into the specs. The
-/// document is kept only to name the key path of a number [`Finite`](finite::Finite) refused.
+/// One parse of the text into toml's spanned document, then serde into the specs. Only when
+/// [`Finite`](finite::Finite) refuses a number is the text parsed again, to name the number's
+/// key path (keeping a copy of the document instead doubled the peak memory of every load).
 fn read_spec(text: &str, file: &str) -> Result<SceneSpec, SceneError> {
     let document = DeTable::parse(text).map_err(|error| syntax_error(file, text, &error))?;
-    let kept = document.get_ref().clone();
     SceneSpec::deserialize(toml::de::Deserializer::from(document)).map_err(|error| {
+        let reparsed = || DeTable::parse(text).ok().map(|document| document.into_inner());
         match error.span().filter(|_| error.message() == finite::NOT_FINITE) {
-            Some(span) => not_finite(file, text, &kept, span).unwrap_or_else(|| syntax_error(file, text, &error)),
+            Some(span) => reparsed()
+                .and_then(|document| not_finite(file, text, &document, span))
+                .unwrap_or_else(|| syntax_error(file, text, &error)),
             None => syntax_error(file, text, &error),
         }
     })
@@ -171,17 +247,4 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, column)
-}
-
-/// 50000000 → "50,000,000".
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

@@ -1,5 +1,5 @@
-//! Materials and their base-colour images: the alpha mode and factors the scene needs, and
-//! PNG images decoded and resampled to the size every layer of a texture array shares.
+//! Materials: the alpha mode, factors and base-colour image the scene needs (the images
+//! themselves are [`super::images`]'s).
 
 use glam::Vec4;
 
@@ -27,39 +27,6 @@ impl GltfFile {
             alpha_cutoff: material.alpha_cutoff().unwrap_or(0.5),
             double_sided: material.double_sided(),
         })
-    }
-
-    /// Decodes image `index` (PNG only) and resamples it, nearest texel, to `size`×`size`
-    /// RGBA8, the size every layer of the scene's texture array shares.
-    pub fn image_rgba(&self, index: usize, size: u32) -> Result<Vec<u8>, ImportError> {
-        let fail = |reason: String| ImportError::Image { index, reason };
-        // Read from the JSON rather than `Image::source`, which unwraps a missing `uri` and a
-        // buffer view's missing `mimeType`.
-        let image = self.document.as_json().images.get(index).ok_or_else(|| fail("no such image".into()))?;
-        let bytes: Vec<u8> = match (&image.buffer_view, &image.uri) {
-            (Some(view), _) => {
-                let view = self.document.views().nth(view.value()).ok_or_else(|| fail("no such buffer view".into()))?;
-                self.view_bytes(&view, &format!("image {index}"))?.to_vec()
-            }
-            (None, Some(uri)) => self.read_uri(&format!("image {index}"), uri)?,
-            (None, None) => return Err(fail("it has neither a uri nor a bufferView".into())),
-        };
-        let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
-            .with_guessed_format()
-            .map_err(|e| fail(e.to_string()))?;
-        if reader.format() != Some(image::ImageFormat::Png) {
-            return Err(fail("only PNG images are supported".into()));
-        }
-        let mut limits = image::Limits::default();
-        limits.max_image_width = Some(16_384);
-        limits.max_image_height = Some(16_384);
-        reader.limits(limits);
-        let decoded = reader.decode().map_err(|e| fail(e.to_string()))?.to_rgba8();
-        let (width, height) = decoded.dimensions();
-        if width == 0 || height == 0 {
-            return Err(fail("it is empty".into()));
-        }
-        Ok(resize_nearest(decoded.as_raw(), width, height, size))
     }
 }
 

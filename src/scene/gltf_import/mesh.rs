@@ -1,11 +1,12 @@
 //! Meshes: every triangle primitive of one glTF mesh merged into one [`MeshData`], each
 //! accessor checked against its buffer view before the `gltf` crate's readers walk it.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Mode;
 
 use super::{describe, select, GltfFile, ImportError, Selector};
+use crate::mesh::size::MeshSize;
 use crate::mesh::{MeshData, Vertex};
 
 impl GltfFile {
@@ -16,7 +17,12 @@ impl GltfFile {
         let index = select("mesh", selector, &names)?;
         let mesh = self.document.meshes().nth(index).expect("select returns an index in range");
         let label = |primitive: usize| format!("mesh {} primitive {primitive}", describe(index, names[index]));
-        let mut data = MeshData::default();
+        // Sized once: growing by doubling would hold up to three times the mesh while copying.
+        let size = self.mesh_size(selector)?;
+        let mut data = MeshData {
+            vertices: Vec::with_capacity(size.vertices as usize),
+            indices: Vec::with_capacity(size.indices as usize),
+        };
         for primitive in mesh.primitives() {
             let what = label(primitive.index());
             if primitive.mode() != Mode::Triangles {
@@ -109,6 +115,41 @@ impl GltfFile {
         Ok(data)
     }
 
+    /// The vertex and index counts [`GltfFile::mesh`] would import (level 0), from the
+    /// accessors alone: the same checks, none of the reading. A scene's budget is checked with
+    /// this before any mesh data is touched.
+    pub fn mesh_size(&self, selector: Option<&Selector>) -> Result<MeshSize, ImportError> {
+        let names: Vec<Option<&str>> = self.document.meshes().map(|m| m.name()).collect();
+        let index = select("mesh", selector, &names)?;
+        let mesh = self.document.meshes().nth(index).expect("select returns an index in range");
+        let mut size = MeshSize { vertices: 0, indices: 0, levels: 1 };
+        for primitive in mesh.primitives() {
+            let what = format!("mesh {} primitive {}", describe(index, names[index]), primitive.index());
+            if primitive.mode() != Mode::Triangles {
+                return Err(ImportError::Unsupported(format!(
+                    "{what}: mode {:?}, only triangle lists",
+                    primitive.mode()
+                )));
+            }
+            let positions = primitive.get(&gltf::Semantic::Positions).ok_or_else(|| ImportError::Corrupt {
+                what: what.clone(),
+                reason: "it has no POSITION attribute".into(),
+            })?;
+            let count =
+                self.check_accessor(&positions, &format!("{what} POSITION"), &[(Dimensions::Vec3, &[DataType::F32])])?;
+            let indices = match primitive.indices() {
+                Some(accessor) => {
+                    let types: &[DataType] = &[DataType::U8, DataType::U16, DataType::U32];
+                    self.check_accessor(&accessor, &format!("{what} indices"), &[(Dimensions::Scalar, types)])?
+                }
+                None => count,
+            };
+            size.vertices = size.vertices.saturating_add(count as u64);
+            size.indices = size.indices.saturating_add(indices as u64);
+        }
+        Ok(size)
+    }
+
     /// Checks an accessor that the crate's readers will walk: no sparse storage, an allowed
     /// type, and every element inside its view and its buffer. Returns the element count.
     fn check_accessor(
@@ -166,7 +207,10 @@ impl GltfFile {
 
 /// Area-weighted face normals summed per vertex: smooth across shared vertices, flat for
 /// unshared ones (non-indexed primitives).
+/// Summed in f32 and, only if that overflows or underflows somewhere (the cross product of a
+/// huge or a tiny model's edges), again in f64 for the vertices it failed.
 fn generate_normals(vertices: &mut [Vertex], indices: &[u32]) {
+    let exact = |sum: Vec3| sum.length_squared().is_finite() && sum.length_squared() > 1e-30;
     let mut sums = vec![Vec3::ZERO; vertices.len()];
     for tri in indices.chunks_exact(3) {
         let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| Vec3::from(vertices[i as usize].position));
@@ -175,7 +219,22 @@ fn generate_normals(vertices: &mut [Vertex], indices: &[u32]) {
             sums[i as usize] += face;
         }
     }
-    for (vertex, sum) in vertices.iter_mut().zip(sums) {
-        vertex.normal = sum.normalize_or(Vec3::Y).into();
+    let wide = (!sums.iter().all(|&sum| exact(sum))).then(|| {
+        let mut wide = vec![DVec3::ZERO; vertices.len()];
+        for tri in indices.chunks_exact(3) {
+            let [a, b, c] = [tri[0], tri[1], tri[2]].map(|i| Vec3::from(vertices[i as usize].position).as_dvec3());
+            let face = (b - a).cross(c - a);
+            for &i in tri {
+                wide[i as usize] += face;
+            }
+        }
+        wide
+    });
+    for (i, (vertex, sum)) in vertices.iter_mut().zip(sums).enumerate() {
+        vertex.normal = match &wide {
+            Some(wide) if !exact(sum) => wide[i].normalize_or(DVec3::Y).as_vec3(),
+            _ => sum.normalize_or(Vec3::Y),
+        }
+        .into();
     }
 }

@@ -3,11 +3,14 @@
 //! buffers and images) and `.glb` files.
 //!
 //! The `gltf` crate is built without its `import` feature: buffers and images are resolved
-//! here, so every external path is checked against the scene's directory (a model may not
-//! read files outside it) and the only image decoder is the PNG one the engine already links.
-//! Every accessor is bounds-checked against its buffer before the crate's readers touch it:
-//! those readers slice and assert on malformed input, and a scene file must never panic.
+//! here, every external file through the scene's [`Sandbox`] (canonical path under the
+//! scene's directory, regular files only, size-capped), and the only image decoder is the PNG
+//! one the engine already links. Every accessor is bounds-checked against its buffer before
+//! the crate's readers touch it: those readers slice and assert on malformed input, and a
+//! scene file must never panic. A mesh's size can be read without reading its data
+//! ([`GltfFile::mesh_size`]), so a scene's budget is checked before any mesh is imported.
 
+mod images;
 mod material;
 mod mesh;
 mod uri;
@@ -16,28 +19,31 @@ use std::path::{Path, PathBuf};
 
 use glam::Vec4;
 
+use super::sandbox::{Sandbox, SandboxError};
+use crate::tunables::HOST_BYTES_PER_GLTF_BYTE;
+pub use images::{images_decoded, ImageCache};
 pub use material::resize_nearest;
-pub use uri::{decode_base64, encode_base64, lexically_normal};
+pub use uri::{decode_base64, encode_base64};
 
 /// What can go wrong reading a glTF file; the scene loader adds the file's path.
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {
-    #[error("cannot read it: {0}")]
-    Read(#[source] std::io::Error),
-    #[error("not a valid glTF 2.0 file: {0}")]
+    /// The file itself or an external buffer or image could not be read (or may not be).
+    #[error(transparent)]
+    Access(#[from] SandboxError),
+    #[error("not a valid glTF 2.0 file")]
     Parse(#[source] gltf::Error),
     #[error("{what} \"{uri}\" {reason}")]
     BadUri { what: String, uri: String, reason: String },
-    #[error("cannot read {what} \"{path}\": {source}")]
-    ReadExternal { what: String, path: String, source: std::io::Error },
     #[error("{what}: {reason}")]
     Corrupt { what: String, reason: String },
     #[error("{0} (not supported)")]
     Unsupported(String),
     #[error("it has no {what} {selector}; it has {available}")]
     NotFound { what: &'static str, selector: String, available: String },
-    #[error("image {index}: {reason}")]
-    Image { index: usize, reason: String },
+    /// `origin` says where the image is: ` "texture.png"`, ` (buffer view 3)`, or empty.
+    #[error("image {index}{origin}: {reason}")]
+    Image { index: usize, origin: String, reason: String },
 }
 
 /// Picks one mesh or material of a file: by name or by position in the file.
@@ -76,20 +82,25 @@ pub struct GltfFile {
     buffers: Vec<Vec<u8>>,
     /// Directory that relative URIs resolve against.
     dir: PathBuf,
-    /// Directory no external URI may leave.
-    root: PathBuf,
+    /// What external URIs may read.
+    sandbox: Sandbox,
+    /// The file's canonical path (empty for a file parsed from memory): names images that
+    /// live in its buffer views for the image cache.
+    source: PathBuf,
 }
 
-/// Opens a `.gltf` or `.glb` file. `root` is the directory external buffers and images must
-/// stay inside (the scene file's directory).
-pub fn open(path: &Path, root: &Path) -> Result<GltfFile, ImportError> {
-    let bytes = std::fs::read(path).map_err(ImportError::Read)?;
+/// Opens a `.gltf` or `.glb` file through the scene's sandbox, which its external buffers and
+/// images must also stay inside.
+pub fn open(path: &Path, sandbox: &Sandbox) -> Result<GltfFile, ImportError> {
+    let (canonical, bytes) = sandbox.read_costing(path, "glTF file", HOST_BYTES_PER_GLTF_BYTE)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    from_bytes(&bytes, &dir, root)
+    let mut file = from_bytes(&bytes, &dir, sandbox)?;
+    file.source = canonical;
+    Ok(file)
 }
 
 /// Parses a glTF file already in memory; `dir` is where its relative URIs point.
-pub fn from_bytes(bytes: &[u8], dir: &Path, root: &Path) -> Result<GltfFile, ImportError> {
+pub fn from_bytes(bytes: &[u8], dir: &Path, sandbox: &Sandbox) -> Result<GltfFile, ImportError> {
     // The crate subtracts the 12-byte GLB header from the declared length unchecked.
     if let Some(length) = bytes.strip_prefix(b"glTF").and_then(|rest| rest.get(4..8)) {
         let length = u32::from_le_bytes(length.try_into().expect("a 4-byte slice"));
@@ -120,7 +131,13 @@ pub fn from_bytes(bytes: &[u8], dir: &Path, root: &Path) -> Result<GltfFile, Imp
     if let Some(required) = document.extensions_required().next() {
         return Err(ImportError::Unsupported(format!("required extension {required}")));
     }
-    let mut file = GltfFile { document, buffers: Vec::new(), dir: dir.to_path_buf(), root: root.to_path_buf() };
+    let mut file = GltfFile {
+        document,
+        buffers: Vec::new(),
+        dir: dir.to_path_buf(),
+        sandbox: sandbox.clone(),
+        source: PathBuf::new(),
+    };
     let mut buffers = Vec::new();
     for buffer in file.document.buffers() {
         let what = format!("buffer {}", buffer.index());
@@ -129,7 +146,7 @@ pub fn from_bytes(bytes: &[u8], dir: &Path, root: &Path) -> Result<GltfFile, Imp
                 what: what.clone(),
                 reason: "it refers to a missing GLB BIN chunk".into(),
             })?,
-            gltf::buffer::Source::Uri(uri) => file.read_uri(&what, uri)?,
+            gltf::buffer::Source::Uri(uri) => file.read_uri(&what, uri)?.1,
         };
         if data.len() < buffer.length() {
             return Err(ImportError::Corrupt {

@@ -1,69 +1,54 @@
-//! Buffer and image URIs: `data:` URIs (base64) and files relative to the glTF file, which
-//! may not leave the scene's directory.
+//! Buffer and image URIs: `data:` URIs (base64) and files relative to the glTF file, read
+//! through the scene's sandbox (which decides whether a path stays inside).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::{GltfFile, ImportError};
 
 impl GltfFile {
-    /// Reads a `data:` URI or a file relative to the glTF file, which must stay inside the
-    /// scene's directory.
-    pub(super) fn read_uri(&self, what: &str, uri: &str) -> Result<Vec<u8>, ImportError> {
+    /// Reads a `data:` URI or a file relative to the glTF file through the sandbox. Returns
+    /// the file's canonical path (`None` for a `data:` URI) and its bytes.
+    pub(super) fn read_uri(&self, what: &str, uri: &str) -> Result<(Option<PathBuf>, Vec<u8>), ImportError> {
+        if let Some(bytes) = decode_data_uri(what, uri)? {
+            return Ok((None, bytes));
+        }
+        let path = self.uri_path(what, uri)?;
+        let (canonical, bytes) = self.sandbox.read(&path, what)?;
+        Ok((Some(canonical), bytes))
+    }
+
+    /// The path a relative file URI names (joined to the glTF file's directory).
+    pub(super) fn uri_path(&self, what: &str, uri: &str) -> Result<PathBuf, ImportError> {
         let bad =
             |reason: &str| ImportError::BadUri { what: what.to_string(), uri: shorten(uri), reason: reason.into() };
-        if let Some(rest) = uri.strip_prefix("data:") {
-            let (header, payload) = rest.split_once(',').ok_or_else(|| bad("is a data URI without a comma"))?;
-            if !header.ends_with(";base64") {
-                return Err(bad("is a data URI that is not base64"));
-            }
-            return decode_base64(payload).ok_or_else(|| bad("has invalid base64 data"));
-        }
         if uri.contains("://") {
             return Err(bad("is not a relative file path or a data: URI"));
         }
         let relative = percent_decode(uri).ok_or_else(|| bad("has an invalid %-escape"))?;
         let path = Path::new(&relative);
-        let joined = self.dir.join(path);
-        let normal = lexically_normal(&joined).ok_or_else(|| bad("leaves the scene's directory"))?;
-        let root = lexically_normal(&self.root).unwrap_or_else(|| self.root.clone());
-        if path.is_absolute() || !normal.starts_with(&root) {
-            return Err(bad("leaves the scene's directory"));
+        if path.has_root() || path.is_absolute() {
+            return Err(bad("is an absolute path; a glTF file names its files relative to itself"));
         }
-        std::fs::read(&joined).map_err(|source| ImportError::ReadExternal {
-            what: what.to_string(),
-            path: relative,
-            source,
-        })
+        if relative.is_empty() {
+            return Err(bad("is empty"));
+        }
+        Ok(self.dir.join(path))
     }
 }
 
-/// Resolves `.` and `..` without touching the file system; `None` when `..` climbs above the
-/// start of a relative path or the root of an absolute one.
-pub fn lexically_normal(path: &Path) -> Option<PathBuf> {
-    let mut out = PathBuf::new();
-    let mut depth = 0usize;
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if depth == 0 {
-                    return None;
-                }
-                depth -= 1;
-                out.pop();
-            }
-            Component::Normal(part) => {
-                depth += 1;
-                out.push(part);
-            }
-            Component::RootDir | Component::Prefix(_) => out.push(component.as_os_str()),
-        }
+/// The bytes of a `data:` URI, or `None` for any other URI.
+pub(super) fn decode_data_uri(what: &str, uri: &str) -> Result<Option<Vec<u8>>, ImportError> {
+    let bad = |reason: &str| ImportError::BadUri { what: what.to_string(), uri: shorten(uri), reason: reason.into() };
+    let Some(rest) = uri.strip_prefix("data:") else { return Ok(None) };
+    let (header, payload) = rest.split_once(',').ok_or_else(|| bad("is a data URI without a comma"))?;
+    if !header.ends_with(";base64") {
+        return Err(bad("is a data URI that is not base64"));
     }
-    Some(out)
+    decode_base64(payload).map(Some).ok_or_else(|| bad("has invalid base64 data"))
 }
 
 /// A URI cut to 48 characters for a message: `data:` URIs run to megabytes.
-fn shorten(uri: &str) -> String {
+pub(super) fn shorten(uri: &str) -> String {
     if uri.chars().count() > 48 {
         format!("{}…", uri.chars().take(48).collect::<String>())
     } else {

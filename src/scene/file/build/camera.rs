@@ -1,7 +1,7 @@
 //! The `[camera]` section: placed by hand, or `auto = true` (the default) for the stress
 //! scene's camera fitted to the box that holds every object set.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 use super::{invalid, Builder};
 use crate::scene::file::finite::Finite;
@@ -12,8 +12,19 @@ use crate::scene::{generator, Camera};
 impl Builder<'_> {
     pub(super) fn camera(&self, spec: Option<&CameraSpec>) -> Result<Camera, SceneError> {
         let automatic = generator::default_camera(self.extent.max(1.0));
-        let Some(spec) = spec else { return Ok(automatic) };
         let at = |message: String| invalid(self.file, format!("[camera] {message}"));
+        let automatic_fits =
+            automatic.position.is_finite() && automatic.target.is_finite() && automatic.far.is_finite();
+        let refuse_automatic = |what: &str| {
+            at(format!(
+                "the automatic camera's {what} is not finite: the objects reach {:.3e} units from the origin, and its far \
+                 plane (4 × that + 10) overflows 32-bit floats; place the camera by hand (position, target, far)",
+                self.extent
+            ))
+        };
+        let Some(spec) = spec else {
+            return if automatic_fits { Ok(automatic) } else { Err(refuse_automatic("placement")) };
+        };
         if spec.auto {
             let given: Vec<&str> = [
                 ("position", spec.position.is_some()),
@@ -30,7 +41,7 @@ impl Builder<'_> {
             if !given.is_empty() {
                 return Err(at(format!("auto = true places the camera itself; remove {}", given.join(", "))));
             }
-            return Ok(automatic);
+            return if automatic_fits { Ok(automatic) } else { Err(refuse_automatic("placement")) };
         }
         let (Some(Finite(position)), Some(Finite(target))) = (spec.position, spec.target) else {
             return Err(at("needs position and target, or auto = true".into()));
@@ -47,15 +58,40 @@ impl Builder<'_> {
         if !(fov > 0.0 && fov < 180.0) {
             return Err(at(format!("fov_y_degrees must be between 0 and 180 (exclusive), got {fov}")));
         }
+        if spec.far.is_none() && !automatic.far.is_finite() {
+            return Err(refuse_automatic("far plane (the default for far)"));
+        }
         if !(camera.near > 0.0 && camera.far > camera.near) {
             return Err(at(format!("needs 0 < near < far, got near {} and far {}", camera.near, camera.far)));
         }
-        let forward = camera.target - camera.position;
-        if forward.length() < 1e-6 {
+        // In f64: the difference of two far points, or the squared length of a long `up`,
+        // overflows f32 (a camera 1e20 units away is valid and must not read as degenerate).
+        let forward = camera.target.as_dvec3() - camera.position.as_dvec3();
+        if forward == DVec3::ZERO {
             return Err(at("position and target are the same point".into()));
         }
-        if forward.normalize().cross(camera.up.normalize_or_zero()).length() < 1e-4 {
-            return Err(at("up is zero or parallel to the view direction".into()));
+        let up = camera.up.as_dvec3();
+        if up == DVec3::ZERO {
+            return Err(at("up is zero".into()));
+        }
+        if forward.normalize().cross(up.normalize()).length() < 1e-4 {
+            return Err(at(format!("up {:?} is parallel to the view direction", camera.up.to_array())));
+        }
+        // Whatever the numbers, what reaches the GPU must be finite.
+        for (what, finite) in [
+            ("view matrix", camera.view().is_finite()),
+            ("projection", camera.projection(16.0 / 9.0).is_finite()),
+            ("view-projection", camera.view_proj(16.0 / 9.0).is_finite()),
+        ] {
+            if !finite {
+                return Err(at(format!(
+                    "its {what} is not finite (position {:?}, target {:?}, near {}, far {}, fov_y_degrees {fov})",
+                    camera.position.to_array(),
+                    camera.target.to_array(),
+                    camera.near,
+                    camera.far
+                )));
+            }
         }
         Ok(camera)
     }

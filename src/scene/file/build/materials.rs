@@ -1,9 +1,11 @@
 //! `[[material]]` sections: base colour, variant and alpha cutoff, written or imported from
 //! a glTF file, and their texture layers (generated or imported), shared by content.
 
+use std::collections::HashMap;
+
 use glam::Vec4;
 
-use super::{invalid, Builder};
+use super::{invalid, short, Builder};
 use crate::scene::file::spec::{MaterialSpec, NormalTextureKind, TextureKind};
 use crate::scene::file::SceneError;
 use crate::scene::textures::{self, TEXTURE_SIZE};
@@ -14,17 +16,23 @@ use crate::scene::{Material, TextureLayers, Variant};
 #[derive(Default)]
 pub(super) struct LayerSet {
     layers: Vec<Vec<u8>>,
+    /// Each layer's index by content: a file of many materials stays linear.
+    index: HashMap<Vec<u8>, u32>,
 }
 
 impl LayerSet {
     pub(super) fn insert(&mut self, rgba: Vec<u8>) -> u32 {
-        match self.layers.iter().position(|layer| *layer == rgba) {
-            Some(existing) => existing as u32,
-            None => {
-                self.layers.push(rgba);
-                self.layers.len() as u32 - 1
-            }
+        if let Some(&existing) = self.index.get(&rgba) {
+            return existing;
         }
+        let layer = self.layers.len() as u32;
+        self.index.insert(rgba.clone(), layer);
+        self.layers.push(rgba);
+        layer
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.layers.len()
     }
 
     pub(super) fn into_layers(self) -> TextureLayers {
@@ -36,12 +44,13 @@ impl Builder<'_> {
     pub(super) fn add_material(&mut self, index: usize, spec: &MaterialSpec) -> Result<(), SceneError> {
         let at = self.at(&spec.name);
         let name = spec.name.get_ref();
-        let fail = |message: String| invalid(at.clone(), format!("material \"{name}\": {message}"));
+        let shown = short(name);
+        let fail = |message: String| invalid(at.clone(), format!("material \"{shown}\": {message}"));
         if name.trim().is_empty() {
             return Err(invalid(at, format!("material[{index}] has an empty name")));
         }
         if self.material_ids.contains_key(name) {
-            return Err(invalid(at, format!("material \"{name}\" is declared twice")));
+            return Err(invalid(at, format!("material \"{shown}\" is declared twice")));
         }
         if spec.material.is_some() && spec.gltf.is_none() {
             return Err(fail("`material` selects a material of a glTF file, but no gltf is given".into()));
@@ -49,10 +58,17 @@ impl Builder<'_> {
         let imported = match &spec.gltf {
             Some(path) => {
                 let file = self.gltf_file(path)?;
-                let gltf_error = |source| SceneError::Gltf { at: at.clone(), path: path.get_ref().clone(), source };
+                let gltf_error = |source| SceneError::Gltf {
+                    at: at.clone(),
+                    path: path.get_ref().clone(),
+                    source: Box::new(source),
+                };
                 let material = file.material(spec.material.as_ref().map(|s| &s.0)).map_err(gltf_error)?;
                 let texture = match (material.base_color_image, spec.texture) {
-                    (Some(image), None) => Some(file.image_rgba(image, TEXTURE_SIZE).map_err(gltf_error)?),
+                    (Some(image), None) => Some(
+                        file.image_layer(image, TEXTURE_SIZE, &mut self.images, self.options.budget)
+                            .map_err(gltf_error)?,
+                    ),
                     _ => None,
                 };
                 Some((material, texture))

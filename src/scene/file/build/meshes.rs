@@ -3,9 +3,9 @@
 //! here: procedural ones tessellate more coarsely ([`Shape::lods`]), glTF ones are simplified
 //! ([`simplify::lods`]); the scale and offset apply to every level.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
-use super::{invalid, quoted_list, Builder};
+use super::{invalid, quoted_list, short, Builder};
 use crate::mesh::procedural::{self, Shape};
 use crate::mesh::{simplify, LodChain, MeshData};
 use crate::scene::file::spec::{MeshSpec, Procedural};
@@ -21,12 +21,13 @@ impl Builder<'_> {
     pub(super) fn add_mesh(&mut self, index: usize, spec: &MeshSpec) -> Result<(), SceneError> {
         let at = self.at(&spec.name);
         let name = spec.name.get_ref();
-        let fail = |message: String| invalid(at.clone(), format!("mesh \"{name}\": {message}"));
+        let shown = short(name);
+        let fail = |message: String| invalid(at.clone(), format!("mesh \"{shown}\": {message}"));
         if name.trim().is_empty() {
             return Err(invalid(at, format!("mesh[{index}] has an empty name")));
         }
         if self.mesh_ids.contains_key(name) {
-            return Err(invalid(at, format!("mesh \"{name}\" is declared twice")));
+            return Err(invalid(at, format!("mesh \"{shown}\" is declared twice")));
         }
         let mut chain = match (&spec.procedural, &spec.gltf) {
             (Some(kind), None) => procedural_shape(*kind, spec).map_err(fail)?.lods(),
@@ -47,7 +48,7 @@ impl Builder<'_> {
                 let data = file.mesh(selector).map_err(|source| SceneError::Gltf {
                     at: at.clone(),
                     path: path.get_ref().clone(),
-                    source,
+                    source: Box::new(source),
                 })?;
                 simplify::lods(data)
             }
@@ -69,7 +70,7 @@ impl Builder<'_> {
     }
 }
 
-fn procedural_shape(kind: Procedural, spec: &MeshSpec) -> Result<Shape, String> {
+pub(super) fn procedural_shape(kind: Procedural, spec: &MeshSpec) -> Result<Shape, String> {
     let given = [
         ("segments", spec.segments),
         ("rings", spec.rings),
@@ -141,9 +142,18 @@ fn bake_transform(data: &mut MeshData, scale: Option<[f32; 3]>, offset: Option<[
     if scale == Vec3::ONE && offset == Vec3::ZERO {
         return Ok(());
     }
+    let inverse = DVec3::ONE / scale.as_dvec3();
     for vertex in &mut data.vertices {
         vertex.position = (Vec3::from(vertex.position) * scale + offset).into();
-        vertex.normal = (Vec3::from(vertex.normal) / scale).normalize_or_zero().into();
+        let normal = Vec3::from(vertex.normal) / scale;
+        vertex.normal = if well_scaled(normal) {
+            normal.normalize_or_zero()
+        } else {
+            // Dividing by a large scale underflows f32 (and normalising then gives a zero
+            // normal), by a tiny one overflows: the same direction in f64.
+            (Vec3::from(vertex.normal).as_dvec3() * inverse).normalize_or_zero().as_vec3()
+        }
+        .into();
     }
     if scale.x * scale.y * scale.z < 0.0 {
         for tri in data.indices.chunks_exact_mut(3) {
@@ -151,4 +161,11 @@ fn bake_transform(data: &mut MeshData, scale: Option<[f32; 3]>, offset: Option<[
         }
     }
     Ok(())
+}
+
+/// Whether `f32` normalises `v` accurately: its squared length is finite and far above the
+/// subnormal range.
+pub(crate) fn well_scaled(v: Vec3) -> bool {
+    let length_squared = v.length_squared();
+    length_squared.is_finite() && length_squared > 1e-30
 }

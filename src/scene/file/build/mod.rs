@@ -1,12 +1,15 @@
 //! Stages 3 and 4 of loading: checked specs to a [`Scene`]. The object total is computed
-//! from the counts alone and refused if too large, then meshes ([`meshes`]), materials and
-//! texture layers ([`materials`]), object sets ([`objects`]) and the camera ([`camera`]) are
-//! built, each kind in the order the file lists it, each error naming where it was written.
+//! from the counts alone and checked against the budget, then the meshes' sizes are planned
+//! from their parameters and glTF accessors and checked ([`plan`]), all before any work; then
+//! meshes ([`meshes`]), materials and texture layers ([`materials`]), object sets
+//! ([`objects`]) and the camera ([`camera`]) are built, each kind in the order the file lists
+//! it, each error naming where it was written, and the finished state is checked finite.
 
 mod camera;
 mod materials;
 mod meshes;
 mod objects;
+mod plan;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -15,18 +18,31 @@ use std::rc::Rc;
 use toml::Spanned;
 
 use super::spec::{ObjectSetSpec, SceneSpec};
-use super::suggest::closest;
+use super::suggest::{closest, short};
 use super::{line_column, SceneError};
+use crate::mesh::size::MeshSize;
 use crate::mesh::MeshArena;
-use crate::scene::gltf_import::{self, GltfFile};
+use crate::scene::budget::Budget;
+use crate::scene::gltf_import::{self, GltfFile, ImageCache};
+use crate::scene::sandbox::Sandbox;
 use crate::scene::{Material, Object, Scene};
 use materials::LayerSet;
 
 #[derive(Clone, Copy)]
-pub(super) struct Options {
+pub(super) struct Options<'a> {
     pub(super) max_objects: u64,
-    /// `default_scene_with_objects`: counts come from the command line, not the file.
+    /// `default_scene_within`: counts come from the command line, not the file.
     pub(super) override_counts: bool,
+    pub(super) budget: &'a Budget,
+    /// What glTF references may read; `None` for a scene parsed from text alone.
+    pub(super) sandbox: Option<&'a Sandbox>,
+}
+
+/// One object set's count, for naming what asks for too many objects.
+struct SetCount {
+    index: usize,
+    kind: &'static str,
+    count: u64,
 }
 
 /// A scene being built from its spec, with the name tables the object sets resolve against.
@@ -34,6 +50,16 @@ struct Builder<'a> {
     file: &'a str,
     text: &'a str,
     base_dir: Option<&'a Path>,
+    options: Options<'a>,
+    /// The object total, from the counts.
+    total_objects: u64,
+    /// Planned size of each `[[mesh]]` not built yet (index = the file's mesh index), and of
+    /// the stress generator's meshes if a stress set will add them.
+    planned_meshes: Vec<MeshSize>,
+    /// Transient host bytes of importing each planned glTF mesh (0 for procedural ones).
+    planned_imports: Vec<u64>,
+    planned_stress: MeshSize,
+    images: ImageCache,
     animated: bool,
     meshes: MeshArena,
     /// Meshes the file declared, by name (the stress set's own meshes are not addressable).
@@ -58,10 +84,11 @@ pub(super) fn build(
     base_dir: Option<&Path>,
     options: Options,
 ) -> Result<Scene, SceneError> {
-    let total = count_objects(&spec, file, options)?;
+    let (total, sets) = count_objects(&spec, file, options)?;
     if total > options.max_objects {
         return Err(SceneError::TooManyObjects { file: file.to_string(), count: total, max: options.max_objects });
     }
+    plan::check_objects(file, options.budget, total, &sets, options.override_counts)?;
     if spec.scene.empty && total > 0 {
         return Err(invalid(file, format!("[scene] says empty = true, but the scene has {total} objects")));
     }
@@ -81,6 +108,12 @@ pub(super) fn build(
         file,
         text,
         base_dir,
+        options,
+        total_objects: total,
+        planned_meshes: Vec::new(),
+        planned_imports: Vec::new(),
+        planned_stress: MeshSize::default(),
+        images: ImageCache::default(),
         animated: spec.scene.animated,
         meshes: MeshArena::default(),
         mesh_ids: HashMap::new(),
@@ -93,16 +126,20 @@ pub(super) fn build(
         objects: Vec::with_capacity(total.min(options.max_objects) as usize),
         extent: 0.0,
     };
+    builder.plan(&spec)?;
     for (index, mesh) in spec.mesh.iter().enumerate() {
         builder.add_mesh(index, mesh)?;
+        builder.check_built(index)?;
     }
     for (index, material) in spec.material.iter().enumerate() {
         builder.add_material(index, material)?;
     }
+    builder.check_layers()?;
     for (index, set) in spec.objects.iter().enumerate() {
         builder.add_objects(index, set)?;
     }
     let camera = builder.camera(spec.camera.as_ref())?;
+    builder.check_bounds()?;
 
     Ok(Scene {
         name,
@@ -118,8 +155,9 @@ pub(super) fn build(
 
 /// The objects the file asks for, from its counts alone; also checks each set has exactly
 /// one placement kind and positive counts.
-fn count_objects(spec: &SceneSpec, file: &str, options: Options) -> Result<u64, SceneError> {
+fn count_objects(spec: &SceneSpec, file: &str, options: Options) -> Result<(u64, Vec<SetCount>), SceneError> {
     let mut total = 0u64;
+    let mut sets = Vec::with_capacity(spec.objects.len());
     for (index, set) in spec.objects.iter().enumerate() {
         let at = |what: &str| format!("objects[{index}].{what}");
         let positive = |what: &str, count: i64| -> Result<u64, SceneError> {
@@ -167,8 +205,9 @@ fn count_objects(spec: &SceneSpec, file: &str, options: Options) -> Result<u64, 
             }
         };
         total = total.saturating_add(count);
+        sets.push(SetCount { index, kind: kinds[0], count });
     }
-    Ok(total)
+    Ok((total, sets))
 }
 
 fn scene_name_from_file(file: &str) -> String {
@@ -191,38 +230,38 @@ impl Builder<'_> {
         format!("{}:{line}:{column}", self.file)
     }
 
-    /// Opens (once per scene) a glTF file named relative to the scene file's directory.
+    /// Opens (once per scene) a glTF file named relative to the scene file's directory,
+    /// through the sandbox (which refuses what leaves the directory, links included).
     fn gltf_file(&mut self, path: &Spanned<String>) -> Result<Rc<GltfFile>, SceneError> {
         let at = self.at(path);
         let written = path.get_ref();
-        let Some(base_dir) = self.base_dir else {
+        let (Some(base_dir), Some(sandbox)) = (self.base_dir, self.options.sandbox) else {
             return Err(invalid(
                 at,
-                format!("glTF path \"{written}\" needs a scene file on disk to resolve against (this scene was parsed from text)"),
+                format!(
+                    "glTF path \"{}\" needs a scene file on disk to resolve against (this scene was parsed from text)",
+                    short(written)
+                ),
             ));
         };
         let relative = Path::new(written);
-        let absolute = relative.has_root() || relative.is_absolute() || written.contains(':');
         if written.is_empty() {
             return Err(invalid(at, "glTF path is empty"));
         }
-        if absolute {
+        if relative.has_root() || relative.is_absolute() {
             return Err(invalid(
                 at,
-                format!("glTF path \"{written}\" is absolute; give it relative to the scene file's directory"),
+                format!("glTF path \"{}\" is absolute; give it relative to the scene file's directory", short(written)),
             ));
-        }
-        if gltf_import::lexically_normal(relative).is_none() {
-            return Err(invalid(at, format!("glTF path \"{written}\" leaves the scene file's directory")));
         }
         let full = base_dir.join(relative);
         if let Some(file) = self.gltf_files.get(&full) {
             return Ok(file.clone());
         }
-        let file = Rc::new(gltf_import::open(&full, base_dir).map_err(|source| SceneError::Gltf {
+        let file = Rc::new(gltf_import::open(&full, sandbox).map_err(|source| SceneError::Gltf {
             at,
-            path: written.clone(),
-            source,
+            path: short(written),
+            source: Box::new(source),
         })?);
         self.gltf_files.insert(full, file.clone());
         Ok(file)
@@ -244,7 +283,7 @@ impl Builder<'_> {
         Err(SceneError::UnknownName {
             at: self.at(name),
             kind,
-            name: name.get_ref().clone(),
+            name: short(name.get_ref()),
             context: context.to_string(),
             hint,
         })
@@ -266,7 +305,7 @@ impl Builder<'_> {
 
 /// Up to 12 names, quoted, for a message.
 fn quoted_list(names: &[&str]) -> String {
-    let shown: Vec<String> = names.iter().take(12).map(|n| format!("\"{n}\"")).collect();
+    let shown: Vec<String> = names.iter().take(12).map(|n| format!("\"{}\"", short(n))).collect();
     let more = names.len().saturating_sub(12);
     if more > 0 {
         format!("{} and {more} more", shown.join(", "))

@@ -81,13 +81,32 @@ impl Builder<'_> {
             0.0
         };
         self.extent = self.extent.max(extent);
-        if let Some(bad) = self.objects[first..]
-            .iter()
-            .position(|o| !(o.translation.is_finite() && o.rotation.is_finite() && o.scale.is_finite()))
-        {
+        for (i, object) in self.objects[first..].iter().enumerate() {
+            let field = if !object.translation.is_finite() {
+                "position"
+            } else if !object.rotation.is_finite() {
+                "rotation"
+            } else if !object.scale.is_finite() {
+                "scale"
+            } else {
+                continue;
+            };
             return Err(invalid(
                 self.file,
-                format!("{context}: object {bad} of the set has a non-finite placement (numbers too large?)"),
+                format!(
+                    "{context}: the {field} of object {i} of the set is not finite (its numbers overflow 32-bit \
+                     floats: position {:?}, scale {})",
+                    object.translation.to_array(),
+                    object.scale
+                ),
+            ));
+        }
+        if !extent.is_finite() {
+            return Err(invalid(
+                self.file,
+                format!(
+                    "{context}: the set reaches beyond 32-bit floats from the origin (position plus scale overflows)"
+                ),
             ));
         }
         Ok(())
@@ -130,11 +149,13 @@ impl Builder<'_> {
                 }
                 (Some(Finite(degrees)), None) => placement::euler_degrees(degrees),
                 (None, Some(Finite(q))) => {
-                    let q = Quat::from_array(q);
-                    if q.length() < 1e-6 {
+                    // In f64: the squared length of a long quaternion overflows f32, and of a
+                    // short one underflows; any non-zero one is a rotation.
+                    let q64 = glam::DQuat::from_array(q.map(f64::from));
+                    if q64.length() == 0.0 {
                         return Err(invalid(self.file, format!("{context}: quaternion has zero length")));
                     }
-                    q.normalize()
+                    q64.normalize().as_quat()
                 }
                 (None, None) => Quat::IDENTITY,
             };

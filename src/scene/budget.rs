@@ -1,0 +1,308 @@
+//! The resource budget a scene must fit, checked from the parsed file before the work it
+//! would cause: object counts before generating, vertex and index counts before building
+//! meshes, an image's decoded size before decoding it.
+//!
+//! Two kinds of limit apply. The adapter's, when a device is known ([`DeviceBudget`], plain
+//! numbers: this layer knows no GPU types; `gpu_scene::device_budget` makes them from
+//! `wgpu::Limits`): objects against the per-object storage arrays, vertex and index bytes
+//! against the largest buffer, texture layers against the array limit. And the host's
+//! ([`Budget::host_bytes`], by default a share of physical memory): what the scene costs in
+//! memory from loading to its first frame, estimated with the measured per-item costs of
+//! [`crate::tunables`].
+
+use crate::mesh::Vertex;
+use crate::scene::sandbox::thousands;
+use crate::tunables::{
+    FALLBACK_PHYSICAL_MEMORY, HOST_BYTES_PER_INDEX, HOST_BYTES_PER_OBJECT, HOST_BYTES_PER_SCENE_BYTE,
+    HOST_BYTES_PER_VERTEX, HOST_MEMORY_SHARE, MAX_OBJECT_IDS,
+};
+
+/// Bytes per vertex of the mesh arena.
+pub const VERTEX_BYTES: u64 = std::mem::size_of::<Vertex>() as u64;
+/// Bytes per index of the mesh arena.
+pub const INDEX_BYTES: u64 = 4;
+
+/// An adapter's limits, as the scene needs them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceBudget {
+    /// Most objects the per-object storage arrays can hold.
+    pub max_objects: u64,
+    /// What decides `max_objects`, for messages: "max_storage_buffer_binding_size of … bytes
+    /// (… bytes per object: at most … objects fit)".
+    pub objects_limit: String,
+    /// Largest buffer (`max_buffer_size`): the vertex arena and the index arena each.
+    pub max_buffer_bytes: u64,
+    /// Most layers of one texture array (`max_texture_array_layers`).
+    pub max_texture_layers: u64,
+}
+
+/// Everything a scene must fit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Budget {
+    /// Host memory the scene may need, in bytes.
+    pub host_bytes: u64,
+    /// Where `host_bytes` comes from, for messages ("--max-memory", "half of …").
+    pub host_source: String,
+    /// The adapter's limits, when known.
+    pub device: Option<DeviceBudget>,
+}
+
+impl Default for Budget {
+    /// The default host budget and no adapter.
+    fn default() -> Self {
+        Self::host_default()
+    }
+}
+
+impl Budget {
+    /// [`HOST_MEMORY_SHARE`] of physical memory, no adapter.
+    pub fn host_default() -> Self {
+        let (share, of) = HOST_MEMORY_SHARE;
+        let (physical, source) = match physical_memory() {
+            Some(bytes) => (bytes, "physical memory (MemTotal in /proc/meminfo)"),
+            None => (FALLBACK_PHYSICAL_MEMORY, "an assumed physical memory (/proc/meminfo unreadable)"),
+        };
+        let host_bytes = physical / of * share;
+        Self {
+            host_bytes,
+            host_source: format!("{share}/{of} of the {} bytes of {source}; --max-memory sets it", thousands(physical)),
+            device: None,
+        }
+    }
+
+    /// A host budget the user set (`--max-memory`).
+    pub fn with_host_bytes(self, bytes: u64, source: &str) -> Self {
+        Self { host_bytes: bytes, host_source: source.to_string(), ..self }
+    }
+
+    pub fn with_device(self, device: DeviceBudget) -> Self {
+        Self { device: Some(device), ..self }
+    }
+
+    /// No limit but the object ids': for tests and tools that parse many small files.
+    pub fn unlimited() -> Self {
+        Self { host_bytes: u64::MAX, host_source: "no limit".into(), device: None }
+    }
+
+    /// Checks what a scene needs; `cause` names what in the file asks for the quantity that is
+    /// over (called only on a refusal).
+    pub fn check(&self, needs: &Needs, cause: &dyn Fn(Quantity) -> String) -> Result<(), OverBudget> {
+        let over = |quantity: Quantity, needed: String, limit: String| OverBudget {
+            quantity: quantity.name(),
+            needed,
+            limit,
+            cause: cause(quantity),
+        };
+        if needs.objects > MAX_OBJECT_IDS {
+            return Err(over(
+                Quantity::Objects,
+                format!("{} objects", thousands(needs.objects)),
+                format!("the engine's limit of {} object ids", thousands(MAX_OBJECT_IDS)),
+            ));
+        }
+        if let Some(device) = &self.device {
+            if needs.objects > device.max_objects {
+                return Err(over(
+                    Quantity::Objects,
+                    format!("{} objects", thousands(needs.objects)),
+                    format!("this adapter's {}", device.objects_limit),
+                ));
+            }
+            for (quantity, count, unit) in
+                [(Quantity::Vertices, needs.vertices, VERTEX_BYTES), (Quantity::Indices, needs.indices, INDEX_BYTES)]
+            {
+                let bytes = count.saturating_mul(unit);
+                if bytes > device.max_buffer_bytes {
+                    return Err(over(
+                        quantity,
+                        format!(
+                            "{} bytes of {} ({} × {unit} bytes, every level of detail)",
+                            thousands(bytes),
+                            quantity.name(),
+                            thousands(count)
+                        ),
+                        format!("this adapter's max_buffer_size of {} bytes", thousands(device.max_buffer_bytes)),
+                    ));
+                }
+            }
+            if needs.texture_layers > device.max_texture_layers {
+                return Err(over(
+                    Quantity::TextureLayers,
+                    format!("{} texture layers in one slot", thousands(needs.texture_layers)),
+                    format!("this adapter's max_texture_array_layers of {}", thousands(device.max_texture_layers)),
+                ));
+            }
+        }
+        let host = needs.host_bytes();
+        if host > self.host_bytes {
+            return Err(over(
+                needs.largest_host_share(),
+                format!("about {} bytes of host memory ({})", thousands(host), needs.describe_host()),
+                format!("the budget of {} bytes ({})", thousands(self.host_bytes), self.host_source),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the size of a scene file's text against what parsing it costs.
+    pub fn check_scene_text(&self, bytes: u64) -> Result<(), OverBudget> {
+        let needed = bytes.saturating_mul(HOST_BYTES_PER_SCENE_BYTE);
+        if needed > self.host_bytes {
+            return Err(OverBudget {
+                quantity: Quantity::SceneText.name(),
+                needed: format!(
+                    "about {} bytes of host memory to parse its {} bytes of text ({HOST_BYTES_PER_SCENE_BYTE} per byte)",
+                    thousands(needed),
+                    thousands(bytes)
+                ),
+                limit: format!("the budget of {} bytes ({})", thousands(self.host_bytes), self.host_source),
+                cause: "split the scene, or use generated sets (grid, random, rings) instead of long transforms lists".into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks one image's decoded size against the host budget (the per-image limit is the
+    /// importer's).
+    pub fn check_image(&self, decoded_bytes: u64, cause: &dyn Fn(Quantity) -> String) -> Result<(), OverBudget> {
+        if decoded_bytes > self.host_bytes {
+            return Err(OverBudget {
+                quantity: Quantity::ImageBytes.name(),
+                needed: format!("{} bytes to decode one image", thousands(decoded_bytes)),
+                limit: format!("the budget of {} bytes ({})", thousands(self.host_bytes), self.host_source),
+                cause: cause(Quantity::ImageBytes),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// What a scene needs, counted before it is built.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    pub objects: u64,
+    /// Vertices of every mesh, every level of detail.
+    pub vertices: u64,
+    pub indices: u64,
+    /// Layers of the larger texture slot.
+    pub texture_layers: u64,
+    /// Host bytes needed for a while on top of the rest: importing the largest glTF mesh.
+    pub transient_bytes: u64,
+}
+
+impl Needs {
+    /// Estimated peak host bytes (saturating).
+    pub fn host_bytes(&self) -> u64 {
+        self.objects
+            .saturating_mul(HOST_BYTES_PER_OBJECT)
+            .saturating_add(self.vertices.saturating_mul(HOST_BYTES_PER_VERTEX))
+            .saturating_add(self.indices.saturating_mul(HOST_BYTES_PER_INDEX))
+            .saturating_add(self.transient_bytes)
+    }
+
+    fn largest_host_share(&self) -> Quantity {
+        let shares = [
+            (self.objects.saturating_mul(HOST_BYTES_PER_OBJECT), Quantity::Objects),
+            (self.vertices.saturating_mul(HOST_BYTES_PER_VERTEX), Quantity::Vertices),
+            (self.indices.saturating_mul(HOST_BYTES_PER_INDEX), Quantity::Indices),
+            (self.transient_bytes, Quantity::Vertices),
+        ];
+        shares.iter().max_by_key(|(bytes, _)| *bytes).map_or(Quantity::Objects, |(_, quantity)| *quantity)
+    }
+
+    fn describe_host(&self) -> String {
+        let transient = if self.transient_bytes > 0 {
+            format!(", {} while importing the largest glTF mesh", thousands(self.transient_bytes))
+        } else {
+            String::new()
+        };
+        format!(
+            "{} objects × {HOST_BYTES_PER_OBJECT}, {} vertices × {HOST_BYTES_PER_VERTEX}, {} indices × \
+             {HOST_BYTES_PER_INDEX}{transient}",
+            thousands(self.objects),
+            thousands(self.vertices),
+            thousands(self.indices)
+        )
+    }
+}
+
+/// The quantity a refusal is about, so the caller can say what in the file caused it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantity {
+    Objects,
+    Vertices,
+    Indices,
+    TextureLayers,
+    ImageBytes,
+    SceneText,
+}
+
+impl Quantity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Quantity::Objects => "objects",
+            Quantity::Vertices => "vertices",
+            Quantity::Indices => "indices",
+            Quantity::TextureLayers => "texture layers",
+            Quantity::ImageBytes => "image memory",
+            Quantity::SceneText => "bytes of scene-file text",
+        }
+    }
+}
+
+/// A refusal: the quantity, what the scene needs, the limit, and what in the file caused it.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("too many {quantity}: the scene needs {needed}, over {limit}; {cause}")]
+pub struct OverBudget {
+    pub quantity: &'static str,
+    pub needed: String,
+    pub limit: String,
+    pub cause: String,
+}
+
+/// `MemTotal` from /proc/meminfo, in bytes.
+pub fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|line| line.starts_with("MemTotal:"))?;
+    let kib: u64 = line.trim_start_matches("MemTotal:").trim().trim_end_matches("kB").trim().parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn device() -> DeviceBudget {
+        DeviceBudget {
+            max_objects: 1000,
+            objects_limit: "test".into(),
+            max_buffer_bytes: 32 * 100,
+            max_texture_layers: 4,
+        }
+    }
+
+    #[test]
+    fn each_quantity_is_checked() {
+        let budget = Budget::unlimited().with_host_bytes(1 << 20, "test").with_device(device());
+        let cause = |q: Quantity| format!("caused by {}", q.name());
+        let ok = Needs { objects: 1000, vertices: 100, indices: 800, texture_layers: 4, transient_bytes: 0 };
+        budget.check(&ok, &cause).unwrap();
+        let refused = |needs: Needs| budget.check(&needs, &cause).unwrap_err();
+        assert_eq!(refused(Needs { objects: 1001, ..ok }).quantity, "objects");
+        assert_eq!(refused(Needs { vertices: 101, ..ok }).quantity, "vertices");
+        assert_eq!(refused(Needs { indices: 801, ..ok }).quantity, "indices");
+        assert_eq!(refused(Needs { texture_layers: 5, ..ok }).quantity, "texture layers");
+        let host = Budget::unlimited().with_host_bytes(1000, "test");
+        let error = host.check(&Needs { objects: 3, ..Needs::default() }, &cause).unwrap_err();
+        assert!(error.to_string().contains("caused by objects"), "{error}");
+        let ids = Budget::unlimited().check(&Needs { objects: u32::MAX as u64, ..Needs::default() }, &cause);
+        assert!(ids.unwrap_err().to_string().contains("object ids"));
+    }
+
+    #[test]
+    fn physical_memory_is_read() {
+        if std::path::Path::new("/proc/meminfo").exists() {
+            assert!(physical_memory().is_some_and(|bytes| bytes > 1 << 20));
+        }
+    }
+}

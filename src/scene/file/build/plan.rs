@@ -1,0 +1,181 @@
+//! The budget, checked before the work: the object total before anything is opened or
+//! generated ([`check_objects`]), then every mesh's size from its parameters (procedural: the
+//! exact size of its whole chain of levels, [`crate::mesh::size`]) or its glTF accessors
+//! (level 0, without reading the data) before any mesh is built ([`Builder::plan`]), then the
+//! exact sizes as meshes are built (a glTF mesh's levels of detail are known only once it is
+//! simplified), the texture layers once materials are made, and finally the finished scene's
+//! bounds ([`Builder::check_bounds`]).
+
+use glam::Vec3;
+
+use super::meshes::procedural_shape;
+use super::{invalid, Builder, SetCount};
+use crate::mesh::procedural::{self, Shape};
+use crate::mesh::size::MeshSize;
+use crate::scene::budget::{Budget, Needs, Quantity};
+use crate::scene::file::spec::SceneSpec;
+use crate::scene::file::SceneError;
+use crate::scene::sandbox::thousands;
+use crate::tunables::{HOST_BYTES_PER_IMPORTED_INDEX, HOST_BYTES_PER_IMPORTED_VERTEX};
+
+/// Refuses an object total over the budget, naming the largest set.
+/// `from_command_line`: the count is `--objects`', not the file's.
+pub(super) fn check_objects(
+    file: &str,
+    budget: &Budget,
+    total: u64,
+    sets: &[SetCount],
+    from_command_line: bool,
+) -> Result<(), SceneError> {
+    let needs = Needs { objects: total, ..Needs::default() };
+    let cause = |_| {
+        if from_command_line {
+            return format!("--objects asks for {}", thousands(total));
+        }
+        match sets.iter().max_by_key(|set| set.count) {
+            Some(set) if sets.len() == 1 => {
+                format!("objects[{}].{} asks for {}", set.index, set.kind, thousands(set.count))
+            }
+            Some(set) => format!(
+                "the largest of its {} object sets is objects[{}].{} with {}",
+                sets.len(),
+                set.index,
+                set.kind,
+                thousands(set.count)
+            ),
+            None => "its object sets".into(),
+        }
+    };
+    budget.check(&needs, &cause).map_err(|detail| SceneError::Budget { file: file.to_string(), detail })
+}
+
+impl Builder<'_> {
+    /// Plans every mesh's size and checks the scene's needs before any mesh is built. A mesh
+    /// whose spec is wrong ends the plan: building reports its error in the file's order.
+    pub(super) fn plan(&mut self, spec: &SceneSpec) -> Result<(), SceneError> {
+        let mut planned = Vec::with_capacity(spec.mesh.len());
+        let mut imports = Vec::with_capacity(spec.mesh.len());
+        for mesh in &spec.mesh {
+            let size = match (&mesh.procedural, &mesh.gltf) {
+                (Some(kind), None) => procedural_shape(*kind, mesh).ok().map(|shape| (shape.chain_size(), 0)),
+                (None, Some(path)) => match self.gltf_file(path) {
+                    Ok(file) => file.mesh_size(mesh.mesh.as_ref().map(|s| &s.0)).ok().map(|size| {
+                        let transient = size.vertices.saturating_mul(HOST_BYTES_PER_IMPORTED_VERTEX);
+                        (size, transient.saturating_add(size.indices.saturating_mul(HOST_BYTES_PER_IMPORTED_INDEX)))
+                    }),
+                    Err(_) => None,
+                },
+                _ => None,
+            };
+            let Some((size, import)) = size else { break };
+            planned.push(size);
+            imports.push(import);
+        }
+        self.planned_imports = imports;
+        if spec.objects.iter().any(|set| set.stress.is_some()) {
+            self.planned_stress = procedural::BUILTIN_NAMES
+                .iter()
+                .filter_map(|name| Shape::builtin(name))
+                .fold(MeshSize::default(), |sum, shape| sum.plus(shape.chain_size()));
+        }
+        self.planned_meshes = planned;
+        let names: Vec<&str> = spec.mesh.iter().map(|m| m.name.get_ref().as_str()).collect();
+        let planned = self.planned_meshes.clone();
+        self.check_needs(MeshSize::default(), &|quantity| describe_meshes(&names, &planned, quantity))
+    }
+
+    /// After `[[mesh]]` `index` is built: the arena so far and the plan for the rest.
+    pub(super) fn check_built(&mut self, index: usize) -> Result<(), SceneError> {
+        if let Some(size) = self.planned_meshes.get_mut(index) {
+            *size = MeshSize::default();
+        }
+        if let Some(import) = self.planned_imports.get_mut(index) {
+            *import = 0;
+        }
+        let arena = MeshSize {
+            vertices: self.meshes.vertices.len() as u64,
+            indices: self.meshes.indices.len() as u64,
+            levels: 0,
+        };
+        let mesh = &self.meshes.meshes[self.meshes.meshes.len() - 1];
+        let cause = format!(
+            "the meshes up to [[mesh]] \"{}\" (mesh[{index}], {} vertices with its levels of detail) have {} vertices \
+             and {} indices",
+            super::short(&mesh.name),
+            thousands(mesh.lods.iter().map(|l| l.vertex_count as u64).sum()),
+            thousands(arena.vertices),
+            thousands(arena.indices)
+        );
+        self.check_needs(arena, &|_| cause.clone())
+    }
+
+    /// The layers of the larger texture slot against the adapter's array limit.
+    pub(super) fn check_layers(&self) -> Result<(), SceneError> {
+        let layers = self.base_color_layers.len().max(self.normal_layers.len()) as u64;
+        let needs = Needs { objects: self.total_objects, texture_layers: layers, ..Needs::default() };
+        let cause =
+            |_| format!("{} materials give {} distinct texture layers", self.materials.len(), thousands(layers));
+        self.options
+            .budget
+            .check(&needs, &cause)
+            .map_err(|detail| SceneError::Budget { file: self.file.into(), detail })
+    }
+
+    fn check_needs(&self, built: MeshSize, cause: &dyn Fn(Quantity) -> String) -> Result<(), SceneError> {
+        let meshes = self.planned_meshes.iter().fold(built, |sum, size| sum.plus(*size)).plus(self.planned_stress);
+        let needs = Needs {
+            objects: self.total_objects,
+            vertices: meshes.vertices,
+            indices: meshes.indices,
+            texture_layers: 0,
+            transient_bytes: self.planned_imports.iter().copied().max().unwrap_or(0),
+        };
+        self.options.budget.check(&needs, cause).map_err(|detail| SceneError::Budget { file: self.file.into(), detail })
+    }
+
+    /// Every object's world bounding sphere, and the automatic camera's inputs, finite: the
+    /// placement was checked per set, but the mesh radius times the object's scale, or the
+    /// centre moved by the translation, can still overflow.
+    pub(super) fn check_bounds(&self) -> Result<(), SceneError> {
+        for (i, object) in self.objects.iter().enumerate() {
+            let bounds = self.meshes.meshes[object.mesh as usize].bounds;
+            let radius = bounds.w * object.scale;
+            let centre = object.translation + object.rotation * (bounds.truncate() * object.scale);
+            let reach = centre.abs() + Vec3::splat(radius);
+            if !(radius.is_finite() && reach.is_finite()) {
+                return Err(invalid(
+                    self.file,
+                    format!(
+                        "object {i} (mesh \"{}\", scale {}, position {:?}): its bounding sphere is not finite (the \
+                         mesh's radius {:e} times the scale, plus the position, overflows 32-bit floats)",
+                        super::short(&self.meshes.meshes[object.mesh as usize].name),
+                        object.scale,
+                        object.translation.to_array(),
+                        bounds.w
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What in the file asks for the vertices or indices: the largest planned mesh.
+fn describe_meshes(names: &[&str], planned: &[MeshSize], quantity: Quantity) -> String {
+    let key = |size: &MeshSize| if quantity == Quantity::Indices { size.indices } else { size.vertices };
+    // The first of the largest: `max_by_key` would name the last.
+    match planned.iter().enumerate().rev().max_by_key(|(_, size)| key(size)) {
+        Some((index, size)) => format!(
+            "{} [[mesh]] \"{}\" (mesh[{index}]) with {} vertices and {} indices over its levels of detail",
+            if planned.len() == 1 {
+                "it is".to_string()
+            } else {
+                format!("the largest of {} meshes is", planned.len())
+            },
+            super::short(names[index]),
+            thousands(size.vertices),
+            thousands(size.indices),
+        ),
+        None => "the scene's meshes".into(),
+    }
+}
