@@ -107,6 +107,15 @@ pub fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
         let text = current.to_string();
         let text = text.trim();
         if !text.is_empty() && !out.contains(text) {
+            // A cause that restates the last part of the message ("glTF file \"x\"" then
+            // "cannot read glTF file \"x\"") replaces that part, so the name is said once.
+            let (head, last) = match out.rfind(": ") {
+                Some(i) => (i, &out[i + 2..]),
+                None => (0, out.as_str()),
+            };
+            if !last.is_empty() && text.contains(last) {
+                out.truncate(head);
+            }
             if !out.is_empty() {
                 out.push_str(": ");
             }
