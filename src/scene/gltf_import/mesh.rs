@@ -25,19 +25,8 @@ impl GltfFile {
         };
         for primitive in mesh.primitives() {
             let what = label(primitive.index());
-            if primitive.mode() != Mode::Triangles {
-                return Err(ImportError::Unsupported(format!(
-                    "{what}: mode {:?}, only triangle lists",
-                    primitive.mode()
-                )));
-            }
+            let count = self.triangle_vertex_count(&primitive, &what)?;
             let reader = primitive.reader(|buffer| self.buffers.get(buffer.index()).map(Vec::as_slice));
-            let positions = primitive.get(&gltf::Semantic::Positions).ok_or_else(|| ImportError::Corrupt {
-                what: what.clone(),
-                reason: "it has no POSITION attribute".into(),
-            })?;
-            let count =
-                self.check_accessor(&positions, &format!("{what} POSITION"), &[(Dimensions::Vec3, &[DataType::F32])])?;
             let read_failed = |attribute: &str| ImportError::Corrupt {
                 what: format!("{what} {attribute}"),
                 reason: "its data could not be read".into(),
@@ -125,18 +114,7 @@ impl GltfFile {
         let mut size = MeshSize { vertices: 0, indices: 0, levels: 1 };
         for primitive in mesh.primitives() {
             let what = format!("mesh {} primitive {}", describe(index, names[index]), primitive.index());
-            if primitive.mode() != Mode::Triangles {
-                return Err(ImportError::Unsupported(format!(
-                    "{what}: mode {:?}, only triangle lists",
-                    primitive.mode()
-                )));
-            }
-            let positions = primitive.get(&gltf::Semantic::Positions).ok_or_else(|| ImportError::Corrupt {
-                what: what.clone(),
-                reason: "it has no POSITION attribute".into(),
-            })?;
-            let count =
-                self.check_accessor(&positions, &format!("{what} POSITION"), &[(Dimensions::Vec3, &[DataType::F32])])?;
+            let count = self.triangle_vertex_count(&primitive, &what)?;
             let indices = match primitive.indices() {
                 Some(accessor) => {
                     let types: &[DataType] = &[DataType::U8, DataType::U16, DataType::U32];
@@ -148,6 +126,19 @@ impl GltfFile {
             size.indices = size.indices.saturating_add(indices as u64);
         }
         Ok(size)
+    }
+
+    /// Checks that a primitive is a triangle list with a valid POSITION accessor; returns its
+    /// vertex count. [`GltfFile::mesh`] and [`GltfFile::mesh_size`] refuse the same primitives.
+    fn triangle_vertex_count(&self, primitive: &gltf::Primitive, what: &str) -> Result<usize, ImportError> {
+        if primitive.mode() != Mode::Triangles {
+            return Err(ImportError::Unsupported(format!("{what}: mode {:?}, only triangle lists", primitive.mode())));
+        }
+        let positions = primitive.get(&gltf::Semantic::Positions).ok_or_else(|| ImportError::Corrupt {
+            what: what.to_string(),
+            reason: "it has no POSITION attribute".into(),
+        })?;
+        self.check_accessor(&positions, &format!("{what} POSITION"), &[(Dimensions::Vec3, &[DataType::F32])])
     }
 
     /// Checks an accessor that the crate's readers will walk: no sparse storage, an allowed
