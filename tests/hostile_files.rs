@@ -228,6 +228,15 @@ fn corpus(root: &Path) -> Vec<Case> {
         .collect::<String>()
         + "[[material]]\nname = \"paint\"\n[[objects]]\ntransforms = [{ mesh = \"dense0\", material = \"paint\", position = [0, 0, 0] }]\n";
     cases.push(scene_case(root, "1,100 dense spheres", &dense, Refused("too many vertices")));
+    // Distinct shapes fit the memory budget but would take minutes to build and measure.
+    let distinct: String = (0..400)
+        .map(|i| {
+            let (segments, rings) = (256 - i % 200, 256 - i / 200);
+            format!("[[mesh]]\nname = \"s{i}\"\nprocedural = \"sphere\"\nsegments = {segments}\nrings = {rings}\n")
+        })
+        .collect::<String>()
+        + "[[material]]\nname = \"paint\"\n[[objects]]\ntransforms = [{ mesh = \"s0\", material = \"paint\", position = [0, 0, 0] }]\n";
+    cases.push(scene_case(root, "400 distinct dense spheres", &distinct, Refused("too many triangles")));
     let dir = root.join("dense-gltf");
     write(&dir.join("buffer.bin"), triangles_buffer(9999));
     write(&dir.join("model.gltf"), gltf("buffer.bin", 9999, 1300, None, 1));

@@ -1,6 +1,6 @@
-//! `--allow-dir` and `--max-memory`: what a scene may read and what it may cost, the same
-//! flags on every command that loads a scene (`render`, `bench`, `view`, `soak`,
-//! `pipelines`, `check`), all of which load through `super::load_scene`.
+//! `--allow-dir`, `--max-memory` and `--max-triangles`: what a scene may read and what it
+//! may cost, the same flags on every command that loads a scene (`render`, `bench`, `view`,
+//! `soak`, `pipelines`, `check`), all of which load through `super::load_scene`.
 
 use std::path::PathBuf;
 
@@ -20,6 +20,11 @@ pub struct LoadArgs {
     /// unit (500MB, 4GB, 2GiB) [default: half of physical memory].
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
+    /// Triangles the scene's distinct meshes may have over all their levels of detail,
+    /// checked before they are built: this bounds how long a load takes (about 1 µs per
+    /// triangle on 2 cores) [default: 32000000].
+    #[arg(long, value_name = "N")]
+    pub max_triangles: Option<u64>,
 }
 
 impl LoadArgs {
@@ -28,6 +33,9 @@ impl LoadArgs {
         let mut budget = Budget::host_default();
         if let Some(bytes) = self.max_memory {
             budget = budget.with_host_bytes(bytes, "--max-memory");
+        }
+        if let Some(triangles) = self.max_triangles {
+            budget = budget.with_triangles(triangles, "--max-triangles");
         }
         if let Some(limits) = limits {
             budget = budget.with_device(multidraw::gpu_scene::device_budget(limits));

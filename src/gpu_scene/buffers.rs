@@ -13,7 +13,7 @@ use super::prepare::PreparedScene;
 use super::types::{FrameUniforms, GpuBatch, GpuMaterial, GpuObject, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::budget::DeviceBudget;
-use crate::scene::file::thousands;
+use crate::text;
 use crate::scene::{Scene, TextureLayers};
 use crate::tunables::{COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT};
 
@@ -47,8 +47,8 @@ pub fn device_budget(limits: &wgpu::Limits) -> DeviceBudget {
         max_objects: max_objects as u64,
         objects_limit: format!(
             "{limit} of {} bytes ({OBJECT_BYTES} bytes per object: at most {} objects fit)",
-            thousands(value),
-            thousands(max_objects as u64)
+            text::count(value),
+            text::count(max_objects as u64)
         ),
         max_buffer_bytes: limits.max_buffer_size,
         max_texture_layers: limits.max_texture_array_layers as u64,
@@ -81,8 +81,8 @@ pub enum UploadError {
     TooManyLayers { slot: &'static str, layers: usize, limit: u32 },
     #[error(
         "the {buffer} buffer needs {} bytes, over this adapter's {limit} of {} bytes",
-        thousands(*bytes),
-        thousands(*limit_value)
+        text::count(*bytes),
+        text::count(*limit_value)
     )]
     BufferTooLarge { buffer: &'static str, bytes: u64, limit: &'static str, limit_value: u64 },
     #[error("texture slot {slot}: layers of {size}×{size} exceed the adapter's max_texture_dimension_2d ({limit})")]

@@ -19,6 +19,7 @@
 use glam::Vec3;
 
 use super::MeshData;
+use crate::tunables::MAX_DISTANCE_SAMPLES;
 
 /// Triangles per BVH leaf: small leaves keep the exact distance tests few; four is where
 /// the node count and the per-leaf tests roughly balance.
@@ -56,6 +57,7 @@ impl Surface {
         for &[a, b, c] in &triangles {
             samples.extend([(a + b) * 0.5, (b + c) * 0.5, (c + a) * 0.5, (a + b + c) / 3.0]);
         }
+        let samples = thin(samples, MAX_DISTANCE_SAMPLES);
 
         let mut nodes = Vec::with_capacity(2 * triangles.len() / LEAF_TRIANGLES + 1);
         if !triangles.is_empty() {
@@ -129,6 +131,17 @@ impl Surface {
         }
         best
     }
+}
+
+/// At most about `cap` of `samples`, at an even stride. The stride is odd so that it walks
+/// through every kind of per-triangle sample (three midpoints and a centroid, four in a row)
+/// rather than always landing on the same one.
+fn thin(samples: Vec<Vec3>, cap: usize) -> Vec<Vec3> {
+    if samples.len() <= cap {
+        return samples;
+    }
+    let stride = samples.len().div_ceil(cap) | 1;
+    samples.into_iter().step_by(stride).collect()
 }
 
 /// Builds the subtree over `triangles[first..first + count]`, reordering them so every
@@ -311,6 +324,39 @@ mod tests {
             let denser = surface_distance(&split(&fine), &split(&coarse));
             assert!(denser >= sampled - 1e-6 && denser <= sampled * 1.01, "{sampled} vs {denser}");
         }
+    }
+
+    /// Thinning a dense mesh's samples to [`MAX_DISTANCE_SAMPLES`] measures about what
+    /// sampling all of them does.
+    #[test]
+    fn thinned_samples_find_the_extremes() {
+        let full = |fine: &MeshData, coarse: &MeshData| {
+            let [a, b] = [fine, coarse].map(|mesh| {
+                let mut surface = Surface::new(mesh);
+                surface.samples = sampled_everywhere(mesh);
+                surface
+            });
+            a.distance(&b)
+        };
+        for (fine, coarse) in [
+            (procedural::uv_sphere(256, 256), procedural::uv_sphere(128, 128)),
+            (procedural::torus(256, 128), procedural::torus(64, 32)),
+        ] {
+            assert!(Surface::new(&fine).samples.len() <= MAX_DISTANCE_SAMPLES + 1);
+            let thinned = surface_distance(&fine, &coarse);
+            let exact = full(&fine, &coarse);
+            assert!(thinned <= exact + 1e-6 && thinned >= exact * 0.98, "{thinned} vs {exact}");
+        }
+    }
+
+    fn sampled_everywhere(mesh: &MeshData) -> Vec<Vec3> {
+        let position = |i: u32| Vec3::from(mesh.vertices[i as usize].position);
+        let mut samples: Vec<Vec3> = mesh.indices.iter().map(|&i| position(i)).collect();
+        for t in mesh.indices.chunks_exact(3) {
+            let [a, b, c] = [t[0], t[1], t[2]].map(position);
+            samples.extend([(a + b) * 0.5, (b + c) * 0.5, (c + a) * 0.5, (a + b + c) / 3.0]);
+        }
+        samples
     }
 
     #[test]

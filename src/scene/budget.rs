@@ -8,13 +8,14 @@
 //! against the largest buffer, texture layers against the array limit. And the host's
 //! ([`Budget::host_bytes`], by default a share of physical memory): what the scene costs in
 //! memory from loading to its first frame, estimated with the measured per-item costs of
-//! [`crate::tunables`].
+//! [`crate::tunables`]. And the time a load may take, as the triangles to build and measure
+//! ([`Budget::triangles`], [`MAX_BUILD_TRIANGLES`] by default).
 
 use crate::mesh::Vertex;
-use crate::scene::sandbox::thousands;
+use crate::text;
 use crate::tunables::{
     FALLBACK_PHYSICAL_MEMORY, HOST_BYTES_PER_INDEX, HOST_BYTES_PER_OBJECT, HOST_BYTES_PER_SCENE_BYTE,
-    HOST_BYTES_PER_VERTEX, HOST_MEMORY_SHARE, MAX_OBJECT_IDS,
+    HOST_BYTES_PER_VERTEX, HOST_MEMORY_SHARE, MAX_BUILD_TRIANGLES, MAX_OBJECT_IDS,
 };
 
 /// Bytes per vertex of the mesh arena.
@@ -43,6 +44,11 @@ pub struct Budget {
     pub host_bytes: u64,
     /// Where `host_bytes` comes from, for messages ("--max-memory", "half of …").
     pub host_source: String,
+    /// Triangles of every distinct mesh over all its levels of detail: what building the
+    /// meshes costs in time.
+    pub triangles: u64,
+    /// Where `triangles` comes from, for messages.
+    pub triangles_source: String,
     /// The adapter's limits, when known.
     pub device: Option<DeviceBudget>,
 }
@@ -65,7 +71,9 @@ impl Budget {
         let host_bytes = physical / of * share;
         Self {
             host_bytes,
-            host_source: format!("{share}/{of} of the {} bytes of {source}; --max-memory sets it", thousands(physical)),
+            host_source: format!("{share}/{of} of the {} bytes of {source}; --max-memory sets it", text::count(physical)),
+            triangles: MAX_BUILD_TRIANGLES,
+            triangles_source: "the default, about half a minute of building; --max-triangles sets it".into(),
             device: None,
         }
     }
@@ -75,13 +83,24 @@ impl Budget {
         Self { host_bytes: bytes, host_source: source.to_string(), ..self }
     }
 
+    /// A triangle budget the user set (`--max-triangles`).
+    pub fn with_triangles(self, triangles: u64, source: &str) -> Self {
+        Self { triangles, triangles_source: source.to_string(), ..self }
+    }
+
     pub fn with_device(self, device: DeviceBudget) -> Self {
         Self { device: Some(device), ..self }
     }
 
     /// No limit but the object ids': for tests and tools that parse many small files.
     pub fn unlimited() -> Self {
-        Self { host_bytes: u64::MAX, host_source: "no limit".into(), device: None }
+        Self {
+            host_bytes: u64::MAX,
+            host_source: "no limit".into(),
+            triangles: u64::MAX,
+            triangles_source: "no limit".into(),
+            device: None,
+        }
     }
 
     /// Checks what a scene needs; `cause` names what in the file asks for the quantity that is
@@ -96,15 +115,15 @@ impl Budget {
         if needs.objects > MAX_OBJECT_IDS {
             return Err(over(
                 Quantity::Objects,
-                format!("{} objects", thousands(needs.objects)),
-                format!("the engine's limit of {} object ids", thousands(MAX_OBJECT_IDS)),
+                format!("{} objects", text::count(needs.objects)),
+                format!("the engine's limit of {} object ids", text::count(MAX_OBJECT_IDS)),
             ));
         }
         if let Some(device) = &self.device {
             if needs.objects > device.max_objects {
                 return Err(over(
                     Quantity::Objects,
-                    format!("{} objects", thousands(needs.objects)),
+                    format!("{} objects", text::count(needs.objects)),
                     format!("this adapter's {}", device.objects_limit),
                 ));
             }
@@ -117,28 +136,36 @@ impl Budget {
                         quantity,
                         format!(
                             "{} bytes of {} ({} × {unit} bytes, every level of detail)",
-                            thousands(bytes),
+                            text::count(bytes),
                             quantity.name(),
-                            thousands(count)
+                            text::count(count)
                         ),
-                        format!("this adapter's max_buffer_size of {} bytes", thousands(device.max_buffer_bytes)),
+                        format!("this adapter's max_buffer_size of {} bytes", text::count(device.max_buffer_bytes)),
                     ));
                 }
             }
             if needs.texture_layers > device.max_texture_layers {
                 return Err(over(
                     Quantity::TextureLayers,
-                    format!("{} texture layers in one slot", thousands(needs.texture_layers)),
-                    format!("this adapter's max_texture_array_layers of {}", thousands(device.max_texture_layers)),
+                    format!("{} texture layers in one slot", text::count(needs.texture_layers)),
+                    format!("this adapter's max_texture_array_layers of {}", text::count(device.max_texture_layers)),
                 ));
             }
+        }
+        let triangles = needs.indices / 3;
+        if triangles > self.triangles {
+            return Err(over(
+                Quantity::Triangles,
+                format!("{} triangles to build (every distinct mesh, every level of detail)", text::count(triangles)),
+                format!("the budget of {} ({})", text::count(self.triangles), self.triangles_source),
+            ));
         }
         let host = needs.host_bytes();
         if host > self.host_bytes {
             return Err(over(
                 needs.largest_host_share(),
-                format!("about {} bytes of host memory ({})", thousands(host), needs.describe_host()),
-                format!("the budget of {} bytes ({})", thousands(self.host_bytes), self.host_source),
+                format!("about {} bytes of host memory ({})", text::count(host), needs.describe_host()),
+                format!("the budget of {} bytes ({})", text::count(self.host_bytes), self.host_source),
             ));
         }
         Ok(())
@@ -152,10 +179,10 @@ impl Budget {
                 quantity: Quantity::SceneText.name(),
                 needed: format!(
                     "about {} bytes of host memory to parse its {} bytes of text ({HOST_BYTES_PER_SCENE_BYTE} per byte)",
-                    thousands(needed),
-                    thousands(bytes)
+                    text::count(needed),
+                    text::count(bytes)
                 ),
-                limit: format!("the budget of {} bytes ({})", thousands(self.host_bytes), self.host_source),
+                limit: format!("the budget of {} bytes ({})", text::count(self.host_bytes), self.host_source),
                 cause: "split the scene, or use generated sets (grid, random, rings) instead of long transforms lists".into(),
             });
         }
@@ -168,8 +195,8 @@ impl Budget {
         if decoded_bytes > self.host_bytes {
             return Err(OverBudget {
                 quantity: Quantity::ImageBytes.name(),
-                needed: format!("{} bytes to decode one image", thousands(decoded_bytes)),
-                limit: format!("the budget of {} bytes ({})", thousands(self.host_bytes), self.host_source),
+                needed: format!("{} bytes to decode one image", text::count(decoded_bytes)),
+                limit: format!("the budget of {} bytes ({})", text::count(self.host_bytes), self.host_source),
                 cause: cause(Quantity::ImageBytes),
             });
         }
@@ -212,16 +239,16 @@ impl Needs {
 
     fn describe_host(&self) -> String {
         let transient = if self.transient_bytes > 0 {
-            format!(", {} while importing the largest glTF mesh", thousands(self.transient_bytes))
+            format!(", {} while importing the largest glTF mesh", text::count(self.transient_bytes))
         } else {
             String::new()
         };
         format!(
             "{} objects × {HOST_BYTES_PER_OBJECT}, {} vertices × {HOST_BYTES_PER_VERTEX}, {} indices × \
              {HOST_BYTES_PER_INDEX}{transient}",
-            thousands(self.objects),
-            thousands(self.vertices),
-            thousands(self.indices)
+            text::count(self.objects),
+            text::count(self.vertices),
+            text::count(self.indices)
         )
     }
 }
@@ -232,6 +259,8 @@ pub enum Quantity {
     Objects,
     Vertices,
     Indices,
+    /// Indices counted as triangles against the build-time budget.
+    Triangles,
     TextureLayers,
     ImageBytes,
     SceneText,
@@ -243,6 +272,7 @@ impl Quantity {
             Quantity::Objects => "objects",
             Quantity::Vertices => "vertices",
             Quantity::Indices => "indices",
+            Quantity::Triangles => "triangles",
             Quantity::TextureLayers => "texture layers",
             Quantity::ImageBytes => "image memory",
             Quantity::SceneText => "bytes of scene-file text",
@@ -292,6 +322,11 @@ mod tests {
         assert_eq!(refused(Needs { vertices: 101, ..ok }).quantity, "vertices");
         assert_eq!(refused(Needs { indices: 801, ..ok }).quantity, "indices");
         assert_eq!(refused(Needs { texture_layers: 5, ..ok }).quantity, "texture layers");
+        let few = Budget::unlimited().with_triangles(100, "test");
+        few.check(&Needs { indices: 300, ..Needs::default() }, &cause).unwrap();
+        let error = few.check(&Needs { indices: 303, ..Needs::default() }, &cause).unwrap_err();
+        assert_eq!(error.quantity, "triangles");
+        assert!(error.to_string().contains("101 triangles"), "{error}");
         let host = Budget::unlimited().with_host_bytes(1000, "test");
         let error = host.check(&Needs { objects: 3, ..Needs::default() }, &cause).unwrap_err();
         assert!(error.to_string().contains("caused by objects"), "{error}");

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use crate::text;
 use crate::tunables::MAX_INPUT_FILE_BYTES;
 
 /// Why a file was not read. Each message names the file as it was written (`what` says which
@@ -33,7 +34,7 @@ pub enum SandboxError {
     Escapes { what: String, path: String, resolved: String, roots: String },
     #[error("{what} \"{path}\" is {kind}, not a regular file")]
     NotRegular { what: String, path: String, kind: &'static str },
-    #[error("{what} \"{path}\" is {} bytes, over the limit of {} bytes for one input file", thousands(*.bytes), thousands(*.limit))]
+    #[error("{what} \"{path}\" is {} bytes, over the limit of {} bytes for one input file", text::count(*.bytes), text::count(*.limit))]
     TooLarge { what: String, path: String, bytes: u64, limit: u64 },
     #[error("cannot read {what} \"{path}\"")]
     Io {
@@ -42,7 +43,7 @@ pub enum SandboxError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{what} \"{path}\" would bring the memory this scene's files take once read to {} bytes, over the budget of {} bytes", thousands(*.total), thousands(*.limit))]
+    #[error("{what} \"{path}\" would bring the memory this scene's files take once read to {} bytes, over the budget of {} bytes", text::count(*.total), text::count(*.limit))]
     TooMuchRead { what: String, path: String, total: u64, limit: u64 },
     #[error("--allow-dir \"{path}\" is not a directory that can be read")]
     BadRoot {
@@ -243,19 +244,6 @@ fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
         }
     }
     "not a regular file"
-}
-
-/// 50000000 → "50,000,000".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -35,10 +35,10 @@ use super::gltf_import::ImportError;
 use super::sandbox::{Sandbox, SandboxError};
 use super::Scene;
 use crate::mesh::MeshError;
+use crate::text;
 use build::{build, Options};
 use spec::SceneSpec;
 
-pub use super::sandbox::thousands;
 pub use super::textures::TEXTURE_SIZE;
 pub use suggest::edit_distance;
 
@@ -68,7 +68,7 @@ pub enum SceneError {
     NotFinite { file: String, line: usize, column: usize, path: String, value: String },
     #[error("{at}: unknown {kind} \"{name}\" in {context}; {hint}")]
     UnknownName { at: String, kind: &'static str, name: String, context: String, hint: String },
-    #[error("{file}: the scene has {} objects; the maximum per scene file is {}", thousands(*.count), thousands(*.max))]
+    #[error("{file}: the scene has {} objects; the maximum per scene file is {}", text::count(*.count), text::count(*.max))]
     TooManyObjects { file: String, count: u64, max: u64 },
     #[error("{at}: glTF file \"{path}\"")]
     Gltf {

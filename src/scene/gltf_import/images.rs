@@ -20,7 +20,7 @@ use image::{DynamicImage, GenericImageView, ImageDecoder};
 use super::uri::decode_data_uri;
 use super::{GltfFile, ImportError};
 use crate::scene::budget::Budget;
-use crate::scene::sandbox::thousands;
+use crate::text;
 use crate::tunables::MAX_IMAGE_DECODED_BYTES;
 
 static DECODED: AtomicU64 = AtomicU64::new(0);
@@ -146,13 +146,13 @@ fn decode_layer(bytes: &[u8], size: u32, budget: &Budget) -> Result<Vec<u8>, Str
         return Err("it is empty".into());
     }
     let decoded = decoder.total_bytes();
-    let described = || format!("{width}×{height} {:?} decodes to {} bytes", decoder.color_type(), thousands(decoded));
+    let described = || format!("{width}×{height} {:?} decodes to {} bytes", decoder.color_type(), text::count(decoded));
     if decoded > MAX_IMAGE_DECODED_BYTES {
         return Err(format!(
             "{}, over the limit of {} bytes for one image (every texture layer is resampled to {size}×{size}, so a \
              smaller image loses nothing)",
             described(),
-            thousands(MAX_IMAGE_DECODED_BYTES)
+            text::count(MAX_IMAGE_DECODED_BYTES)
         ));
     }
     budget.check_image(decoded, &|_| described()).map_err(|e| e.to_string())?;

@@ -82,6 +82,8 @@ impl GltfFile {
             }
             if primitive.get(&gltf::Semantic::Normals).is_none() {
                 generate_normals(&mut vertices, &indices);
+            } else {
+                repair_normals(&mut vertices, &indices);
             }
             let base = data.vertices.len() as u32;
             data.vertices.extend(vertices);
@@ -196,6 +198,33 @@ impl GltfFile {
     }
 }
 
+/// The file's normals made unit length (glTF asks for unit normals; exporters do not always
+/// write them). A normal with no direction (zero, or too small or too large for f32 and f64
+/// alike) is replaced by the generated one at that vertex, rather than lighting it black.
+/// Non-finite normals stay as read: the mesh's finiteness check refuses them, naming the vertex.
+fn repair_normals(vertices: &mut [Vertex], indices: &[u32]) {
+    let mut without = Vec::new();
+    for (i, vertex) in vertices.iter_mut().enumerate() {
+        let normal = Vec3::from(vertex.normal);
+        if !normal.is_finite() {
+            continue;
+        }
+        let unit = normal.try_normalize().or_else(|| normal.as_dvec3().try_normalize().map(DVec3::as_vec3));
+        match unit {
+            Some(unit) => vertex.normal = unit.into(),
+            None => without.push(i),
+        }
+    }
+    if without.is_empty() {
+        return;
+    }
+    let mut generated = vertices.to_vec();
+    generate_normals(&mut generated, indices);
+    for i in without {
+        vertices[i].normal = generated[i].normal;
+    }
+}
+
 /// Area-weighted face normals summed per vertex: smooth across shared vertices, flat for
 /// unshared ones (non-indexed primitives).
 /// Summed in f32 and, only if that overflows or underflows somewhere (the cross product of a
@@ -227,5 +256,27 @@ fn generate_normals(vertices: &mut [Vertex], indices: &[u32]) {
             _ => sum.normalize_or(Vec3::Y),
         }
         .into();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_normals_are_generated_and_long_ones_shortened() {
+        let vertex = |position: [f32; 3], normal: [f32; 3]| Vertex { position, normal, uv: [0.0; 2] };
+        let mut vertices = vec![
+            vertex([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
+            vertex([1.0, 0.0, 0.0], [0.0, 0.0, 2.0]),
+            vertex([0.0, 1.0, 0.0], [0.0, 1e-30, 1e-30]),
+            vertex([1.0, 1.0, 0.0], [f32::NAN, 0.0, 0.0]),
+        ];
+        repair_normals(&mut vertices, &[0, 1, 2, 1, 3, 2]);
+        assert_eq!(vertices[0].normal, [0.0, 0.0, 1.0], "zero: the face normal");
+        assert_eq!(vertices[1].normal, [0.0, 0.0, 1.0], "long: made unit");
+        let tiny = Vec3::from(vertices[2].normal);
+        assert!((tiny - Vec3::new(0.0, 1.0, 1.0).normalize()).length() < 1e-6, "tiny: normalised in f64, {tiny}");
+        assert!(vertices[3].normal[0].is_nan(), "non-finite: left for the finiteness check");
     }
 }

@@ -15,7 +15,7 @@ use crate::mesh::size::MeshSize;
 use crate::scene::budget::{Budget, Needs, Quantity};
 use crate::scene::file::spec::SceneSpec;
 use crate::scene::file::SceneError;
-use crate::scene::sandbox::thousands;
+use crate::text;
 use crate::tunables::{HOST_BYTES_PER_IMPORTED_INDEX, HOST_BYTES_PER_IMPORTED_VERTEX};
 
 /// Refuses an object total over the budget, naming the largest set.
@@ -30,18 +30,18 @@ pub(super) fn check_objects(
     let needs = Needs { objects: total, ..Needs::default() };
     let cause = |_| {
         if from_command_line {
-            return format!("--objects asks for {}", thousands(total));
+            return format!("--objects asks for {}", text::count(total));
         }
         match sets.iter().max_by_key(|set| set.count) {
             Some(set) if sets.len() == 1 => {
-                format!("objects[{}].{} asks for {}", set.index, set.kind, thousands(set.count))
+                format!("objects[{}].{} asks for {}", set.index, set.kind, text::count(set.count))
             }
             Some(set) => format!(
                 "the largest of its {} object sets is objects[{}].{} with {}",
                 sets.len(),
                 set.index,
                 set.kind,
-                thousands(set.count)
+                text::count(set.count)
             ),
             None => "its object sets".into(),
         }
@@ -102,9 +102,9 @@ impl Builder<'_> {
             "the meshes up to [[mesh]] \"{}\" (mesh[{index}], {} vertices with its levels of detail) have {} vertices \
              and {} indices",
             super::short(&mesh.name),
-            thousands(mesh.lods.iter().map(|l| l.vertex_count as u64).sum()),
-            thousands(arena.vertices),
-            thousands(arena.indices)
+            text::count(mesh.lods.iter().map(|l| l.vertex_count as u64).sum()),
+            text::count(arena.vertices),
+            text::count(arena.indices)
         );
         self.check_needs(arena, &|_| cause.clone())
     }
@@ -114,7 +114,7 @@ impl Builder<'_> {
         let layers = self.base_color_layers.len().max(self.normal_layers.len()) as u64;
         let needs = Needs { objects: self.total_objects, texture_layers: layers, ..Needs::default() };
         let cause =
-            |_| format!("{} materials give {} distinct texture layers", self.materials.len(), thousands(layers));
+            |_| format!("{} materials give {} distinct texture layers", self.materials.len(), text::count(layers));
         self.options
             .budget
             .check(&needs, &cause)
@@ -162,7 +162,7 @@ impl Builder<'_> {
 
 /// What in the file asks for the vertices or indices: the largest planned mesh.
 fn describe_meshes(names: &[&str], planned: &[MeshSize], quantity: Quantity) -> String {
-    let key = |size: &MeshSize| if quantity == Quantity::Indices { size.indices } else { size.vertices };
+    let key = |size: &MeshSize| if matches!(quantity, Quantity::Indices | Quantity::Triangles) { size.indices } else { size.vertices };
     // The first of the largest: `max_by_key` would name the last.
     match planned.iter().enumerate().rev().max_by_key(|(_, size)| key(size)) {
         Some((index, size)) => format!(
@@ -173,8 +173,8 @@ fn describe_meshes(names: &[&str], planned: &[MeshSize], quantity: Quantity) -> 
                 format!("the largest of {} meshes is", planned.len())
             },
             super::short(names[index]),
-            thousands(size.vertices),
-            thousands(size.indices),
+            text::count(size.vertices),
+            text::count(size.indices),
         ),
         None => "the scene's meshes".into(),
     }
