@@ -26,6 +26,8 @@ pub(super) struct SceneSpec {
     #[serde(default)]
     pub(super) material: Vec<MaterialSpec>,
     #[serde(default)]
+    pub(super) model: Vec<ModelSpec>,
+    #[serde(default)]
     pub(super) objects: Vec<ObjectSetSpec>,
 }
 
@@ -98,6 +100,16 @@ pub(super) struct MaterialSpec {
     pub(super) material: Option<SelectorSpec>,
 }
 
+/// A `[[model]]`: every node of one scene of a glTF file, placed as one prefab.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ModelSpec {
+    pub(super) name: Spanned<String>,
+    pub(super) gltf: Spanned<String>,
+    /// Which scene of the file (name or index); the file's default scene, else its first.
+    pub(super) scene: Option<SelectorSpec>,
+}
+
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
 #[serde(rename_all = "lowercase")]
 pub(super) enum TextureKind {
@@ -156,8 +168,10 @@ pub(super) struct AnimationSpec {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct TransformSpec {
-    pub(super) mesh: Spanned<String>,
-    pub(super) material: Spanned<String>,
+    /// A mesh and a material, or a model.
+    pub(super) mesh: Option<Spanned<String>>,
+    pub(super) material: Option<Spanned<String>>,
+    pub(super) model: Option<Spanned<String>>,
     pub(super) position: Finite<[f32; 3]>,
     pub(super) rotation_degrees: Option<Finite<[f32; 3]>>,
     /// x, y, z, w; normalised on load.
@@ -172,8 +186,14 @@ pub(super) struct GridSpec {
     pub(super) spacing: Finite<[f32; 3]>,
     #[serde(default)]
     pub(super) center: Finite<[f32; 3]>,
+    /// Meshes and materials to draw from, or models (`model` for one).
+    #[serde(default)]
     pub(super) meshes: Vec<Spanned<String>>,
+    #[serde(default)]
     pub(super) materials: Vec<Spanned<String>>,
+    pub(super) model: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) models: Vec<Spanned<String>>,
     #[serde(default)]
     pub(super) seed: u64,
     pub(super) scale: Option<ScaleSpec>,
@@ -189,8 +209,14 @@ pub(super) struct RandomSpec {
     pub(super) half_extent: Option<ExtentSpec>,
     #[serde(default)]
     pub(super) center: Finite<[f32; 3]>,
+    /// Meshes and materials to draw from, or models (`model` for one).
+    #[serde(default)]
     pub(super) meshes: Vec<Spanned<String>>,
+    #[serde(default)]
     pub(super) materials: Vec<Spanned<String>>,
+    pub(super) model: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) models: Vec<Spanned<String>>,
     pub(super) scale: Option<ScaleSpec>,
 }
 
@@ -206,8 +232,14 @@ pub(super) struct RingsSpec {
     pub(super) radius: Finite<[f32; 2]>,
     #[serde(default)]
     pub(super) thickness: Finite<f32>,
+    /// Meshes and materials to draw from, or models (`model` for one).
+    #[serde(default)]
     pub(super) meshes: Vec<Spanned<String>>,
+    #[serde(default)]
     pub(super) materials: Vec<Spanned<String>>,
+    pub(super) model: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) models: Vec<Spanned<String>>,
     pub(super) scale: Option<ScaleSpec>,
 }
 
@@ -315,7 +347,7 @@ impl TryFrom<ExtentWritten> for ExtentSpec {
     }
 }
 
-/// A glTF mesh or material: its name or its index in the file.
+/// A glTF mesh, material or scene: its name or its index in the file.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(try_from = "SelectorWritten")]
 pub(super) struct SelectorSpec(pub(super) Selector);

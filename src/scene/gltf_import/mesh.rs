@@ -1,5 +1,6 @@
-//! Meshes: every triangle primitive of one glTF mesh merged into one [`MeshData`], each
-//! accessor checked against its buffer view before the `gltf` crate's readers walk it.
+//! Meshes: every triangle primitive of one glTF mesh merged into one [`MeshData`] (a `[[mesh]]`),
+//! or one primitive on its own (a part of a `[[model]]`), each accessor checked against its
+//! buffer view before the `gltf` crate's readers walk it.
 
 use glam::{DVec3, Vec3};
 use gltf::accessor::{DataType, Dimensions};
@@ -16,7 +17,6 @@ impl GltfFile {
         let names: Vec<Option<&str>> = self.document.meshes().map(|m| m.name()).collect();
         let index = select("mesh", selector, &names)?;
         let mesh = self.document.meshes().nth(index).expect("select returns an index in range");
-        let label = |primitive: usize| format!("mesh {} primitive {primitive}", describe(index, names[index]));
         // Sized once: growing by doubling would hold up to three times the mesh while copying.
         let size = self.mesh_size(selector)?;
         let mut data = MeshData {
@@ -24,70 +24,10 @@ impl GltfFile {
             indices: Vec::with_capacity(size.indices as usize),
         };
         for primitive in mesh.primitives() {
-            let what = label(primitive.index());
-            let count = self.triangle_vertex_count(&primitive, &what)?;
-            let reader = primitive.reader(|buffer| self.buffers.get(buffer.index()).map(Vec::as_slice));
-            let read_failed = |attribute: &str| ImportError::Corrupt {
-                what: format!("{what} {attribute}"),
-                reason: "its data could not be read".into(),
-            };
-            let mut vertices: Vec<Vertex> = reader
-                .read_positions()
-                .ok_or_else(|| read_failed("POSITION"))?
-                .map(|position| Vertex { position, normal: [0.0; 3], uv: [0.0; 2] })
-                .collect();
-            if vertices.len() != count {
-                return Err(read_failed("POSITION"));
-            }
-            if let Some(normals) = primitive.get(&gltf::Semantic::Normals) {
-                self.check_vertex_attribute(
-                    &normals,
-                    &format!("{what} NORMAL"),
-                    count,
-                    &[(Dimensions::Vec3, &[DataType::F32])],
-                )?;
-                for (vertex, normal) in
-                    vertices.iter_mut().zip(reader.read_normals().ok_or_else(|| read_failed("NORMAL"))?)
-                {
-                    vertex.normal = normal;
-                }
-            }
-            if let Some(uvs) = primitive.get(&gltf::Semantic::TexCoords(0)) {
-                let types: &[DataType] = &[DataType::F32, DataType::U8, DataType::U16];
-                self.check_vertex_attribute(&uvs, &format!("{what} TEXCOORD_0"), count, &[(Dimensions::Vec2, types)])?;
-                let read = reader.read_tex_coords(0).ok_or_else(|| read_failed("TEXCOORD_0"))?;
-                for (vertex, uv) in vertices.iter_mut().zip(read.into_f32()) {
-                    vertex.uv = uv;
-                }
-            }
-            let indices: Vec<u32> = match primitive.indices() {
-                Some(accessor) => {
-                    let types: &[DataType] = &[DataType::U8, DataType::U16, DataType::U32];
-                    self.check_accessor(&accessor, &format!("{what} indices"), &[(Dimensions::Scalar, types)])?;
-                    reader.read_indices().ok_or_else(|| read_failed("indices"))?.into_u32().collect()
-                }
-                None => (0..count as u32).collect(),
-            };
-            if !indices.len().is_multiple_of(3) {
-                return Err(ImportError::Corrupt {
-                    what,
-                    reason: format!("{} indices do not make whole triangles", indices.len()),
-                });
-            }
-            if let Some(&bad) = indices.iter().find(|&&i| i as usize >= count) {
-                return Err(ImportError::Corrupt {
-                    what,
-                    reason: format!("index {bad} is out of range for {count} vertices"),
-                });
-            }
-            if primitive.get(&gltf::Semantic::Normals).is_none() {
-                generate_normals(&mut vertices, &indices);
-            } else {
-                repair_normals(&mut vertices, &indices);
-            }
+            let part = self.read_primitive(&primitive, &primitive_label(index, names[index], primitive.index()))?;
             let base = data.vertices.len() as u32;
-            data.vertices.extend(vertices);
-            data.indices.extend(indices.iter().map(|i| i + base));
+            data.vertices.extend(part.vertices);
+            data.indices.extend(part.indices.iter().map(|i| i + base));
         }
         if data.indices.is_empty() {
             return Err(ImportError::Corrupt {
@@ -95,15 +35,103 @@ impl GltfFile {
                 reason: "it has no triangles".into(),
             });
         }
-        if let Some(bad) =
-            data.vertices.iter().position(|v| !v.position.iter().chain(&v.normal).chain(&v.uv).all(|x| x.is_finite()))
-        {
-            return Err(ImportError::Corrupt {
-                what: format!("mesh {}", describe(index, names[index])),
-                reason: format!("vertex {bad} has a non-finite component"),
-            });
+        Ok(data)
+    }
+
+    /// One primitive of one mesh on its own, as a whole-model import needs it (each primitive
+    /// has its own material). `mesh` and `primitive` are indices the caller got from the file.
+    pub fn primitive(&self, mesh: usize, primitive: usize) -> Result<MeshData, ImportError> {
+        let (found, what) = self.find_primitive(mesh, primitive)?;
+        let data = self.read_primitive(&found, &what)?;
+        if data.indices.is_empty() {
+            return Err(ImportError::Corrupt { what, reason: "it has no triangles".into() });
         }
         Ok(data)
+    }
+
+    /// The vertex and index counts [`GltfFile::primitive`] would import, from the accessors.
+    pub fn primitive_size(&self, mesh: usize, primitive: usize) -> Result<MeshSize, ImportError> {
+        let (found, what) = self.find_primitive(mesh, primitive)?;
+        self.size_of_primitive(&found, &what)
+    }
+
+    fn find_primitive(&self, mesh: usize, primitive: usize) -> Result<(gltf::Primitive<'_>, String), ImportError> {
+        let not_found = || ImportError::NotFound {
+            what: "mesh primitive",
+            selector: format!("#{mesh} primitive {primitive}"),
+            available: format!("{} meshes", self.mesh_count()),
+        };
+        let found = self.document.meshes().nth(mesh).ok_or_else(not_found)?;
+        let what = primitive_label(mesh, found.name(), primitive);
+        Ok((found.primitives().nth(primitive).ok_or_else(not_found)?, what))
+    }
+
+    /// One triangle primitive read and checked: indices in range, normals generated or
+    /// repaired, every component finite. `what` names it in messages.
+    fn read_primitive(&self, primitive: &gltf::Primitive, what: &str) -> Result<MeshData, ImportError> {
+        let what = what.to_string();
+        let count = self.triangle_vertex_count(primitive, &what)?;
+        let reader = primitive.reader(|buffer| self.buffers.get(buffer.index()).map(Vec::as_slice));
+        let read_failed = |attribute: &str| ImportError::Corrupt {
+            what: format!("{what} {attribute}"),
+            reason: "its data could not be read".into(),
+        };
+        let mut vertices: Vec<Vertex> = reader
+            .read_positions()
+            .ok_or_else(|| read_failed("POSITION"))?
+            .map(|position| Vertex { position, normal: [0.0; 3], uv: [0.0; 2] })
+            .collect();
+        if vertices.len() != count {
+            return Err(read_failed("POSITION"));
+        }
+        if let Some(normals) = primitive.get(&gltf::Semantic::Normals) {
+            self.check_vertex_attribute(
+                &normals,
+                &format!("{what} NORMAL"),
+                count,
+                &[(Dimensions::Vec3, &[DataType::F32])],
+            )?;
+            for (vertex, normal) in vertices.iter_mut().zip(reader.read_normals().ok_or_else(|| read_failed("NORMAL"))?)
+            {
+                vertex.normal = normal;
+            }
+        }
+        if let Some(uvs) = primitive.get(&gltf::Semantic::TexCoords(0)) {
+            let types: &[DataType] = &[DataType::F32, DataType::U8, DataType::U16];
+            self.check_vertex_attribute(&uvs, &format!("{what} TEXCOORD_0"), count, &[(Dimensions::Vec2, types)])?;
+            let read = reader.read_tex_coords(0).ok_or_else(|| read_failed("TEXCOORD_0"))?;
+            for (vertex, uv) in vertices.iter_mut().zip(read.into_f32()) {
+                vertex.uv = uv;
+            }
+        }
+        let indices: Vec<u32> = match primitive.indices() {
+            Some(accessor) => {
+                let types: &[DataType] = &[DataType::U8, DataType::U16, DataType::U32];
+                self.check_accessor(&accessor, &format!("{what} indices"), &[(Dimensions::Scalar, types)])?;
+                reader.read_indices().ok_or_else(|| read_failed("indices"))?.into_u32().collect()
+            }
+            None => (0..count as u32).collect(),
+        };
+        if !indices.len().is_multiple_of(3) {
+            return Err(ImportError::Corrupt {
+                what,
+                reason: format!("{} indices do not make whole triangles", indices.len()),
+            });
+        }
+        if let Some(&bad) = indices.iter().find(|&&i| i as usize >= count) {
+            return Err(ImportError::Corrupt { what, reason: format!("index {bad} is out of range for {count} vertices") });
+        }
+        if primitive.get(&gltf::Semantic::Normals).is_none() {
+            generate_normals(&mut vertices, &indices);
+        } else {
+            repair_normals(&mut vertices, &indices);
+        }
+        if let Some(bad) =
+            vertices.iter().position(|v| !v.position.iter().chain(&v.normal).chain(&v.uv).all(|x| x.is_finite()))
+        {
+            return Err(ImportError::Corrupt { what, reason: format!("vertex {bad} has a non-finite component") });
+        }
+        Ok(MeshData { vertices, indices })
     }
 
     /// The vertex and index counts [`GltfFile::mesh`] would import (level 0), from the
@@ -115,19 +143,22 @@ impl GltfFile {
         let mesh = self.document.meshes().nth(index).expect("select returns an index in range");
         let mut size = MeshSize { vertices: 0, indices: 0, levels: 1 };
         for primitive in mesh.primitives() {
-            let what = format!("mesh {} primitive {}", describe(index, names[index]), primitive.index());
-            let count = self.triangle_vertex_count(&primitive, &what)?;
-            let indices = match primitive.indices() {
-                Some(accessor) => {
-                    let types: &[DataType] = &[DataType::U8, DataType::U16, DataType::U32];
-                    self.check_accessor(&accessor, &format!("{what} indices"), &[(Dimensions::Scalar, types)])?
-                }
-                None => count,
-            };
-            size.vertices = size.vertices.saturating_add(count as u64);
-            size.indices = size.indices.saturating_add(indices as u64);
+            size = size.plus(self.size_of_primitive(&primitive, &primitive_label(index, names[index], primitive.index()))?);
         }
+        size.levels = 1;
         Ok(size)
+    }
+
+    fn size_of_primitive(&self, primitive: &gltf::Primitive, what: &str) -> Result<MeshSize, ImportError> {
+        let count = self.triangle_vertex_count(primitive, what)?;
+        let indices = match primitive.indices() {
+            Some(accessor) => {
+                let types: &[DataType] = &[DataType::U8, DataType::U16, DataType::U32];
+                self.check_accessor(&accessor, &format!("{what} indices"), &[(Dimensions::Scalar, types)])?
+            }
+            None => count,
+        };
+        Ok(MeshSize { vertices: count as u64, indices: indices as u64, levels: 1 })
     }
 
     /// Checks that a primitive is a triangle list with a valid POSITION accessor; returns its
@@ -145,7 +176,7 @@ impl GltfFile {
 
     /// Checks an accessor that the crate's readers will walk: no sparse storage, an allowed
     /// type, and every element inside its view and its buffer. Returns the element count.
-    fn check_accessor(
+    pub(super) fn check_accessor(
         &self,
         accessor: &gltf::Accessor,
         what: &str,
@@ -196,6 +227,11 @@ impl GltfFile {
         }
         Ok(())
     }
+}
+
+/// `mesh #0 "crate" primitive 1`, as messages name a primitive.
+fn primitive_label(mesh: usize, name: Option<&str>, primitive: usize) -> String {
+    format!("mesh {} primitive {primitive}", describe(mesh, name))
 }
 
 /// The file's normals made unit length (glTF asks for unit normals; exporters do not always

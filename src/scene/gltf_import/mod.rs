@@ -1,4 +1,5 @@
-//! glTF 2.0 import for scene files: meshes (positions, normals, first UV set, indices) and
+//! glTF 2.0 import for scene files: meshes (positions, normals, first UV set, indices), whole
+//! models (every node's primitives with their world transforms, [`ModelPart`]) and
 //! base-colour materials with their textures, from `.gltf` (embedded `data:` or external
 //! buffers and images) and `.glb` files.
 //!
@@ -13,8 +14,10 @@
 mod images;
 mod material;
 mod mesh;
+mod nodes;
 mod uri;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use glam::Vec4;
@@ -23,6 +26,7 @@ use super::sandbox::{Sandbox, SandboxError};
 use crate::tunables::HOST_BYTES_PER_GLTF_BYTE;
 pub use images::{images_decoded, ImageCache};
 pub use material::resize_nearest;
+pub use nodes::ModelPart;
 pub use uri::{decode_base64, encode_base64};
 
 /// What can go wrong reading a glTF file; the scene loader adds the file's path.
@@ -87,6 +91,8 @@ pub struct GltfFile {
     /// The file's canonical path (empty for a file parsed from memory): names images that
     /// live in its buffer views for the image cache.
     source: PathBuf,
+    /// Each node's `EXT_mesh_gpu_instancing` attributes, by node index.
+    instancing: HashMap<usize, nodes::Instancing>,
 }
 
 /// Opens a `.gltf` or `.glb` file through the scene's sandbox, which its external buffers and
@@ -128,7 +134,7 @@ pub fn from_bytes(bytes: &[u8], dir: &Path, sandbox: &Sandbox) -> Result<GltfFil
         }
     }
     let document = gltf::Document::from_json(json).map_err(ImportError::Parse)?;
-    if let Some(required) = document.extensions_required().next() {
+    if let Some(required) = document.extensions_required().find(|&e| e != nodes::INSTANCING) {
         return Err(ImportError::Unsupported(format!("required extension {required}")));
     }
     let mut file = GltfFile {
@@ -137,6 +143,7 @@ pub fn from_bytes(bytes: &[u8], dir: &Path, sandbox: &Sandbox) -> Result<GltfFil
         dir: dir.to_path_buf(),
         sandbox: sandbox.clone(),
         source: PathBuf::new(),
+        instancing: nodes::instancing_from_json(bytes)?,
     };
     let mut buffers = Vec::new();
     for buffer in file.document.buffers() {
@@ -168,6 +175,16 @@ impl GltfFile {
 
     pub fn material_count(&self) -> usize {
         self.document.materials().len()
+    }
+
+    /// The name of mesh `index`, if it has one.
+    pub fn mesh_name(&self, index: usize) -> Option<&str> {
+        self.document.meshes().nth(index).and_then(|mesh| mesh.name())
+    }
+
+    /// The name of material `index`, if it has one.
+    pub fn material_name(&self, index: usize) -> Option<&str> {
+        self.document.materials().nth(index).and_then(|material| material.name())
     }
 
     pub fn image_count(&self) -> usize {

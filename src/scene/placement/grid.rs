@@ -2,7 +2,7 @@
 
 use glam::{Quat, Vec3};
 
-use super::{Palette, Rng};
+use super::{Fill, Rng};
 use crate::scene::Object;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,8 +17,9 @@ pub struct Grid {
 }
 
 /// Appends the objects, x outermost and z innermost; returns the half edge of an
-/// origin-centred box that holds them.
-pub fn place(grid: &Grid, palette: &Palette, objects: &mut Vec<Object>) -> f32 {
+/// origin-centred box that holds their origins (the caller adds how far a mesh or model
+/// reaches from its origin).
+pub fn place(grid: &Grid, palette: &dyn Fill, objects: &mut Vec<Object>) -> f32 {
     let [nx, ny, nz] = grid.counts;
     let half_span = (Vec3::new(nx as f32, ny as f32, nz as f32) - 1.0) * 0.5;
     let mut rng = Rng::new(grid.seed);
@@ -26,10 +27,9 @@ pub fn place(grid: &Grid, palette: &Palette, objects: &mut Vec<Object>) -> f32 {
         for y in 0..ny {
             for z in 0..nz {
                 let cell = Vec3::new(x as f32, y as f32, z as f32) - half_span;
-                objects.push(palette.object(&mut rng, grid.center + cell * grid.spacing, grid.rotation));
+                palette.fill(&mut rng, grid.center + cell * grid.spacing, grid.rotation, objects);
             }
         }
     }
-    let reach = (half_span * grid.spacing.abs()).max_element() + palette.scale.hi;
-    grid.center.abs().max_element() + reach
+    grid.center.abs().max_element() + (half_span * grid.spacing.abs()).max_element()
 }

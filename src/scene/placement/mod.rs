@@ -1,6 +1,8 @@
 //! Placement generators: where the objects of one set go, and which mesh, material, scale and
 //! animation classes each one draws. One module per kind of set ([`transforms`], [`grid`],
 //! [`random`], [`rings`]); scene files use all four and the stress scene is a [`random`] set.
+//! A set fills each placement through [`Fill`]: with one object ([`Palette`]: a mesh and a
+//! material) or with every part of a model ([`prefab::PrefabPalette`]).
 //!
 //! Every generator is deterministic from its seed, and the order in which an object draws its
 //! numbers is part of the output: changing it moves every object of every shipped scene. A
@@ -11,6 +13,7 @@
 //! file's spec into them, and refusing what is wrong, is the scene file's job.
 
 pub mod grid;
+pub mod prefab;
 pub mod random;
 pub mod rings;
 pub mod transforms;
@@ -62,7 +65,7 @@ impl ScaleRange {
         Self { lo: scale, hi: scale }
     }
 
-    fn draw(self, rng: &mut Rng) -> f32 {
+    pub fn draw(self, rng: &mut Rng) -> f32 {
         if self.lo == self.hi {
             self.lo
         } else {
@@ -102,11 +105,16 @@ pub struct Palette<'a> {
     pub spin: ClassRange,
 }
 
-impl Palette<'_> {
-    /// An object at a placement, drawing its scale, mesh, material, orbit and spin (in that
-    /// order).
-    fn object(&self, rng: &mut Rng, translation: Vec3, rotation: Quat) -> Object {
-        Object {
+/// What a generated set puts at each placement it draws.
+pub trait Fill {
+    /// Appends the object(s) for one placement, drawing what they need from `rng`.
+    fn fill(&self, rng: &mut Rng, translation: Vec3, rotation: Quat, objects: &mut Vec<Object>);
+}
+
+impl Fill for Palette<'_> {
+    /// One object, drawing its scale, mesh, material, orbit and spin (in that order).
+    fn fill(&self, rng: &mut Rng, translation: Vec3, rotation: Quat, objects: &mut Vec<Object>) {
+        objects.push(Object {
             translation,
             rotation,
             scale: self.scale.draw(rng),
@@ -114,7 +122,7 @@ impl Palette<'_> {
             material: pick(rng, self.materials),
             orbit_class: self.orbit.draw(rng),
             spin_class: self.spin.draw(rng),
-        }
+        });
     }
 }
 

@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 
-use super::{random_rotation, unit_cube, Palette, Rng};
+use super::{random_rotation, unit_cube, Fill, Rng};
 use crate::scene::Object;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -15,13 +15,14 @@ pub struct RandomBox {
     pub seed: u64,
 }
 
-/// Appends the objects; returns the half edge of an origin-centred box that holds them.
-pub fn place(set: &RandomBox, palette: &Palette, objects: &mut Vec<Object>) -> f32 {
+/// Appends the objects; returns the half edge of an origin-centred box that holds their
+/// origins (the caller adds how far a mesh or model reaches from its origin).
+pub fn place(set: &RandomBox, palette: &dyn Fill, objects: &mut Vec<Object>) -> f32 {
     let mut rng = Rng::new(set.seed);
     for _ in 0..set.count {
         let translation = set.center + unit_cube(&mut rng) * set.half_extent;
         let rotation = random_rotation(&mut rng);
-        objects.push(palette.object(&mut rng, translation, rotation));
+        palette.fill(&mut rng, translation, rotation, objects);
     }
     set.center.abs().max_element() + set.half_extent
 }

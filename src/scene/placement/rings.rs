@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 
-use super::{random_rotation, Palette, Rng};
+use super::{random_rotation, Fill, Rng};
 use crate::scene::Object;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,8 +18,9 @@ pub struct Annulus {
     pub seed: u64,
 }
 
-/// Appends the objects; returns the half edge of an origin-centred box that holds them.
-pub fn place(ring: &Annulus, palette: &Palette, objects: &mut Vec<Object>) -> f32 {
+/// Appends the objects; returns the half edge of an origin-centred box that holds their
+/// origins (the caller adds how far a mesh or model reaches from its origin).
+pub fn place(ring: &Annulus, palette: &dyn Fill, objects: &mut Vec<Object>) -> f32 {
     let (inner, outer) = (ring.inner_radius, ring.outer_radius);
     let mut rng = Rng::new(ring.seed);
     for _ in 0..ring.count {
@@ -29,7 +30,7 @@ pub fn place(ring: &Annulus, palette: &Palette, objects: &mut Vec<Object>) -> f3
         let height = rng.range(-0.5, 0.5) * ring.thickness;
         let translation = ring.center + Vec3::new(radius * angle.cos(), height, radius * angle.sin());
         let rotation = random_rotation(&mut rng);
-        objects.push(palette.object(&mut rng, translation, rotation));
+        palette.fill(&mut rng, translation, rotation, objects);
     }
     ring.center.abs().max_element() + outer + ring.thickness * 0.5
 }

@@ -143,3 +143,57 @@ fn procedural_texture(kind: TextureKind) -> Vec<u8> {
         TextureKind::Noise => textures::noise(TEXTURE_SIZE),
     }
 }
+
+impl Builder<'_> {
+    /// Registers glTF material `index` of `file` (`None`: the glTF default material, opaque
+    /// white) as a scene material named `name`, as `[[material]] gltf` would import it with no
+    /// key overridden; returns its id. A model's parts get their materials here.
+    pub(super) fn gltf_material(
+        &mut self,
+        file: &crate::scene::gltf_import::GltfFile,
+        index: Option<usize>,
+        name: &str,
+        at: &str,
+        path: &str,
+    ) -> Result<u32, SceneError> {
+        let gltf_error = |source| SceneError::Gltf { at: at.to_string(), path: short(path), source: Box::new(source) };
+        let material = match index {
+            Some(index) => file.material(Some(&crate::scene::gltf_import::Selector::Index(index))).map_err(gltf_error)?,
+            None => crate::scene::gltf_import::GltfMaterial {
+                name: None,
+                base_color: Vec4::ONE,
+                base_color_image: None,
+                masked: false,
+                alpha_cutoff: 0.5,
+                double_sided: false,
+            },
+        };
+        let base_color_layer = match material.base_color_image {
+            Some(image) => Some(
+                self.base_color_layers.insert(
+                    file.image_layer(image, TEXTURE_SIZE, &mut self.images, self.options.budget).map_err(gltf_error)?,
+                ),
+            ),
+            None => None,
+        };
+        let variant = if material.masked {
+            Variant::Masked
+        } else if material.double_sided {
+            Variant::DoubleSided
+        } else {
+            Variant::Opaque
+        };
+        if !(0.0..=1.0).contains(&material.alpha_cutoff) {
+            return Err(invalid(at, format!("material \"{}\": alpha_cutoff must be between 0 and 1, got {}", short(name), material.alpha_cutoff)));
+        }
+        self.materials.push(Material {
+            name: name.to_string(),
+            base_color: material.base_color,
+            base_color_layer,
+            normal_layer: None,
+            variant,
+            alpha_cutoff: material.alpha_cutoff,
+        });
+        Ok(self.materials.len() as u32 - 1)
+    }
+}

@@ -8,6 +8,7 @@
 mod camera;
 mod materials;
 mod meshes;
+mod models;
 mod objects;
 mod plan;
 
@@ -27,6 +28,7 @@ use crate::scene::gltf_import::{self, GltfFile, ImageCache};
 use crate::scene::sandbox::Sandbox;
 use crate::scene::{Material, Object, Scene};
 use materials::LayerSet;
+use models::{MeshKey, ModelPlan};
 
 #[derive(Clone, Copy)]
 pub(super) struct Options<'a> {
@@ -69,6 +71,12 @@ struct Builder<'a> {
     base_color_layers: LayerSet,
     normal_layers: LayerSet,
     gltf_files: HashMap<PathBuf, Rc<GltfFile>>,
+    /// `[[model]]`s in the file's order, and their index by name.
+    models: Vec<ModelPlan>,
+    model_ids: HashMap<String, usize>,
+    /// Meshes and materials imported for models, shared within the load.
+    gltf_mesh_ids: HashMap<MeshKey, u32>,
+    gltf_material_ids: HashMap<(usize, Option<usize>), u32>,
     /// Where the stress generator's meshes and materials start, once appended.
     stress_offsets: Option<(u32, u32)>,
     objects: Vec<Object>,
@@ -84,7 +92,36 @@ pub(super) fn build(
     base_dir: Option<&Path>,
     options: Options,
 ) -> Result<Scene, SceneError> {
-    let (total, sets) = count_objects(&spec, file, options)?;
+    let mut builder = Builder {
+        file,
+        text,
+        base_dir,
+        options,
+        total_objects: 0,
+        planned_meshes: Vec::new(),
+        planned_imports: Vec::new(),
+        planned_stress: MeshSize::default(),
+        images: ImageCache::default(),
+        animated: spec.scene.animated,
+        meshes: MeshArena::default(),
+        mesh_ids: HashMap::new(),
+        materials: Vec::new(),
+        material_ids: HashMap::new(),
+        base_color_layers: LayerSet::default(),
+        normal_layers: LayerSet::default(),
+        gltf_files: HashMap::new(),
+        models: Vec::new(),
+        model_ids: HashMap::new(),
+        gltf_mesh_ids: HashMap::new(),
+        gltf_material_ids: HashMap::new(),
+        stress_offsets: None,
+        objects: Vec::new(),
+        extent: 0.0,
+    };
+    // A model's parts are counted (no buffer read) before the object total is known.
+    builder.open_models(&spec)?;
+    let parts = |name: &str| builder.model_part_count(name).unwrap_or(1);
+    let (total, sets) = count_objects(&spec, file, options, &parts)?;
     if total > options.max_objects {
         return Err(SceneError::TooManyObjects { file: file.to_string(), count: total, max: options.max_objects });
     }
@@ -104,28 +141,8 @@ pub(super) fn build(
         None => scene_name_from_file(file),
     };
 
-    let mut builder = Builder {
-        file,
-        text,
-        base_dir,
-        options,
-        total_objects: total,
-        planned_meshes: Vec::new(),
-        planned_imports: Vec::new(),
-        planned_stress: MeshSize::default(),
-        images: ImageCache::default(),
-        animated: spec.scene.animated,
-        meshes: MeshArena::default(),
-        mesh_ids: HashMap::new(),
-        materials: Vec::new(),
-        material_ids: HashMap::new(),
-        base_color_layers: LayerSet::default(),
-        normal_layers: LayerSet::default(),
-        gltf_files: HashMap::new(),
-        stress_offsets: None,
-        objects: Vec::with_capacity(total.min(options.max_objects) as usize),
-        extent: 0.0,
-    };
+    builder.total_objects = total;
+    builder.objects.reserve(total.min(options.max_objects) as usize);
     builder.plan(&spec)?;
     for (index, mesh) in spec.mesh.iter().enumerate() {
         builder.add_mesh(index, mesh)?;
@@ -134,6 +151,7 @@ pub(super) fn build(
     for (index, material) in spec.material.iter().enumerate() {
         builder.add_material(index, material)?;
     }
+    builder.add_models(spec.mesh.len())?;
     builder.check_layers()?;
     for (index, set) in spec.objects.iter().enumerate() {
         builder.add_objects(index, set)?;
@@ -155,7 +173,17 @@ pub(super) fn build(
 
 /// The objects the file asks for, from its counts alone; also checks each set has exactly
 /// one placement kind and positive counts.
-fn count_objects(spec: &SceneSpec, file: &str, options: Options) -> Result<(u64, Vec<SetCount>), SceneError> {
+/// `parts` gives a model's parts per instance (1 for a name that is not a model: resolving
+/// names reports it later); a set of models counts its largest model for every instance.
+fn count_objects(
+    spec: &SceneSpec,
+    file: &str,
+    options: Options,
+    parts: &dyn Fn(&str) -> u64,
+) -> Result<(u64, Vec<SetCount>), SceneError> {
+    let most_parts = |one: &Option<Spanned<String>>, many: &[Spanned<String>]| {
+        one.iter().chain(many).map(|model| parts(model.get_ref())).max().unwrap_or(1)
+    };
     let mut total = 0u64;
     let mut sets = Vec::with_capacity(spec.objects.len());
     for (index, set) in spec.objects.iter().enumerate() {
@@ -182,17 +210,23 @@ fn count_objects(spec: &SceneSpec, file: &str, options: Options) -> Result<(u64,
                 if transforms.is_empty() {
                     return Err(invalid(file, format!("{} is empty", at("transforms"))));
                 }
-                transforms.len() as u64
+                transforms.iter().fold(0u64, |sum, t| {
+                    sum.saturating_add(t.model.as_ref().map_or(1, |model| parts(model.get_ref())))
+                })
             }
             ([_], ObjectSetSpec { grid: Some(grid), .. }) => {
                 let mut product = 1u64;
                 for (axis, &count) in grid.counts.iter().enumerate() {
                     product = product.saturating_mul(positive(&format!("grid.counts[{axis}]"), count)?);
                 }
-                product
+                product.saturating_mul(most_parts(&grid.model, &grid.models))
             }
-            ([_], ObjectSetSpec { random: Some(random), .. }) => positive("random.count", random.count)?,
-            ([_], ObjectSetSpec { rings: Some(rings), .. }) => positive("rings.count", rings.count)?,
+            ([_], ObjectSetSpec { random: Some(random), .. }) => {
+                positive("random.count", random.count)?.saturating_mul(most_parts(&random.model, &random.models))
+            }
+            ([_], ObjectSetSpec { rings: Some(rings), .. }) => {
+                positive("rings.count", rings.count)?.saturating_mul(most_parts(&rings.model, &rings.models))
+            }
             ([_], ObjectSetSpec { stress: Some(stress), .. }) => positive("stress.count", stress.count)?,
             _ => {
                 let found = if kinds.is_empty() { "none".to_string() } else { kinds.join(" and ") };

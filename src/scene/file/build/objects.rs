@@ -1,6 +1,8 @@
 //! `[[objects]]` sets: each one's spec checked and its names resolved, then handed to its
 //! generator in [`crate::scene::placement`]; a `stress` set appends the stress scene.
 
+use std::rc::Rc;
+
 use glam::{Quat, Vec3};
 use toml::Spanned;
 
@@ -12,36 +14,124 @@ use crate::scene::file::spec::{
 };
 use crate::scene::file::SceneError;
 use crate::scene::generator::{self, StressParams};
-use crate::scene::placement::{self, grid, random, rings, transforms, ClassRange, Palette, ScaleRange};
+use crate::scene::placement::prefab::{Prefab, PrefabPalette};
+use crate::scene::placement::transforms::Item;
+use crate::scene::placement::{self, grid, random, rings, transforms, ClassRange, Fill, Palette, ScaleRange};
 use crate::scene::{Material, Object, TextureLayers};
 use crate::tunables::ANIMATION_CLASSES;
 
-/// What a generated set picks from: its meshes, materials and scale range, resolved.
+/// What a generated set picks from, resolved: meshes and materials, or models.
+enum Picks {
+    Meshes { meshes: Vec<u32>, materials: Vec<u32> },
+    Models(Vec<Rc<Prefab>>),
+}
+
+/// A generated set's picks, scale range and how far its items reach from their origins.
 struct Choices {
-    meshes: Vec<u32>,
-    materials: Vec<u32>,
+    picks: Picks,
     scale: ScaleRange,
+    /// The largest reach of the items it picks from, at scale 1.
+    reach: f32,
 }
 
 impl Choices {
-    fn palette(&self, orbit: ClassRange, spin: ClassRange) -> Palette<'_> {
-        Palette { meshes: &self.meshes, materials: &self.materials, scale: self.scale, orbit, spin }
+    /// Places the set through `place` with the palette its picks need; returns the set's
+    /// extent, the placements' plus the farthest an item reaches at the largest scale.
+    fn place(
+        &self,
+        orbit: ClassRange,
+        spin: ClassRange,
+        place: impl FnOnce(&dyn Fill) -> f32,
+    ) -> f32 {
+        let extent = match &self.picks {
+            Picks::Meshes { meshes, materials } => {
+                place(&Palette { meshes, materials, scale: self.scale, orbit, spin })
+            }
+            Picks::Models(prefabs) => {
+                let prefabs: Vec<&Prefab> = prefabs.iter().map(|prefab| &**prefab).collect();
+                place(&PrefabPalette { prefabs: &prefabs, scale: self.scale, orbit, spin })
+            }
+        };
+        extent + self.scale.hi * self.reach
     }
 }
 
 impl Builder<'_> {
-    /// Resolves a generated set's mesh and material names and checks its scale range.
+    /// Resolves a generated set's mesh and material names, or its model names, and checks its
+    /// scale range.
+    #[allow(clippy::too_many_arguments)]
     fn choices(
         &self,
         context: &str,
         meshes: &[Spanned<String>],
         materials: &[Spanned<String>],
+        model: &Option<Spanned<String>>,
+        models: &[Spanned<String>],
         scale: Option<ScaleSpec>,
+        spin: ClassRange,
     ) -> Result<Choices, SceneError> {
-        Ok(Choices {
-            meshes: self.resolve_all("mesh", meshes, context)?,
-            materials: self.resolve_all("material", materials, context)?,
-            scale: scale_range(self.file, context, scale)?,
+        let scale = scale_range(self.file, context, scale)?;
+        let named: Vec<&Spanned<String>> = model.iter().chain(models).collect();
+        if named.is_empty() {
+            let meshes = self.resolve_all("mesh", meshes, context)?;
+            let reach = meshes.iter().map(|&mesh| self.mesh_reach(mesh)).fold(0.0, f32::max);
+            let materials = self.resolve_all("material", materials, context)?;
+            return Ok(Choices { picks: Picks::Meshes { meshes, materials }, scale, reach });
+        }
+        if model.is_some() && !models.is_empty() {
+            return Err(invalid(self.file, format!("{context}: give model or models, not both")));
+        }
+        if !meshes.is_empty() || !materials.is_empty() {
+            return Err(invalid(
+                self.file,
+                format!("{context}: a set places models (their parts bring meshes and materials) or meshes with materials, not both"),
+            ));
+        }
+        self.refuse_spin(context, spin)?;
+        let prefabs = named.into_iter().map(|name| self.resolve_model(name, context)).collect::<Result<Vec<_>, _>>()?;
+        let reach = prefabs.iter().map(|prefab| prefab.reach).fold(0.0, f32::max);
+        Ok(Choices { picks: Picks::Models(prefabs), scale, reach })
+    }
+
+    /// How far a mesh reaches from its origin at scale 1: its bounding sphere's centre distance
+    /// plus radius.
+    fn mesh_reach(&self, mesh: u32) -> f32 {
+        let bounds = self.meshes.meshes[mesh as usize].bounds;
+        bounds.truncate().length() + bounds.w
+    }
+
+    /// Spin turns each object about its own origin, which would pull a model's parts apart.
+    fn refuse_spin(&self, context: &str, spin: ClassRange) -> Result<(), SceneError> {
+        if spin != ClassRange::STILL {
+            return Err(invalid(
+                self.file,
+                format!(
+                    "{context}: spin turns each object about its own origin, which would pull a model's parts \
+                     apart; remove spin from the animation of a set that places models (orbit is fine)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A placed model's prefab, built by [`Builder::add_models`].
+    fn resolve_model(&self, name: &Spanned<String>, context: &str) -> Result<Rc<Prefab>, SceneError> {
+        if let Some(prefab) = self.model_ids.get(name.get_ref()).and_then(|&i| self.models[i].prefab.as_ref()) {
+            return Ok(prefab.clone());
+        }
+        let mut known: Vec<&str> = self.model_ids.keys().map(String::as_str).collect();
+        known.sort_by_key(|k| self.model_ids[*k]);
+        let hint = match super::closest(name.get_ref(), &known) {
+            Some(close) => format!("did you mean \"{close}\"?"),
+            None if known.is_empty() => "the scene declares no models; add a [[model]] section".into(),
+            None => format!("the scene declares {}", super::quoted_list(&known)),
+        };
+        Err(SceneError::UnknownName {
+            at: self.at(name),
+            kind: "model",
+            name: super::short(name.get_ref()),
+            context: context.to_string(),
+            hint,
         })
     }
 
@@ -138,11 +228,33 @@ impl Builder<'_> {
         spin: ClassRange,
         seed: u64,
     ) -> Result<f32, SceneError> {
-        let mut placed = Vec::with_capacity(specs.len());
+        // Resolved first, placed second: a placement borrows the prefab it places.
+        let mut resolved = Vec::with_capacity(specs.len());
         for (i, t) in specs.iter().enumerate() {
             let context = format!("{context}.transforms[{i}]");
-            let mesh = self.resolve("mesh", &t.mesh, &context)?;
-            let material = self.resolve("material", &t.material, &context)?;
+            let (item, reach) = match (&t.mesh, &t.material, &t.model) {
+                (Some(mesh), Some(material), None) => {
+                    let mesh = self.resolve("mesh", mesh, &context)?;
+                    let material = self.resolve("material", material, &context)?;
+                    (Ok((mesh, material)), self.mesh_reach(mesh))
+                }
+                (None, None, Some(model)) => {
+                    self.refuse_spin(&context, spin)?;
+                    let prefab = self.resolve_model(model, &context)?;
+                    let reach = prefab.reach;
+                    (Err(prefab), reach)
+                }
+                (_, _, Some(_)) => {
+                    return Err(invalid(
+                        self.file,
+                        format!("{context}: a model brings its own meshes and materials; give model alone, or mesh and material"),
+                    ))
+                }
+                (mesh, _, None) => {
+                    let missing = if mesh.is_none() { "mesh" } else { "material" };
+                    return Err(invalid(self.file, format!("{context}: needs a {missing} (or a model instead of mesh and material)")));
+                }
+            };
             let rotation = match (t.rotation_degrees, t.quaternion) {
                 (Some(_), Some(_)) => {
                     return Err(invalid(self.file, format!("{context}: give rotation_degrees or quaternion, not both")))
@@ -163,8 +275,21 @@ impl Builder<'_> {
             if scale <= 0.0 {
                 return Err(invalid(self.file, format!("{context}: scale must be positive, got {scale}")));
             }
-            placed.push(transforms::Placed { translation: Vec3::from(t.position.0), rotation, scale, mesh, material });
+            resolved.push((Vec3::from(t.position.0), rotation, scale, item, reach));
         }
+        let placed: Vec<transforms::Placed> = resolved
+            .iter()
+            .map(|(translation, rotation, scale, item, reach)| transforms::Placed {
+                translation: *translation,
+                rotation: *rotation,
+                scale: *scale,
+                item: match item {
+                    Ok((mesh, material)) => Item::Mesh { mesh: *mesh, material: *material },
+                    Err(prefab) => Item::Prefab(prefab),
+                },
+                reach: *reach,
+            })
+            .collect();
         Ok(transforms::place(&placed, orbit, spin, seed, &mut self.objects))
     }
 
@@ -175,8 +300,7 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices = self.choices(context, &spec.meshes, &spec.materials, spec.scale)?;
-        let palette = choices.palette(orbit, spin);
+        let choices = self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
         let grid = grid::Grid {
             // count_objects has refused counts below 1.
             counts: spec.counts.map(|c| c.max(0) as u32),
@@ -185,7 +309,7 @@ impl Builder<'_> {
             rotation: spec.rotation_degrees.map_or(Quat::IDENTITY, |degrees| placement::euler_degrees(degrees.0)),
             seed: spec.seed,
         };
-        Ok(grid::place(&grid, &palette, &mut self.objects))
+        Ok(choices.place(orbit, spin, |palette| grid::place(&grid, palette, &mut self.objects)))
     }
 
     fn add_random(
@@ -195,7 +319,7 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices = self.choices(context, &spec.meshes, &spec.materials, spec.scale)?;
+        let choices = self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
         let count = spec.count.max(0) as u32;
         let half_extent = match spec.half_extent.unwrap_or(ExtentSpec::Auto) {
             ExtentSpec::Auto => generator::half_extent(count),
@@ -204,9 +328,8 @@ impl Builder<'_> {
                 return Err(invalid(self.file, format!("{context}.half_extent must be positive, got {half}")))
             }
         };
-        let palette = choices.palette(orbit, spin);
         let set = random::RandomBox { count, center: Vec3::from(spec.center.0), half_extent, seed: spec.seed };
-        Ok(random::place(&set, &palette, &mut self.objects))
+        Ok(choices.place(orbit, spin, |palette| random::place(&set, palette, &mut self.objects)))
     }
 
     fn add_rings(
@@ -216,7 +339,7 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices = self.choices(context, &spec.meshes, &spec.materials, spec.scale)?;
+        let choices = self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
         let Finite([inner, outer]) = spec.radius;
         let Finite(thickness) = spec.thickness;
         if inner < 0.0 || outer <= 0.0 || inner > outer {
@@ -228,7 +351,6 @@ impl Builder<'_> {
         if thickness < 0.0 {
             return Err(invalid(self.file, format!("{context}.thickness must not be negative, got {thickness}")));
         }
-        let palette = choices.palette(orbit, spin);
         let ring = rings::Annulus {
             count: spec.count.max(0) as u32,
             center: Vec3::from(spec.center.0),
@@ -237,7 +359,7 @@ impl Builder<'_> {
             thickness,
             seed: spec.seed,
         };
-        Ok(rings::place(&ring, &palette, &mut self.objects))
+        Ok(choices.place(orbit, spin, |palette| rings::place(&ring, palette, &mut self.objects)))
     }
 
     /// The built-in stress generator. Its meshes, materials and textures are appended once

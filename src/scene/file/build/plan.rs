@@ -71,6 +71,21 @@ impl Builder<'_> {
             planned.push(size);
             imports.push(import);
         }
+        // A mesh that could not be planned will fail to build first; the models' entries follow
+        // the meshes' places.
+        planned.resize(spec.mesh.len(), MeshSize::default());
+        imports.resize(spec.mesh.len(), 0);
+        let mut labels: Vec<String> = spec
+            .mesh
+            .iter()
+            .enumerate()
+            .map(|(index, m)| format!("[[mesh]] \"{}\" (mesh[{index}])", super::short(m.name.get_ref())))
+            .collect();
+        for (size, import, label) in self.plan_models()? {
+            planned.push(size);
+            imports.push(import);
+            labels.push(label);
+        }
         self.planned_imports = imports;
         if spec.objects.iter().any(|set| set.stress.is_some()) {
             self.planned_stress = procedural::BUILTIN_NAMES
@@ -79,9 +94,8 @@ impl Builder<'_> {
                 .fold(MeshSize::default(), |sum, shape| sum.plus(shape.chain_size()));
         }
         self.planned_meshes = planned;
-        let names: Vec<&str> = spec.mesh.iter().map(|m| m.name.get_ref().as_str()).collect();
         let planned = self.planned_meshes.clone();
-        self.check_needs(MeshSize::default(), &|quantity| describe_meshes(&names, &planned, quantity))
+        self.check_needs(MeshSize::default(), &|quantity| describe_meshes(&labels, &planned, quantity))
     }
 
     /// After `[[mesh]]` `index` is built: the arena so far and the plan for the rest.
@@ -103,6 +117,29 @@ impl Builder<'_> {
              and {} indices",
             super::short(&mesh.name),
             text::count(mesh.lods.iter().map(|l| l.vertex_count as u64).sum()),
+            text::count(arena.vertices),
+            text::count(arena.indices)
+        );
+        self.check_needs(arena, &|_| cause.clone())
+    }
+
+    /// After the model planned at `index` (after the `[[mesh]]` entries) is built: the arena so
+    /// far and the plan for the rest.
+    pub(super) fn check_model_built(&mut self, index: usize, name: &str) -> Result<(), SceneError> {
+        if let Some(size) = self.planned_meshes.get_mut(index) {
+            *size = MeshSize::default();
+        }
+        if let Some(import) = self.planned_imports.get_mut(index) {
+            *import = 0;
+        }
+        let arena = MeshSize {
+            vertices: self.meshes.vertices.len() as u64,
+            indices: self.meshes.indices.len() as u64,
+            levels: 0,
+        };
+        let cause = format!(
+            "the meshes up to [[model]] \"{}\" have {} vertices and {} indices with their levels of detail",
+            super::short(name),
             text::count(arena.vertices),
             text::count(arena.indices)
         );
@@ -161,18 +198,18 @@ impl Builder<'_> {
 }
 
 /// What in the file asks for the vertices or indices: the largest planned mesh.
-fn describe_meshes(names: &[&str], planned: &[MeshSize], quantity: Quantity) -> String {
+fn describe_meshes(labels: &[String], planned: &[MeshSize], quantity: Quantity) -> String {
     let key = |size: &MeshSize| if matches!(quantity, Quantity::Indices | Quantity::Triangles) { size.indices } else { size.vertices };
     // The first of the largest: `max_by_key` would name the last.
     match planned.iter().enumerate().rev().max_by_key(|(_, size)| key(size)) {
         Some((index, size)) => format!(
-            "{} [[mesh]] \"{}\" (mesh[{index}]) with {} vertices and {} indices over its levels of detail",
+            "{} {} with {} vertices and {} indices over its levels of detail",
             if planned.len() == 1 {
                 "it is".to_string()
             } else {
                 format!("the largest of {} meshes is", planned.len())
             },
-            super::short(names[index]),
+            labels[index],
             text::count(size.vertices),
             text::count(size.indices),
         ),
