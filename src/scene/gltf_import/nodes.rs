@@ -265,6 +265,9 @@ fn local_matrix(node: &gltf::Node) -> Result<DMat4, ImportError> {
             if !matrix.is_finite() {
                 return Err(node_error(node, "its matrix has a non-finite number"));
             }
+            if matrix.row(3) != glam::DVec4::W {
+                return Err(node_error(node, &format!("its matrix is not affine (last row {:?}, not [0, 0, 0, 1])", matrix.row(3).to_array())));
+            }
             Ok(matrix)
         }
         gltf::scene::Transform::Decomposed { translation, rotation, scale } => {
