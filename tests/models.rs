@@ -31,7 +31,11 @@ fn scratch(name: &str) -> PathBuf {
 /// The test mesh's vertices: a cube stretched to 1 × 2 × 3 and moved off its centre, so a
 /// wrong rotation, axis or order shows in the bounds.
 fn box_positions() -> Vec<[f32; 3]> {
-    procedural::cube().vertices.iter().map(|v| (Vec3::from(v.position) * Vec3::new(1.0, 2.0, 3.0) + Vec3::X * 0.5).into()).collect()
+    procedural::cube()
+        .vertices
+        .iter()
+        .map(|v| (Vec3::from(v.position) * Vec3::new(1.0, 2.0, 3.0) + Vec3::X * 0.5).into())
+        .collect()
 }
 
 fn box_normals() -> Vec<[f32; 3]> {
@@ -49,7 +53,8 @@ fn document(nodes: serde_json::Value, roots: &[usize], extra: &[f32], extra_acce
     buffer.extend(cube.indices.iter().flat_map(|&i| (i as u16).to_le_bytes()));
     assert_eq!(buffer.len(), EXTRA_OFFSET);
     buffer.extend(extra.iter().flat_map(|f| f.to_le_bytes()));
-    let (lo, hi) = box_positions().iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &p| (lo.min(p.into()), hi.max(p.into())));
+    let (lo, hi) =
+        box_positions().iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &p| (lo.min(p.into()), hi.max(p.into())));
     let mut accessors = vec![
         json!({ "bufferView": 0, "componentType": 5126, "count": 24, "type": "VEC3", "min": lo.to_array(), "max": hi.to_array() }),
         json!({ "bufferView": 1, "componentType": 5126, "count": 24, "type": "VEC3" }),
@@ -137,10 +142,8 @@ fn assert_front_faces_out(scene: &Scene, object: &Object, what: &str) {
     for triangle in indices.chunks_exact(3) {
         let [a, b, c] = [0, 1, 2].map(|k| triangle[k] as usize);
         let face = (world[b] - world[a]).cross(world[c] - world[a]);
-        let normal: DVec3 = [a, b, c]
-            .iter()
-            .map(|&i| (object.rotation * Vec3::from(vertices[i].normal)).as_dvec3())
-            .sum();
+        let normal: DVec3 =
+            [a, b, c].iter().map(|&i| (object.rotation * Vec3::from(vertices[i].normal)).as_dvec3()).sum();
         assert!(face.dot(normal) > 0.0, "{what}: triangle {triangle:?} winds against its normals");
     }
 }
@@ -166,7 +169,8 @@ fn node_transforms_give_every_part_its_world_bounds() {
         { "name": "stretched", "mesh": 0, "scale": [1.0, 3.0, 1.0], "children": [5] },
         { "name": "nested", "mesh": 0, "translation": [0.0, 0.0, 2.0] },
     ]);
-    let scene = load("nodes", &document(nodes, &[0], &[], json!([])), ONE_TOY).unwrap_or_else(|e| panic!("{}", e.chain()));
+    let scene =
+        load("nodes", &document(nodes, &[0], &[], json!([])), ONE_TOY).unwrap_or_else(|e| panic!("{}", e.chain()));
 
     let root = trs([10.0, 0.0, 0.0], root_rotation, [2.0; 3]);
     let stretched = root * trs([0.0; 3], DQuat::IDENTITY, [1.0, 3.0, 1.0]);
@@ -231,14 +235,20 @@ fn gpu_instancing_expands_into_objects() {
     ]);
     let nodes = json!([{ "name": "many", "mesh": 0, "translation": [0.0, 5.0, 0.0],
         "extensions": { "EXT_mesh_gpu_instancing": { "attributes": { "TRANSLATION": 4, "SCALE": 5 } } } }]);
-    let scene = load("instancing", &document(nodes, &[0], &extra, accessors), ONE_TOY).unwrap_or_else(|e| panic!("{}", e.chain()));
+    let scene = load("instancing", &document(nodes, &[0], &extra, accessors), ONE_TOY)
+        .unwrap_or_else(|e| panic!("{}", e.chain()));
     assert_eq!(scene.objects.len(), 5 * 2, "5 instances × 2 primitives");
     for i in 0..5 {
         let s = 1.0 + i as f64;
-        let world = trs([0.0, 5.0, 0.0], DQuat::IDENTITY, [1.0; 3]) * trs([i as f64 * 4.0, 0.0, 1.0], DQuat::IDENTITY, [s; 3]);
+        let world =
+            trs([0.0, 5.0, 0.0], DQuat::IDENTITY, [1.0; 3]) * trs([i as f64 * 4.0, 0.0, 1.0], DQuat::IDENTITY, [s; 3]);
         for primitive in 0..2 {
             let object = &scene.objects[2 * i + primitive];
-            assert_close(bounds(&world_positions(&scene, object)), bounds(&expected_positions(world)), &format!("instance {i}"));
+            assert_close(
+                bounds(&world_positions(&scene, object)),
+                bounds(&expected_positions(world)),
+                &format!("instance {i}"),
+            );
         }
     }
     assert_eq!(scene.meshes.meshes.len(), 2, "uniform instance scales share the meshes");
@@ -271,7 +281,11 @@ fn every_placement_kind_places_models_as_instances_times_parts() {
     let big = json!([{ "mesh": 0, "scale": [100.0, 100.0, 100.0] }]);
     let scene = load("camera", &document(big, &[0], &[], json!([])), ONE_TOY).unwrap();
     let reach = bounds(&world_positions(&scene, &scene.objects[0])).1.length();
-    assert!(scene.camera.position.length() as f64 > reach, "camera at {} inside a model reaching {reach}", scene.camera.position);
+    assert!(
+        scene.camera.position.length() as f64 > reach,
+        "camera at {} inside a model reaching {reach}",
+        scene.camera.position
+    );
 }
 
 #[test]
@@ -279,7 +293,8 @@ fn object_budget_counts_parts_before_generating() {
     let nodes = json!([{ "mesh": 0 }, { "mesh": 0, "translation": [0.0, 4.0, 0.0] }]);
     let dir = scratch("budget");
     std::fs::write(dir.join("toy.gltf"), document(nodes, &[0, 1], &[], json!([]))).unwrap();
-    let text = "[[model]]\nname = \"toy\"\ngltf = \"toy.gltf\"\n[[objects]]\nrandom = { count = 600, model = \"toy\" }\n";
+    let text =
+        "[[model]]\nname = \"toy\"\ngltf = \"toy.gltf\"\n[[objects]]\nrandom = { count = 600, model = \"toy\" }\n";
     let error = file::parse_with_limit(text, "budget.toml", Some(&dir), 2000).unwrap_err();
     assert!(error.to_string().contains("2,400"), "600 instances × 4 parts over 2,000: {error}");
 }
@@ -289,9 +304,15 @@ fn bad_models_are_refused_naming_the_node() {
     let cases = [
         (json!([{ "name": "wheel", "mesh": 0, "translation": [1e39, 0.0, 0.0] }]), "nodes[0] \"wheel\""),
         (json!([{ "name": "a", "children": [1] }, { "name": "b", "mesh": 0, "children": [0] }]), "reached twice"),
-        (json!([{ "name": "skew", "mesh": 0, "matrix": [1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0] }]), "not affine"),
+        (
+            json!([{ "name": "skew", "mesh": 0, "matrix": [1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0] }]),
+            "not affine",
+        ),
         (json!([{ "name": "zero", "mesh": 0, "rotation": [0.0, 0.0, 0.0, 0.0] }]), "quaternion is zero"),
-        (json!([{ "mesh": 0, "extensions": { "EXT_mesh_gpu_instancing": { "attributes": { "TRANSLATION": 99 } } } }]), "accessor 99 does not exist"),
+        (
+            json!([{ "mesh": 0, "extensions": { "EXT_mesh_gpu_instancing": { "attributes": { "TRANSLATION": 99 } } } }]),
+            "accessor 99 does not exist",
+        ),
         (json!([{ "name": "empty" }]), "has no node with a mesh"),
     ];
     for (i, (nodes, expected)) in cases.into_iter().enumerate() {
@@ -304,13 +325,25 @@ fn bad_models_are_refused_naming_the_node() {
         assert!(message.contains("toy.gltf"), "case {i} names the file: {message}");
         assert!(!message.contains('\n'), "case {i}: one line: {message}");
     }
-    let unknown = load("unknown", &document(json!([{ "mesh": 0 }]), &[0], &[], json!([])), "[[objects]]\ntransforms = [{ model = \"tyo\", position = [0, 0, 0] }]\n");
-    let message = unknown.err().expect("unknown model").to_string();
+    let unknown = load(
+        "unknown",
+        &document(json!([{ "mesh": 0 }]), &[0], &[], json!([])),
+        "[[objects]]\ntransforms = [{ model = \"tyo\", position = [0, 0, 0] }]\n",
+    );
+    let message = unknown.expect_err("unknown model").to_string();
     assert!(message.contains("unknown model \"tyo\"") && message.contains("did you mean \"toy\"?"), "{message}");
-    let mixed = load("mixed", &document(json!([{ "mesh": 0 }]), &[0], &[], json!([])), "[[objects]]\ngrid = { counts = [1, 1, 1], spacing = [1, 1, 1], model = \"toy\", meshes = [\"x\"] }\n");
-    assert!(mixed.err().expect("mixed").to_string().contains("not both"));
-    let spinning = load("spin", &document(json!([{ "mesh": 0 }]), &[0], &[], json!([])), "[[objects]]\nanimation = { spin = true }\nrandom = { count = 3, model = \"toy\" }\n");
-    assert!(spinning.err().expect("spin").to_string().contains("spin"));
+    let mixed = load(
+        "mixed",
+        &document(json!([{ "mesh": 0 }]), &[0], &[], json!([])),
+        "[[objects]]\ngrid = { counts = [1, 1, 1], spacing = [1, 1, 1], model = \"toy\", meshes = [\"x\"] }\n",
+    );
+    assert!(mixed.expect_err("mixed").to_string().contains("not both"));
+    let spinning = load(
+        "spin",
+        &document(json!([{ "mesh": 0 }]), &[0], &[], json!([])),
+        "[[objects]]\nanimation = { spin = true }\nrandom = { count = 3, model = \"toy\" }\n",
+    );
+    assert!(spinning.expect_err("spin").to_string().contains("spin"));
 }
 
 /// The shipped model scene loads, and places a multi-part model.
@@ -353,13 +386,21 @@ fn model_scene_renders_the_same_in_gpu_and_cpu_modes_with_constant_recording() {
     let (differing, bound) = common::differing_pixels(&gpu, &cpu);
     if differing > 0 {
         let (actual, diff) = common::write_mismatch("models-gpu-vs-cpu", &cpu, &gpu);
-        panic!("{differing} pixels differ between gpu and cpu within {bound:?}: {} {}", actual.display(), diff.display());
+        panic!(
+            "{differing} pixels differ between gpu and cpu within {bound:?}: {} {}",
+            actual.display(),
+            diff.display()
+        );
     }
     let drawn = gpu.pixels().filter(|p| p.0 != gpu.get_pixel(0, 0).0).count();
     assert!(drawn > 96 * 64 / 10, "the model scene covers the frame ({drawn} pixels differ from the corner)");
 
     let small = model_scene(1_000);
     for mode in [DrawMode::Gpu, DrawMode::GpuNocount] {
-        assert_eq!(frame_commands(&ctx, &small, mode), frame_commands(&ctx, &scene, mode), "{mode}: 1,000 vs 12,000 instances");
+        assert_eq!(
+            frame_commands(&ctx, &small, mode),
+            frame_commands(&ctx, &scene, mode),
+            "{mode}: 1,000 vs 12,000 instances"
+        );
     }
 }

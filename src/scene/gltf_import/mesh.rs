@@ -119,7 +119,10 @@ impl GltfFile {
             });
         }
         if let Some(&bad) = indices.iter().find(|&&i| i as usize >= count) {
-            return Err(ImportError::Corrupt { what, reason: format!("index {bad} is out of range for {count} vertices") });
+            return Err(ImportError::Corrupt {
+                what,
+                reason: format!("index {bad} is out of range for {count} vertices"),
+            });
         }
         if primitive.get(&gltf::Semantic::Normals).is_none() {
             generate_normals(&mut vertices, &indices);
@@ -143,7 +146,8 @@ impl GltfFile {
         let mesh = self.document.meshes().nth(index).expect("select returns an index in range");
         let mut size = MeshSize { vertices: 0, indices: 0, levels: 1 };
         for primitive in mesh.primitives() {
-            size = size.plus(self.size_of_primitive(&primitive, &primitive_label(index, names[index], primitive.index()))?);
+            size = size
+                .plus(self.size_of_primitive(&primitive, &primitive_label(index, names[index], primitive.index()))?);
         }
         size.levels = 1;
         Ok(size)

@@ -201,13 +201,17 @@ impl GltfFile {
     fn instance_count(&self, node: &gltf::Node, instancing: &Instancing) -> Result<usize, ImportError> {
         let mut count = None;
         for (name, accessor, dimensions) in attributes(instancing) {
-            let accessor = self.document.accessors().nth(accessor).ok_or_else(|| {
-                node_error(node, &format!("{INSTANCING} {name}: accessor {accessor} does not exist"))
-            })?;
+            let accessor =
+                self.document.accessors().nth(accessor).ok_or_else(|| {
+                    node_error(node, &format!("{INSTANCING} {name}: accessor {accessor} does not exist"))
+                })?;
             let what = format!("{} {INSTANCING} {name}", node_name(node));
             let n = self.check_accessor(&accessor, &what, &[(dimensions, &[DataType::F32])])?;
             if count.is_some_and(|count| count != n) {
-                return Err(node_error(node, &format!("{INSTANCING} {name} has {n} elements, other attributes {}", count.unwrap_or(0))));
+                return Err(node_error(
+                    node,
+                    &format!("{INSTANCING} {name} has {n} elements, other attributes {}", count.unwrap_or(0)),
+                ));
             }
             count = Some(n);
         }
@@ -228,17 +232,24 @@ impl GltfFile {
             }
         };
         let unreadable = |name: &str| node_error(node, &format!("{INSTANCING} {name}: its data could not be read"));
-        let translations = instancing.translation.map(|a| read(Some(a)).ok_or_else(|| unreadable("TRANSLATION"))).transpose()?;
+        let translations =
+            instancing.translation.map(|a| read(Some(a)).ok_or_else(|| unreadable("TRANSLATION"))).transpose()?;
         let rotations = instancing.rotation.map(|a| read(Some(a)).ok_or_else(|| unreadable("ROTATION"))).transpose()?;
         let scales = instancing.scale.map(|a| read(Some(a)).ok_or_else(|| unreadable("SCALE"))).transpose()?;
         let mut matrices = Vec::with_capacity(count);
         for i in 0..count {
             let vec3 = |values: &Option<Vec<f32>>, default: DVec3| {
-                values.as_ref().and_then(|v| v.get(i * 3..i * 3 + 3)).map_or(default, |v| DVec3::new(v[0].into(), v[1].into(), v[2].into()))
+                values
+                    .as_ref()
+                    .and_then(|v| v.get(i * 3..i * 3 + 3))
+                    .map_or(default, |v| DVec3::new(v[0].into(), v[1].into(), v[2].into()))
             };
             let translation = vec3(&translations, DVec3::ZERO);
             let scale = vec3(&scales, DVec3::ONE);
-            let rotation = rotations.as_ref().and_then(|v| v.get(i * 4..i * 4 + 4)).map_or([0.0, 0.0, 0.0, 1.0], |v| [v[0], v[1], v[2], v[3]]);
+            let rotation = rotations
+                .as_ref()
+                .and_then(|v| v.get(i * 4..i * 4 + 4))
+                .map_or([0.0, 0.0, 0.0, 1.0], |v| [v[0], v[1], v[2], v[3]]);
             let matrix = trs(translation, rotation, scale)
                 .map_err(|reason| node_error(node, &format!("{INSTANCING} instance {i}: {reason}")))?;
             matrices.push(matrix);
@@ -266,7 +277,10 @@ fn local_matrix(node: &gltf::Node) -> Result<DMat4, ImportError> {
                 return Err(node_error(node, "its matrix has a non-finite number"));
             }
             if matrix.row(3) != glam::DVec4::W {
-                return Err(node_error(node, &format!("its matrix is not affine (last row {:?}, not [0, 0, 0, 1])", matrix.row(3).to_array())));
+                return Err(node_error(
+                    node,
+                    &format!("its matrix is not affine (last row {:?}, not [0, 0, 0, 1])", matrix.row(3).to_array()),
+                ));
             }
             Ok(matrix)
         }

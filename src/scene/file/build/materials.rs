@@ -158,7 +158,9 @@ impl Builder<'_> {
     ) -> Result<u32, SceneError> {
         let gltf_error = |source| SceneError::Gltf { at: at.to_string(), path: short(path), source: Box::new(source) };
         let material = match index {
-            Some(index) => file.material(Some(&crate::scene::gltf_import::Selector::Index(index))).map_err(gltf_error)?,
+            Some(index) => {
+                file.material(Some(&crate::scene::gltf_import::Selector::Index(index))).map_err(gltf_error)?
+            }
             None => crate::scene::gltf_import::GltfMaterial {
                 name: None,
                 base_color: Vec4::ONE,
@@ -169,11 +171,9 @@ impl Builder<'_> {
             },
         };
         let base_color_layer = match material.base_color_image {
-            Some(image) => Some(
-                self.base_color_layers.insert(
-                    file.image_layer(image, TEXTURE_SIZE, &mut self.images, self.options.budget).map_err(gltf_error)?,
-                ),
-            ),
+            Some(image) => Some(self.base_color_layers.insert(
+                file.image_layer(image, TEXTURE_SIZE, &mut self.images, self.options.budget).map_err(gltf_error)?,
+            )),
             None => None,
         };
         let variant = if material.masked {
@@ -184,7 +184,14 @@ impl Builder<'_> {
             Variant::Opaque
         };
         if !(0.0..=1.0).contains(&material.alpha_cutoff) {
-            return Err(invalid(at, format!("material \"{}\": alpha_cutoff must be between 0 and 1, got {}", short(name), material.alpha_cutoff)));
+            return Err(invalid(
+                at,
+                format!(
+                    "material \"{}\": alpha_cutoff must be between 0 and 1, got {}",
+                    short(name),
+                    material.alpha_cutoff
+                ),
+            ));
         }
         self.materials.push(Material {
             name: name.to_string(),

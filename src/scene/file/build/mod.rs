@@ -210,9 +210,9 @@ fn count_objects(
                 if transforms.is_empty() {
                     return Err(invalid(file, format!("{} is empty", at("transforms"))));
                 }
-                transforms.iter().fold(0u64, |sum, t| {
-                    sum.saturating_add(t.model.as_ref().map_or(1, |model| parts(model.get_ref())))
-                })
+                transforms
+                    .iter()
+                    .fold(0u64, |sum, t| sum.saturating_add(t.model.as_ref().map_or(1, |model| parts(model.get_ref()))))
             }
             ([_], ObjectSetSpec { grid: Some(grid), .. }) => {
                 let mut product = 1u64;

@@ -117,7 +117,11 @@ impl Builder<'_> {
         let mut used = HashSet::new();
         for set in &spec.objects {
             let names = set.transforms.iter().flatten().filter_map(|t| t.model.as_ref());
-            let generated = [set.grid.as_ref().map(|g| (&g.model, &g.models)), set.random.as_ref().map(|r| (&r.model, &r.models)), set.rings.as_ref().map(|r| (&r.model, &r.models))];
+            let generated = [
+                set.grid.as_ref().map(|g| (&g.model, &g.models)),
+                set.random.as_ref().map(|r| (&r.model, &r.models)),
+                set.rings.as_ref().map(|r| (&r.model, &r.models)),
+            ];
             let generated = generated.into_iter().flatten().flat_map(|(one, many)| one.iter().chain(many));
             used.extend(names.chain(generated).map(|name| name.get_ref().clone()));
         }
@@ -182,11 +186,15 @@ impl Builder<'_> {
                     let primitive = plan.file.primitive_size(part.mesh, part.primitive).map_err(fail)?;
                     size = size.plus(primitive);
                     let import = primitive.vertices.saturating_mul(HOST_BYTES_PER_IMPORTED_VERTEX);
-                    transient =
-                        transient.max(import.saturating_add(primitive.indices.saturating_mul(HOST_BYTES_PER_IMPORTED_INDEX)));
+                    transient = transient
+                        .max(import.saturating_add(primitive.indices.saturating_mul(HOST_BYTES_PER_IMPORTED_INDEX)));
                 }
             }
-            let label = format!("[[model]] \"{}\" (model[{index}], {} parts)", short(&plan.name), text::count(parts.len() as u64));
+            let label = format!(
+                "[[model]] \"{}\" (model[{index}], {} parts)",
+                short(&plan.name),
+                text::count(parts.len() as u64)
+            );
             planned.push((size, transient, label));
             self.models[index].parts = parts;
         }
@@ -231,7 +239,10 @@ impl Builder<'_> {
                 });
             }
             if !prefab.reach.is_finite() {
-                return Err(invalid(at, format!("model \"{}\" reaches beyond 32-bit floats from its origin", short(&name))));
+                return Err(invalid(
+                    at,
+                    format!("model \"{}\" reaches beyond 32-bit floats from its origin", short(&name)),
+                ));
             }
             self.models[index].prefab = Some(Rc::new(prefab));
             self.check_model_built(plan_index, &name)?;

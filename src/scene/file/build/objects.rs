@@ -37,12 +37,7 @@ struct Choices {
 impl Choices {
     /// Places the set through `place` with the palette its picks need; returns the set's
     /// extent, the placements' plus the farthest an item reaches at the largest scale.
-    fn place(
-        &self,
-        orbit: ClassRange,
-        spin: ClassRange,
-        place: impl FnOnce(&dyn Fill) -> f32,
-    ) -> f32 {
+    fn place(&self, orbit: ClassRange, spin: ClassRange, place: impl FnOnce(&dyn Fill) -> f32) -> f32 {
         let extent = match &self.picks {
             Picks::Meshes { meshes, materials } => {
                 place(&Palette { meshes, materials, scale: self.scale, orbit, spin })
@@ -300,7 +295,8 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices = self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
+        let choices =
+            self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
         let grid = grid::Grid {
             // count_objects has refused counts below 1.
             counts: spec.counts.map(|c| c.max(0) as u32),
@@ -319,7 +315,8 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices = self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
+        let choices =
+            self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
         let count = spec.count.max(0) as u32;
         let half_extent = match spec.half_extent.unwrap_or(ExtentSpec::Auto) {
             ExtentSpec::Auto => generator::half_extent(count),
@@ -339,7 +336,8 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices = self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
+        let choices =
+            self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
         let Finite([inner, outer]) = spec.radius;
         let Finite(thickness) = spec.thickness;
         if inner < 0.0 || outer <= 0.0 || inner > outer {

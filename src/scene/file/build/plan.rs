@@ -199,7 +199,13 @@ impl Builder<'_> {
 
 /// What in the file asks for the vertices or indices: the largest planned mesh.
 fn describe_meshes(labels: &[String], planned: &[MeshSize], quantity: Quantity) -> String {
-    let key = |size: &MeshSize| if matches!(quantity, Quantity::Indices | Quantity::Triangles) { size.indices } else { size.vertices };
+    let key = |size: &MeshSize| {
+        if matches!(quantity, Quantity::Indices | Quantity::Triangles) {
+            size.indices
+        } else {
+            size.vertices
+        }
+    };
     // The first of the largest: `max_by_key` would name the last.
     match planned.iter().enumerate().rev().max_by_key(|(_, size)| key(size)) {
         Some((index, size)) => format!(
