@@ -52,10 +52,21 @@ struct Models {
 }
 
 fn models(dir: &Path) -> Models {
-    let text: Value = serde_json::from_str(
+    let mut text: Value = serde_json::from_str(
         &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/models/crate.gltf")).unwrap(),
     )
     .unwrap();
+    // A node tree for whole-model import to walk: a matrix child under the crate and an
+    // instanced shard (EXT_mesh_gpu_instancing, the marker's 4 positions as translations)
+    // under the marker.
+    text["nodes"][0]["children"] = json!([3]);
+    text["nodes"][1]["children"] = json!([4]);
+    let nodes = text["nodes"].as_array_mut().unwrap();
+    nodes.push(json!({ "name": "child", "mesh": 1,
+        "matrix": [0.0, 0.0, -2.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 1.0] }));
+    nodes.push(json!({ "name": "instanced", "mesh": 2, "scale": [1.0, -1.0, 1.0],
+        "extensions": { "EXT_mesh_gpu_instancing": { "attributes": { "TRANSLATION": 8 } } } }));
+    text["extensionsUsed"] = json!(["EXT_mesh_gpu_instancing"]);
     let data = |uri: &Value| {
         let uri = uri.as_str().unwrap();
         gltf_import::decode_base64(&uri[uri.find(',').unwrap() + 1..]).unwrap()
@@ -162,6 +173,13 @@ fn values() -> Vec<Value> {
         json!("a%zz"),
         json!("http://example.com/x"),
         json!("KHR_draco_mesh_compression"),
+        json!("EXT_mesh_gpu_instancing"),
+        json!({ "EXT_mesh_gpu_instancing": { "attributes": { "TRANSLATION": 8, "ROTATION": 0, "SCALE": 3 } } }),
+        json!({ "attributes": { "SCALE": 1 } }),
+        json!([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]),
+        json!([1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]),
+        json!([0, 0]),
+        json!([3, 0]),
     ];
     values.push(json!([1e300, 1e300, 1e300]));
     values
@@ -320,6 +338,24 @@ fn import(bytes: &[u8], dir: &Path, sandbox: &Sandbox, budget: &Budget) -> Reach
             assert_eq!(size.vertices, mesh.vertices.len() as u64, "mesh_size disagrees with mesh");
             assert_eq!(size.indices, mesh.indices.len() as u64, "mesh_size disagrees with mesh");
             reached.meshes += 1;
+        }
+    }
+    // The whole model, as a [[model]] reads it: the parts counted, then made (when few enough
+    // for a case to stay cheap), and each part's primitive sized and imported, which must agree.
+    if let Ok(count) = model.model_part_count(None) {
+        if count <= 10_000 {
+            let parts = model.model_parts(None).expect("a model whose parts count has parts");
+            assert_eq!(parts.len() as u64, count, "model_part_count disagrees with model_parts");
+            let mut seen = std::collections::HashSet::new();
+            for part in parts.iter().filter(|part| seen.insert((part.mesh, part.primitive))) {
+                assert!(part.world.is_finite(), "a part's world matrix is finite");
+                let planned = model.primitive_size(part.mesh, part.primitive);
+                if let Ok(primitive) = model.primitive(part.mesh, part.primitive) {
+                    let size = planned.expect("a primitive that imports has a size");
+                    assert_eq!(size.vertices, primitive.vertices.len() as u64, "primitive_size disagrees");
+                    assert_eq!(size.indices, primitive.indices.len() as u64, "primitive_size disagrees");
+                }
+            }
         }
     }
     for i in 0..model.material_count() {

@@ -90,6 +90,7 @@ fn every_shipped_scene_loads() {
         ("tiny-million.toml", 1_000_000),
         ("asteroids.toml", 200_004),
         ("gltf.toml", 1_082),
+        ("models.toml", 48_004),
     ];
     let mut found: Vec<String> = std::fs::read_dir(scenes_dir())
         .expect("scenes/ exists")
