@@ -901,8 +901,9 @@ fn fuzz_sources() -> Vec<String> {
         ("[50, 1, 50]", "[4, 1, 4]"),
         ("[16, 1, 16]", "[5, 1, 5]"),
         ("segments = 96", "segments = 9"),
+        ("count = 12000", "count = 400"),
     ];
-    let mut sources: Vec<String> = ["default", "million", "city", "asteroids", "gltf"]
+    let mut sources: Vec<String> = ["default", "million", "city", "asteroids", "gltf", "models"]
         .iter()
         .map(|name| {
             let text = std::fs::read_to_string(scenes_dir().join(format!("{name}.toml"))).unwrap();
@@ -975,6 +976,7 @@ const TOKENS: &[&str] = &[
     "spin",
     "[[mesh]]",
     "[[material]]",
+    "[[model]]",
     "[[objects]]",
     "[scene]",
     "[camera]",
@@ -1147,7 +1149,7 @@ proptest! {
 
     /// 60% of the cases: the shipped scenes (counts cut down) and the every-feature scene, mutated.
     #[test]
-    fn mutated_scene_files_never_panic(source in 0usize..6, edits in prop::collection::vec(edit(), 1..4)) {
+    fn mutated_scene_files_never_panic(source in 0usize..7, edits in prop::collection::vec(edit(), 1..4)) {
         let text = SOURCES.with(|sources| apply(&sources[source], &edits));
         parse_never_panics(&text)?;
     }
@@ -1200,6 +1202,8 @@ const VALUES: &[&str] = &[
 ];
 const KEYS: &[&str] = &[
     "name",
+    "model",
+    "models",
     "animated",
     "empty",
     "auto",
