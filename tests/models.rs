@@ -404,3 +404,40 @@ fn model_scene_renders_the_same_in_gpu_and_cpu_modes_with_constant_recording() {
         );
     }
 }
+
+#[test]
+fn triangle_strips_and_fans_import_as_lists_facing_the_same_way() {
+    // A unit quad in the XY plane, counter-clockwise seen from +Z, as a strip (0 1 2 3) and as
+    // a fan (0 1 3 2).
+    let quad: [[f32; 3]; 4] = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]];
+    let mut buffer: Vec<u8> = quad.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+    buffer.extend([0u8, 1, 3, 2]);
+    let document = json!({
+        "asset": { "version": "2.0" },
+        "scenes": [ { "nodes": [0] } ],
+        "nodes": [ { "mesh": 0 } ],
+        "meshes": [ { "primitives": [
+            { "attributes": { "POSITION": 0 }, "mode": 5 },
+            { "attributes": { "POSITION": 0 }, "indices": 1, "mode": 6 },
+        ] } ],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+            { "bufferView": 1, "componentType": 5121, "count": 4, "type": "SCALAR" },
+        ],
+        "bufferViews": [ { "buffer": 0, "byteLength": 48 }, { "buffer": 0, "byteOffset": 48, "byteLength": 4 } ],
+        "buffers": [ { "byteLength": 52, "uri": format!("data:application/octet-stream;base64,{}", gltf_import::encode_base64(&buffer)) } ],
+    });
+    let scene =
+        load("strips", &serde_json::to_vec(&document).unwrap(), ONE_TOY).unwrap_or_else(|e| panic!("{}", e.chain()));
+    assert_eq!(scene.objects.len(), 2);
+    for object in &scene.objects {
+        let mesh = &scene.meshes.meshes[object.mesh as usize];
+        assert_eq!(mesh.index_count, 6, "two triangles");
+        let world = world_positions(&scene, object);
+        let indices = &scene.meshes.indices[mesh.first_index as usize..][..6];
+        for triangle in indices.chunks_exact(3) {
+            let [a, b, c] = [0, 1, 2].map(|k| world[triangle[k] as usize]);
+            assert!((b - a).cross(c - a).z > 0.0, "triangle {triangle:?} faces +Z");
+        }
+    }
+}

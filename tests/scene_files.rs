@@ -559,7 +559,7 @@ fn missing_and_corrupt_gltf_files_are_errors() {
             "primitive 0: index 131072 is out of range for 16 vertices",
         ),
         ("jpeg", serde_json::to_vec(&jpeg).unwrap(), "only PNG images are supported"),
-        ("lines", serde_json::to_vec(&lines).unwrap(), "only triangle lists (not supported)"),
+        ("lines", serde_json::to_vec(&lines).unwrap(), "only triangles (lists, strips and fans) (not supported)"),
         ("wrong-type", serde_json::to_vec(&wrong_type).unwrap(), "POSITION: Vec2 of F32 (not supported)"),
         ("base64", serde_json::to_vec(&bad_base64).unwrap(), "has invalid base64 data"),
         ("web", serde_json::to_vec(&web).unwrap(), "is not a relative file path or a data: URI"),

@@ -112,6 +112,7 @@ impl GltfFile {
             }
             None => (0..count as u32).collect(),
         };
+        let indices = triangle_list(primitive.mode(), indices);
         if !indices.len().is_multiple_of(3) {
             return Err(ImportError::Corrupt {
                 what,
@@ -162,14 +163,21 @@ impl GltfFile {
             }
             None => count,
         };
+        let indices = match primitive.mode() {
+            Mode::TriangleStrip | Mode::TriangleFan => indices.saturating_sub(2).saturating_mul(3),
+            _ => indices,
+        };
         Ok(MeshSize { vertices: count as u64, indices: indices as u64, levels: 1 })
     }
 
-    /// Checks that a primitive is a triangle list with a valid POSITION accessor; returns its
-    /// vertex count. [`GltfFile::mesh`] and [`GltfFile::mesh_size`] refuse the same primitives.
+    /// Checks that a primitive is made of triangles (a list, a strip or a fan) with a valid
+    /// POSITION accessor; returns its vertex count. [`GltfFile::mesh`] and [`GltfFile::mesh_size`] refuse the same primitives.
     fn triangle_vertex_count(&self, primitive: &gltf::Primitive, what: &str) -> Result<usize, ImportError> {
-        if primitive.mode() != Mode::Triangles {
-            return Err(ImportError::Unsupported(format!("{what}: mode {:?}, only triangle lists", primitive.mode())));
+        if !matches!(primitive.mode(), Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan) {
+            return Err(ImportError::Unsupported(format!(
+                "{what}: mode {:?}, only triangles (lists, strips and fans)",
+                primitive.mode()
+            )));
         }
         let positions = primitive.get(&gltf::Semantic::Positions).ok_or_else(|| ImportError::Corrupt {
             what: what.to_string(),
@@ -230,6 +238,27 @@ impl GltfFile {
             });
         }
         Ok(())
+    }
+}
+
+/// A strip's or a fan's indices as a triangle list, in the glTF specification's vertex order
+/// (a strip's odd triangles swap their first two vertices, so every triangle keeps the strip's
+/// winding); a list is returned as it is.
+fn triangle_list(mode: Mode, indices: Vec<u32>) -> Vec<u32> {
+    let triangles = indices.len().saturating_sub(2);
+    match mode {
+        Mode::TriangleStrip => (0..triangles)
+            .flat_map(|i| {
+                let [a, b, c] = [indices[i], indices[i + 1], indices[i + 2]];
+                if i % 2 == 0 {
+                    [a, b, c]
+                } else {
+                    [b, a, c]
+                }
+            })
+            .collect(),
+        Mode::TriangleFan => (0..triangles).flat_map(|i| [indices[i + 1], indices[i + 2], indices[0]]).collect(),
+        _ => indices,
     }
 }
 
@@ -302,6 +331,13 @@ fn generate_normals(vertices: &mut [Vertex], indices: &[u32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strips_and_fans_become_lists_keeping_their_winding() {
+        assert_eq!(triangle_list(Mode::TriangleStrip, vec![0, 1, 2, 3, 4]), [0, 1, 2, 2, 1, 3, 2, 3, 4]);
+        assert_eq!(triangle_list(Mode::TriangleFan, vec![0, 1, 2, 3]), [1, 2, 0, 2, 3, 0]);
+        assert!(triangle_list(Mode::TriangleStrip, vec![0, 1]).is_empty());
+    }
 
     #[test]
     fn zero_normals_are_generated_and_long_ones_shortened() {
