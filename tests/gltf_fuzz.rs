@@ -67,6 +67,11 @@ fn models(dir: &Path) -> Models {
     nodes.push(json!({ "name": "instanced", "mesh": 2, "scale": [1.0, -1.0, 1.0],
         "extensions": { "EXT_mesh_gpu_instancing": { "attributes": { "TRANSLATION": 8 } } } }));
     text["extensionsUsed"] = json!(["EXT_mesh_gpu_instancing"]);
+    // The marker's positions through a sparse accessor: two of them replaced by the shard's.
+    text["accessors"][8]["sparse"] =
+        json!({ "count": 2, "indices": { "bufferView": 6, "componentType": 5121 }, "values": { "bufferView": 5 } });
+    text["accessors"][8].as_object_mut().unwrap().remove("min");
+    text["accessors"][8].as_object_mut().unwrap().remove("max");
     let data = |uri: &Value| {
         let uri = uri.as_str().unwrap();
         gltf_import::decode_base64(&uri[uri.find(',').unwrap() + 1..]).unwrap()

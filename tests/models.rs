@@ -441,3 +441,32 @@ fn triangle_strips_and_fans_import_as_lists_facing_the_same_way() {
         }
     }
 }
+
+#[test]
+fn sparse_accessors_replace_their_elements() {
+    // The quad's positions, with vertex 3 replaced through a sparse accessor by (2, 2, 0).
+    let quad: [[f32; 3]; 4] = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]];
+    let mut buffer: Vec<u8> = quad.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
+    buffer.extend([3u8, 0, 0, 0]);
+    buffer.extend([2.0f32, 2.0, 0.0].iter().flat_map(|f| f.to_le_bytes()));
+    let document = json!({
+        "asset": { "version": "2.0" },
+        "scenes": [ { "nodes": [0] } ],
+        "nodes": [ { "mesh": 0 } ],
+        "meshes": [ { "primitives": [ { "attributes": { "POSITION": 0 }, "mode": 5 } ] } ],
+        "accessors": [ { "bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+            "min": [0.0, 0.0, 0.0], "max": [2.0, 2.0, 0.0],
+            "sparse": { "count": 1, "indices": { "bufferView": 1, "componentType": 5121 }, "values": { "bufferView": 2 } } } ],
+        "bufferViews": [
+            { "buffer": 0, "byteLength": 48 },
+            { "buffer": 0, "byteOffset": 48, "byteLength": 1 },
+            { "buffer": 0, "byteOffset": 52, "byteLength": 12 },
+        ],
+        "buffers": [ { "byteLength": 64, "uri": format!("data:application/octet-stream;base64,{}", gltf_import::encode_base64(&buffer)) } ],
+    });
+    let scene = load("sparse", &serde_json::to_vec(&document).unwrap(), ONE_TOY).unwrap_or_else(|e| panic!("{}", e.chain()));
+    let mesh = &scene.meshes.meshes[scene.objects[0].mesh as usize];
+    let positions: Vec<[f32; 3]> =
+        scene.meshes.vertices[mesh.base_vertex as usize..][..4].iter().map(|v| v.position).collect();
+    assert_eq!(positions, [quad[0], quad[1], quad[2], [2.0, 2.0, 0.0]]);
+}

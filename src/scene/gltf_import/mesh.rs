@@ -186,8 +186,9 @@ impl GltfFile {
         self.check_accessor(&positions, &format!("{what} POSITION"), &[(Dimensions::Vec3, &[DataType::F32])])
     }
 
-    /// Checks an accessor that the crate's readers will walk: no sparse storage, an allowed
-    /// type, and every element inside its view and its buffer. Returns the element count.
+    /// Checks an accessor that the crate's readers will walk: an allowed type, and every element
+    /// inside its view and its buffer (for a sparse accessor, its indices and values too; the
+    /// base view may be absent, meaning zeros). Returns the element count.
     pub(super) fn check_accessor(
         &self,
         accessor: &gltf::Accessor,
@@ -195,30 +196,57 @@ impl GltfFile {
         allowed: &[(Dimensions, &[DataType])],
     ) -> Result<usize, ImportError> {
         let corrupt = |reason: String| ImportError::Corrupt { what: what.to_string(), reason };
-        if accessor.sparse().is_some() {
-            return Err(ImportError::Unsupported(format!("{what}: sparse accessor")));
-        }
         let (dimensions, data_type) = (accessor.dimensions(), accessor.data_type());
         if !allowed.iter().any(|(d, types)| *d == dimensions && types.contains(&data_type)) {
             return Err(ImportError::Unsupported(format!("{what}: {dimensions:?} of {data_type:?}")));
         }
-        let view = accessor.view().ok_or_else(|| corrupt("it has no buffer view".into()))?;
         let count = accessor.count();
         if count == 0 {
             return Err(corrupt("it has no elements".into()));
         }
         let element = accessor.size();
+        if let Some(sparse) = accessor.sparse() {
+            let replaced = sparse.count();
+            if replaced == 0 || replaced > count {
+                return Err(corrupt(format!("sparse count {replaced} is not between 1 and its {count} elements")));
+            }
+            let indices = sparse.indices();
+            let index_size = indices.index_type().size();
+            self.check_range(&indices.view(), indices.offset(), replaced, index_size, &format!("{what} sparse indices"))?;
+            self.check_range(&sparse.values().view(), sparse.values().offset(), replaced, element, &format!("{what} sparse values"))?;
+            if accessor.view().is_none() {
+                // Zeros, then the sparse values: the budget has counted its elements.
+                return Ok(count);
+            }
+        }
+        let view = accessor.view().ok_or_else(|| corrupt("it has no buffer view".into()))?;
+        self.check_range(&view, accessor.offset(), count, element, what)?;
+        Ok(count)
+    }
+
+    /// Checks that `count` elements of `element` bytes from `offset` of a view (at its stride)
+    /// lie inside the view and its buffer, with the arithmetic the `gltf` crate's readers do.
+    fn check_range(
+        &self,
+        view: &gltf::buffer::View,
+        offset: usize,
+        count: usize,
+        element: usize,
+        what: &str,
+    ) -> Result<(), ImportError> {
+        let corrupt = |reason: String| ImportError::Corrupt { what: what.to_string(), reason };
         let stride = view.stride().unwrap_or(element);
         if stride < element {
             return Err(corrupt(format!("stride {stride} is smaller than its {element}-byte elements")));
         }
-        let view_bytes = self.view_bytes(&view, what)?;
-        let end = (count - 1)
-            .checked_mul(stride)
+        let view_bytes = self.view_bytes(view, what)?;
+        let end = count
+            .checked_sub(1)
+            .and_then(|n| n.checked_mul(stride))
             .and_then(|n| n.checked_add(element))
-            .and_then(|n| n.checked_add(accessor.offset()));
+            .and_then(|n| n.checked_add(offset));
         match end {
-            Some(end) if end <= view_bytes.len() => Ok(count),
+            Some(end) if end <= view_bytes.len() => Ok(()),
             _ => Err(corrupt(format!("{count} elements run past the end of buffer view {}", view.index()))),
         }
     }
