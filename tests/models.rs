@@ -470,3 +470,43 @@ fn sparse_accessors_replace_their_elements() {
         scene.meshes.vertices[mesh.base_vertex as usize..][..4].iter().map(|v| v.position).collect();
     assert_eq!(positions, [quad[0], quad[1], quad[2], [2.0, 2.0, 0.0]]);
 }
+
+#[test]
+fn quantized_attributes_are_read_as_floats() {
+    // KHR_mesh_quantization: positions as plain u16 (stride 8), normals as normalised i8
+    // (stride 4), UVs as normalised u8; a node scale dequantises the positions.
+    let quad: [[u16; 3]; 4] = [[0, 0, 0], [2, 0, 0], [0, 2, 0], [2, 2, 0]];
+    let mut buffer: Vec<u8> = quad.iter().flat_map(|p| p.iter().flat_map(|c| c.to_le_bytes()).chain([0, 0])).collect();
+    buffer.extend([0u8, 0, 127, 0].repeat(4));
+    buffer.extend([0u8, 0, 255, 0, 0, 255, 255, 255]);
+    let document = json!({
+        "asset": { "version": "2.0" },
+        "extensionsUsed": ["KHR_mesh_quantization"],
+        "extensionsRequired": ["KHR_mesh_quantization"],
+        "scenes": [ { "nodes": [0] } ],
+        "nodes": [ { "mesh": 0, "scale": [0.5, 0.5, 0.5] } ],
+        "meshes": [ { "primitives": [ { "attributes": { "POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2 }, "mode": 5 } ] } ],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5123, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [2, 2, 0] },
+            { "bufferView": 1, "componentType": 5120, "normalized": true, "count": 4, "type": "VEC3" },
+            { "bufferView": 2, "componentType": 5121, "normalized": true, "count": 4, "type": "VEC2" },
+        ],
+        "bufferViews": [
+            { "buffer": 0, "byteLength": 32, "byteStride": 8 },
+            { "buffer": 0, "byteOffset": 32, "byteLength": 16, "byteStride": 4 },
+            { "buffer": 0, "byteOffset": 48, "byteLength": 8 },
+        ],
+        "buffers": [ { "byteLength": 56, "uri": format!("data:application/octet-stream;base64,{}", gltf_import::encode_base64(&buffer)) } ],
+    });
+    let scene =
+        load("quantized", &serde_json::to_vec(&document).unwrap(), ONE_TOY).unwrap_or_else(|e| panic!("{}", e.chain()));
+    let object = &scene.objects[0];
+    assert_eq!(object.scale, 0.5, "the dequantising node scale is the part's");
+    let mesh = &scene.meshes.meshes[object.mesh as usize];
+    let vertices = &scene.meshes.vertices[mesh.base_vertex as usize..][..4];
+    let positions: Vec<[f32; 3]> = vertices.iter().map(|v| v.position).collect();
+    assert_eq!(positions, [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0], [0.0, 2.0, 0.0], [2.0, 2.0, 0.0]]);
+    assert!(vertices.iter().all(|v| v.normal == [0.0, 0.0, 1.0]), "normalised i8 normals");
+    let uvs: Vec<[f32; 2]> = vertices.iter().map(|v| v.uv).collect();
+    assert_eq!(uvs, [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]);
+}

@@ -10,6 +10,13 @@ use super::{describe, select, GltfFile, ImportError, Selector};
 use crate::mesh::size::MeshSize;
 use crate::mesh::{MeshData, Vertex};
 
+/// Component types of positions and texture coordinates: floats, and the integers
+/// `KHR_mesh_quantization` allows (normalised or not).
+const POSITION_TYPES: &[DataType] = &[DataType::F32, DataType::I8, DataType::U8, DataType::I16, DataType::U16];
+const UV_TYPES: &[DataType] = POSITION_TYPES;
+/// Normals: floats, or normalised signed bytes and shorts.
+const NORMAL_TYPES: &[DataType] = &[DataType::F32, DataType::I8, DataType::I16];
+
 impl GltfFile {
     /// One mesh with all its triangle primitives merged. Missing normals are generated from
     /// the faces (smooth where vertices are shared, flat where they are not); missing UVs are 0.
@@ -76,32 +83,28 @@ impl GltfFile {
             what: format!("{what} {attribute}"),
             reason: "its data could not be read".into(),
         };
-        let mut vertices: Vec<Vertex> = reader
-            .read_positions()
-            .ok_or_else(|| read_failed("POSITION"))?
-            .map(|position| Vertex { position, normal: [0.0; 3], uv: [0.0; 2] })
+        // Counted and typed by triangle_vertex_count.
+        let positions = primitive.get(&gltf::Semantic::Positions).ok_or_else(|| read_failed("POSITION"))?;
+        let positions = self.read_floats(positions, 3).ok_or_else(|| read_failed("POSITION"))?;
+        let mut vertices: Vec<Vertex> = positions
+            .chunks_exact(3)
+            .map(|p| Vertex { position: [p[0], p[1], p[2]], normal: [0.0; 3], uv: [0.0; 2] })
             .collect();
         if vertices.len() != count {
             return Err(read_failed("POSITION"));
         }
         if let Some(normals) = primitive.get(&gltf::Semantic::Normals) {
-            self.check_vertex_attribute(
-                &normals,
-                &format!("{what} NORMAL"),
-                count,
-                &[(Dimensions::Vec3, &[DataType::F32])],
-            )?;
-            for (vertex, normal) in vertices.iter_mut().zip(reader.read_normals().ok_or_else(|| read_failed("NORMAL"))?)
-            {
-                vertex.normal = normal;
+            self.check_vertex_attribute(&normals, &format!("{what} NORMAL"), count, &[(Dimensions::Vec3, NORMAL_TYPES)])?;
+            let normals = self.read_floats(normals, 3).ok_or_else(|| read_failed("NORMAL"))?;
+            for (vertex, normal) in vertices.iter_mut().zip(normals.chunks_exact(3)) {
+                vertex.normal = [normal[0], normal[1], normal[2]];
             }
         }
         if let Some(uvs) = primitive.get(&gltf::Semantic::TexCoords(0)) {
-            let types: &[DataType] = &[DataType::F32, DataType::U8, DataType::U16];
-            self.check_vertex_attribute(&uvs, &format!("{what} TEXCOORD_0"), count, &[(Dimensions::Vec2, types)])?;
-            let read = reader.read_tex_coords(0).ok_or_else(|| read_failed("TEXCOORD_0"))?;
-            for (vertex, uv) in vertices.iter_mut().zip(read.into_f32()) {
-                vertex.uv = uv;
+            self.check_vertex_attribute(&uvs, &format!("{what} TEXCOORD_0"), count, &[(Dimensions::Vec2, UV_TYPES)])?;
+            let uvs = self.read_floats(uvs, 2).ok_or_else(|| read_failed("TEXCOORD_0"))?;
+            for (vertex, uv) in vertices.iter_mut().zip(uvs.chunks_exact(2)) {
+                vertex.uv = [uv[0], uv[1]];
             }
         }
         let indices: Vec<u32> = match primitive.indices() {
@@ -183,7 +186,7 @@ impl GltfFile {
             what: what.to_string(),
             reason: "it has no POSITION attribute".into(),
         })?;
-        self.check_accessor(&positions, &format!("{what} POSITION"), &[(Dimensions::Vec3, &[DataType::F32])])
+        self.check_accessor(&positions, &format!("{what} POSITION"), &[(Dimensions::Vec3, POSITION_TYPES)])
     }
 
     /// Checks an accessor that the crate's readers will walk: an allowed type, and every element

@@ -11,6 +11,7 @@
 //! scene file must never panic. A mesh's size can be read without reading its data
 //! ([`GltfFile::mesh_size`]), so a scene's budget is checked before any mesh is imported.
 
+mod attributes;
 mod images;
 mod material;
 mod mesh;
@@ -28,6 +29,9 @@ pub use images::{images_decoded, ImageCache};
 pub use material::resize_nearest;
 pub use nodes::ModelPart;
 pub use uri::{decode_base64, encode_base64};
+
+/// Integer vertex attributes; read by [`attributes`].
+const QUANTIZATION: &str = "KHR_mesh_quantization";
 
 /// What can go wrong reading a glTF file; the scene loader adds the file's path.
 #[derive(Debug, thiserror::Error)]
@@ -121,7 +125,7 @@ pub fn from_bytes(bytes: &[u8], dir: &Path, sandbox: &Sandbox) -> Result<GltfFil
         gltf::Gltf::from_slice_without_validation(bytes).map_err(ImportError::Parse)?;
     // The crate's validator indexes `accessors` with each primitive's POSITION index before
     // checking it: check that one first, then let the validator check everything else.
-    let json = document.into_json();
+    let mut json = document.into_json();
     for (m, mesh) in json.meshes.iter().enumerate() {
         for (p, primitive) in mesh.primitives.iter().enumerate() {
             let position = primitive.attributes.get(&gltf::json::validation::Checked::Valid(gltf::Semantic::Positions));
@@ -133,10 +137,13 @@ pub fn from_bytes(bytes: &[u8], dir: &Path, sandbox: &Sandbox) -> Result<GltfFil
             }
         }
     }
-    let document = gltf::Document::from_json(json).map_err(ImportError::Parse)?;
-    if let Some(required) = document.extensions_required().find(|&e| e != nodes::INSTANCING) {
+    // Required extensions are checked here, before the crate's validator, which refuses every
+    // one it does not implement (these two included) with a message of its own.
+    if let Some(required) = json.extensions_required.iter().find(|&e| e != nodes::INSTANCING && e != QUANTIZATION) {
         return Err(ImportError::Unsupported(format!("required extension {required}")));
     }
+    json.extensions_required.clear();
+    let document = gltf::Document::from_json(json).map_err(ImportError::Parse)?;
     let mut file = GltfFile {
         document,
         buffers: Vec::new(),

@@ -206,7 +206,10 @@ impl GltfFile {
                     node_error(node, &format!("{INSTANCING} {name}: accessor {accessor} does not exist"))
                 })?;
             let what = format!("{} {INSTANCING} {name}", node_name(node));
-            let n = self.check_accessor(&accessor, &what, &[(dimensions, &[DataType::F32])])?;
+            // Rotations may be normalised bytes or shorts (KHR_mesh_quantization's types).
+            let types: &[DataType] =
+                if name == "ROTATION" { &[DataType::F32, DataType::I8, DataType::I16] } else { &[DataType::F32] };
+            let n = self.check_accessor(&accessor, &what, &[(dimensions, types)])?;
             if count.is_some_and(|count| count != n) {
                 return Err(node_error(
                     node,
@@ -224,12 +227,7 @@ impl GltfFile {
         let read = |accessor: Option<usize>| -> Option<Vec<f32>> {
             let accessor = self.document.accessors().nth(accessor?)?;
             let width = if accessor.dimensions() == Dimensions::Vec4 { 4 } else { 3 };
-            let get = |buffer: gltf::Buffer| self.buffers.get(buffer.index()).map(Vec::as_slice);
-            if width == 4 {
-                Some(gltf::accessor::Iter::<[f32; 4]>::new(accessor, get)?.flatten().collect())
-            } else {
-                Some(gltf::accessor::Iter::<[f32; 3]>::new(accessor, get)?.flatten().collect())
-            }
+            self.read_floats(accessor, width)
         };
         let unreadable = |name: &str| node_error(node, &format!("{INSTANCING} {name}: its data could not be read"));
         let translations =
