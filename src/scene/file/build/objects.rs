@@ -187,10 +187,13 @@ impl Builder<'_> {
             ));
         }
         if !extent.is_finite() {
+            // An object whose own bounding sphere overflows is the more precise cause.
+            self.check_bounds_from(first)?;
             return Err(invalid(
                 self.file,
                 format!(
-                    "{context}: the set reaches beyond 32-bit floats from the origin (position plus scale overflows)"
+                    "{context}: the set reaches beyond 32-bit floats from the origin (a position plus its mesh's or \
+                     model's reach times the scale overflows)"
                 ),
             ));
         }

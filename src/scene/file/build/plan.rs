@@ -174,7 +174,12 @@ impl Builder<'_> {
     /// placement was checked per set, but the mesh radius times the object's scale, or the
     /// centre moved by the translation, can still overflow.
     pub(super) fn check_bounds(&self) -> Result<(), SceneError> {
-        for (i, object) in self.objects.iter().enumerate() {
+        self.check_bounds_from(0)
+    }
+
+    /// [`Builder::check_bounds`] for the objects from `first` on (one set's, as it is added).
+    pub(super) fn check_bounds_from(&self, first: usize) -> Result<(), SceneError> {
+        for (i, object) in self.objects.iter().enumerate().skip(first) {
             let bounds = self.meshes.meshes[object.mesh as usize].bounds;
             let radius = bounds.w * object.scale;
             let centre = object.translation + object.rotation * (bounds.truncate() * object.scale);
@@ -184,7 +189,7 @@ impl Builder<'_> {
                     self.file,
                     format!(
                         "object {i} (mesh \"{}\", scale {}, position {:?}): its bounding sphere is not finite (the \
-                         mesh's radius {:e} times the scale, plus the position, overflows 32-bit floats)",
+                         mesh's radius {:e} times the scale, plus the position, reaches beyond 32-bit floats)",
                         super::short(&self.meshes.meshes[object.mesh as usize].name),
                         object.scale,
                         object.translation.to_array(),
