@@ -464,7 +464,8 @@ fn sparse_accessors_replace_their_elements() {
         ],
         "buffers": [ { "byteLength": 64, "uri": format!("data:application/octet-stream;base64,{}", gltf_import::encode_base64(&buffer)) } ],
     });
-    let scene = load("sparse", &serde_json::to_vec(&document).unwrap(), ONE_TOY).unwrap_or_else(|e| panic!("{}", e.chain()));
+    let scene =
+        load("sparse", &serde_json::to_vec(&document).unwrap(), ONE_TOY).unwrap_or_else(|e| panic!("{}", e.chain()));
     let mesh = &scene.meshes.meshes[scene.objects[0].mesh as usize];
     let positions: Vec<[f32; 3]> =
         scene.meshes.vertices[mesh.base_vertex as usize..][..4].iter().map(|v| v.position).collect();

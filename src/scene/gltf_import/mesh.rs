@@ -94,7 +94,12 @@ impl GltfFile {
             return Err(read_failed("POSITION"));
         }
         if let Some(normals) = primitive.get(&gltf::Semantic::Normals) {
-            self.check_vertex_attribute(&normals, &format!("{what} NORMAL"), count, &[(Dimensions::Vec3, NORMAL_TYPES)])?;
+            self.check_vertex_attribute(
+                &normals,
+                &format!("{what} NORMAL"),
+                count,
+                &[(Dimensions::Vec3, NORMAL_TYPES)],
+            )?;
             let normals = self.read_floats(normals, 3).ok_or_else(|| read_failed("NORMAL"))?;
             for (vertex, normal) in vertices.iter_mut().zip(normals.chunks_exact(3)) {
                 vertex.normal = [normal[0], normal[1], normal[2]];
@@ -215,8 +220,20 @@ impl GltfFile {
             }
             let indices = sparse.indices();
             let index_size = indices.index_type().size();
-            self.check_range(&indices.view(), indices.offset(), replaced, index_size, &format!("{what} sparse indices"))?;
-            self.check_range(&sparse.values().view(), sparse.values().offset(), replaced, element, &format!("{what} sparse values"))?;
+            self.check_range(
+                &indices.view(),
+                indices.offset(),
+                replaced,
+                index_size,
+                &format!("{what} sparse indices"),
+            )?;
+            self.check_range(
+                &sparse.values().view(),
+                sparse.values().offset(),
+                replaced,
+                element,
+                &format!("{what} sparse values"),
+            )?;
             if accessor.view().is_none() {
                 // Zeros, then the sparse values: the budget has counted its elements.
                 return Ok(count);
