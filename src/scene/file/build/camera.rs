@@ -9,9 +9,17 @@ use crate::scene::file::spec::CameraSpec;
 use crate::scene::file::SceneError;
 use crate::scene::{generator, Camera};
 
+/// The automatic camera's extent is at least this many times the largest object's reach: the
+/// stress camera stands at 0.94 × its extent from the origin, looking at a point 0.6 × the
+/// extent behind it, so at 2.2 a model placed at the origin fills most of the view from outside.
+const OUTSIDE_LARGEST: f32 = 2.2;
+
 impl Builder<'_> {
     pub(super) fn camera(&self, spec: Option<&CameraSpec>) -> Result<Camera, SceneError> {
-        let automatic = generator::default_camera(self.extent.max(1.0));
+        // The stress camera stands inside its box looking in; a scene of a few large objects
+        // (one model placed once) needs it outside the largest of them.
+        let extent = self.extent.max(OUTSIDE_LARGEST * self.largest_item).max(1.0);
+        let automatic = generator::default_camera(extent);
         let at = |message: String| invalid(self.file, format!("[camera] {message}"));
         let automatic_fits =
             automatic.position.is_finite() && automatic.target.is_finite() && automatic.far.is_finite();
@@ -19,7 +27,7 @@ impl Builder<'_> {
             at(format!(
                 "the automatic camera's {what} is not finite: the objects reach {:.3e} units from the origin, and its far \
                  plane (4 × that + 10) overflows 32-bit floats; place the camera by hand (position, target, far)",
-                self.extent
+                extent
             ))
         };
         let Some(spec) = spec else {

@@ -83,6 +83,9 @@ struct Builder<'a> {
     /// Half the edge of a box centred on the origin that holds every set; drives the
     /// automatic camera.
     extent: f32,
+    /// The farthest one placed mesh or model reaches from its own origin (reach × scale): the
+    /// automatic camera stands outside the largest object, not only around the sets' box.
+    largest_item: f32,
 }
 
 pub(super) fn build(
@@ -117,6 +120,7 @@ pub(super) fn build(
         stress_offsets: None,
         objects: Vec::new(),
         extent: 0.0,
+        largest_item: 0.0,
     };
     // A model's parts are counted (no buffer read) before the object total is known.
     builder.open_models(&spec)?;

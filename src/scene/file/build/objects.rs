@@ -288,6 +288,7 @@ impl Builder<'_> {
                 reach: *reach,
             })
             .collect();
+        self.largest_item = placed.iter().map(|p| p.scale * p.reach).fold(self.largest_item, f32::max);
         Ok(transforms::place(&placed, orbit, spin, seed, &mut self.objects))
     }
 
@@ -308,6 +309,7 @@ impl Builder<'_> {
             rotation: spec.rotation_degrees.map_or(Quat::IDENTITY, |degrees| placement::euler_degrees(degrees.0)),
             seed: spec.seed,
         };
+        self.largest_item = self.largest_item.max(choices.scale.hi * choices.reach);
         Ok(choices.place(orbit, spin, |palette| grid::place(&grid, palette, &mut self.objects)))
     }
 
@@ -329,6 +331,7 @@ impl Builder<'_> {
             }
         };
         let set = random::RandomBox { count, center: Vec3::from(spec.center.0), half_extent, seed: spec.seed };
+        self.largest_item = self.largest_item.max(choices.scale.hi * choices.reach);
         Ok(choices.place(orbit, spin, |palette| random::place(&set, palette, &mut self.objects)))
     }
 
@@ -360,6 +363,7 @@ impl Builder<'_> {
             thickness,
             seed: spec.seed,
         };
+        self.largest_item = self.largest_item.max(choices.scale.hi * choices.reach);
         Ok(choices.place(orbit, spin, |palette| rings::place(&ring, palette, &mut self.objects)))
     }
 
