@@ -1,8 +1,10 @@
 //! Stages 3 and 4 of loading: checked specs to a [`Scene`]. The object total is computed
-//! from the counts alone and checked against the budget, then the meshes' sizes are planned
-//! from their parameters and glTF accessors and checked ([`plan`]), all before any work; then
-//! meshes ([`meshes`]), materials and texture layers ([`materials`]), object sets
-//! ([`objects`]) and the camera ([`camera`]) are built, each kind in the order the file lists
+//! from the counts alone (a set placing a `[[model]]` counts instances × its parts, counted
+//! from the file's node tree, [`models`]) and checked against the budget, then the meshes'
+//! sizes (the placed models' distinct meshes too) are planned from their parameters and glTF
+//! accessors and checked ([`plan`]), all before any work; then meshes ([`meshes`]), materials
+//! and texture layers ([`materials`]), the placed models' meshes, materials and prefabs
+//! ([`models`]), object sets ([`objects`]) and the camera ([`camera`]) are built, each kind in the order the file lists
 //! it, each error naming where it was written, and the finished state is checked finite.
 
 mod camera;

@@ -1,5 +1,7 @@
-//! `[[objects]]` sets: each one's spec checked and its names resolved, then handed to its
-//! generator in [`crate::scene::placement`]; a `stress` set appends the stress scene.
+//! `[[objects]]` sets: each one's spec checked and its names resolved (meshes and materials,
+//! or models, whose prefabs place one object per part), then handed to its generator in
+//! [`crate::scene::placement`]; a `stress` set appends the stress scene. Each set's extent
+//! adds how far its meshes or models reach from their origins, for the automatic camera.
 
 use std::rc::Rc;
 
