@@ -11,6 +11,13 @@
 //! masked (`fs_masked`, discards below the material's alpha cutoff), double-sided
 //! (`fs_opaque` without back-face culling; lighting uses the facing normal) and debug
 //! (`fs_debug`, one colour per mesh).
+//!
+//! Textures: a material names a slot (one texture array per size class and encoding) and a
+//! layer. Picking the slot is a `switch` (`sample_texture_slot`, generated from the
+//! `textures` table), non-uniform control flow where `textureSample` is not allowed, so each
+//! fragment entry point takes the UV derivatives first, in uniform flow (`surface_uv`), and
+//! every texture read is a `textureSampleGrad` with them: trilinear, mip level from the
+//! unwrapped coordinates, so folding them for clamp and mirror modes makes no seam.
 
 // Bindings: groups `frame`, `scene` and `textures`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
@@ -45,18 +52,54 @@ fn vs_main(vertex: VertexIn, @builtin(instance_index) instance: u32) -> VertexOu
     return out;
 }
 
-/// Base colour × texture layer (a 1×1 white placeholder when the scene has no textures).
-/// The texture is always sampled so the sample stays in uniform control flow.
-fn surface_color(material: GpuMaterial, uv: vec2<f32>) -> vec4<f32> {
-    let texel = textureSample(base_color_textures, material_sampler, uv, max(material.base_color_layer, 0));
-    return material.base_color * select(vec4<f32>(1.0), texel, material.base_color_layer >= 0);
+/// Texture coordinates with their screen-space derivatives, taken in uniform control flow.
+struct SurfaceUv {
+    uv: vec2<f32>,
+    ddx: vec2<f32>,
+    ddy: vec2<f32>,
 }
 
-/// Directional light + ambient. The normal slot is sampled for its tangent-space z, which
-/// darkens bumps; the flat placeholder (0.5, 0.5, 1) leaves lighting unchanged.
-fn shade(material: GpuMaterial, color: vec3<f32>, normal: vec3<f32>, uv: vec2<f32>) -> vec3<f32> {
-    let bump = textureSample(normal_textures, material_sampler, uv, max(material.normal_layer, 0)).z;
-    let detail = select(1.0, bump, material.normal_layer >= 0);
+fn surface_uv(uv: vec2<f32>) -> SurfaceUv {
+    return SurfaceUv(uv, dpdx(uv), dpdy(uv));
+}
+
+/// One coordinate folded into [0, 1] by its wrap mode.
+fn wrap_coordinate(t: f32, mode: u32) -> f32 {
+    var folded = fract(t);
+    if mode == WRAP_CLAMP_TO_EDGE {
+        folded = clamp(t, 0.0, 1.0);
+    } else if mode == WRAP_MIRRORED_REPEAT {
+        folded = 1.0 - abs(t - 2.0 * floor(t * 0.5) - 1.0);
+    }
+    return folded;
+}
+
+/// Layer `layer` of slot `slot` with wrap bits `wrap` (u in bits 0-1, v in bits 2-3). Both
+/// axes repeating: the repeating sampler, filtered across the edges. Otherwise the
+/// coordinates are folded here and read through the clamping sampler (exact for clamp and
+/// mirror; a repeating axis beside another mode loses half a texel of filtering at its edge).
+fn sample_texture(slot: u32, layer: i32, wrap: u32, at: SurfaceUv) -> vec4<f32> {
+    let repeat = wrap == WRAP_REPEAT;
+    let folded = vec2<f32>(wrap_coordinate(at.uv.x, wrap & 3u), wrap_coordinate(at.uv.y, wrap >> 2u));
+    return sample_texture_slot(slot, layer, select(folded, at.uv, repeat), at.ddx, at.ddy, repeat);
+}
+
+/// Base colour × its texture, if the material has one.
+fn surface_color(material: GpuMaterial, at: SurfaceUv) -> vec4<f32> {
+    var texel = vec4<f32>(1.0);
+    if material.base_color_layer >= 0 {
+        texel = sample_texture(material.base_color_slot, material.base_color_layer, material.base_color_wrap, at);
+    }
+    return material.base_color * texel;
+}
+
+/// Directional light + ambient. The normal map is sampled for its tangent-space z, which
+/// darkens bumps.
+fn shade(material: GpuMaterial, color: vec3<f32>, normal: vec3<f32>, at: SurfaceUv) -> vec3<f32> {
+    var detail = 1.0;
+    if material.normal_layer >= 0 {
+        detail = sample_texture(material.normal_slot, material.normal_layer, material.normal_wrap, at).z;
+    }
     let n = normalize(normal);
     let diffuse = max(dot(n, frame.light_direction.xyz), 0.0) * detail;
     return color * (frame.light_direction.w + (1.0 - frame.light_direction.w) * diffuse);
@@ -80,24 +123,35 @@ fn debug_color(color: vec4<f32>, level: u32) -> vec4<f32> {
     return select(color, vec4<f32>(level_color(level), color.a), frame.debug_view == 1u);
 }
 
+/// The lit colour, or in the albedo debug view (`frame.debug_view == 2`) the base colour ×
+/// texture unlit, so a texel comes out as it went in.
+fn lit_or_albedo(material: GpuMaterial, color: vec4<f32>, normal: vec3<f32>, at: SurfaceUv) -> vec4<f32> {
+    if frame.debug_view == 2u {
+        return vec4<f32>(color.rgb, 1.0);
+    }
+    return vec4<f32>(shade(material, color.rgb, normal, at), 1.0);
+}
+
 @fragment
 fn fs_opaque(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let at = surface_uv(in.uv);
     let material = materials[in.material];
-    let color = debug_color(surface_color(material, in.uv), in.level);
+    let color = debug_color(surface_color(material, at), in.level);
     let normal = select(-in.world_normal, in.world_normal, front);
-    return vec4<f32>(shade(material, color.rgb, normal, in.uv), 1.0);
+    return lit_or_albedo(material, color, normal, at);
 }
 
 @fragment
 fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let at = surface_uv(in.uv);
     let material = materials[in.material];
-    let color = surface_color(material, in.uv);
+    let color = surface_color(material, at);
     if color.a < material.alpha_cutoff {
         discard;
     }
     let shown = debug_color(color, in.level);
     let normal = select(-in.world_normal, in.world_normal, front);
-    return vec4<f32>(shade(material, shown.rgb, normal, in.uv), 1.0);
+    return lit_or_albedo(material, shown, normal, at);
 }
 
 /// One colour per mesh, from a hash, lit so shapes stay readable.
