@@ -23,10 +23,7 @@ fn quad(uv_min: Vec2, uv_max: Vec2) -> MeshData {
     let corner = |x: f32, y: f32| Vertex {
         position: [x, y, 0.0],
         normal: [0.0, 0.0, 1.0],
-        uv: [
-            uv_min.x + (x + 1.0) / 2.0 * (uv_max.x - uv_min.x),
-            uv_min.y + (1.0 - y) / 2.0 * (uv_max.y - uv_min.y),
-        ],
+        uv: [uv_min.x + (x + 1.0) / 2.0 * (uv_max.x - uv_min.x), uv_min.y + (1.0 - y) / 2.0 * (uv_max.y - uv_min.y)],
     };
     MeshData {
         vertices: vec![corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)],
@@ -80,7 +77,11 @@ fn render_albedo(name: &str, scene: &Scene, size: u32) -> image::RgbaImage {
     let (differing, bounds) = common::differing_pixels(&gpu, &cpu);
     if differing > 0 {
         let (actual, diff) = common::write_mismatch(&format!("textures-{name}"), &gpu, &cpu);
-        panic!("{name}: gpu and cpu differ in {differing} pixels within {bounds:?}: {}, {}", actual.display(), diff.display());
+        panic!(
+            "{name}: gpu and cpu differ in {differing} pixels within {bounds:?}: {}, {}",
+            actual.display(),
+            diff.display()
+        );
     }
     gpu.save(common::output_dir().join(format!("textures-{name}.png"))).expect("write the rendered image");
     gpu
@@ -145,7 +146,8 @@ fn jpeg_and_png_of_one_image_render_alike() {
     image::codecs::jpeg::JpegEncoder::new_with_quality(&mut jpeg, 92).encode_image(&source).expect("JPEG");
     let mut rendered = Vec::new();
     for (name, bytes, mime) in [("png", &png, "image/png"), ("jpeg", &jpeg, "image/jpeg")] {
-        let (_, texture) = import(&model_with_image(bytes, mime, [10497, 10497], 9729)).unwrap_or_else(|e| panic!("{e}"));
+        let (_, texture) =
+            import(&model_with_image(bytes, mime, [10497, 10497], 9729)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((texture.size, texture.encoding), (128, TextureEncoding::Srgb), "{name}: kept at its size class");
         rendered.push(render_albedo(name, &quad_scene(texture, Vec2::ZERO, Vec2::ONE, 1.0), 64));
     }

@@ -8,12 +8,12 @@ use encase::ShaderSize;
 
 use super::layout::{Layouts, CULL_IO, FRAME, HIZ, SCENE};
 use super::prepare::PreparedScene;
+use super::textures::SceneTextures;
 use super::types::{FrameUniforms, GpuBatch, GpuMaterial, GpuObject, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::budget::DeviceBudget;
-use crate::text;
-use super::textures::SceneTextures;
 use crate::scene::Scene;
+use crate::text;
 use crate::tunables::{COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT};
 
 /// Bytes per object in the largest per-object storage binding (`objects[]`).
@@ -431,4 +431,3 @@ fn hiz_placeholder(device: &wgpu::Device, layouts: &Layouts) -> wgpu::BindGroup 
         entries: &[HIZ.entry("pyramid", wgpu::BindingResource::TextureView(&view))],
     })
 }
-

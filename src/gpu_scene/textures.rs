@@ -132,21 +132,23 @@ impl SceneTextures {
                 let size = if layers.is_empty() { 1 } else { class };
                 let levels = mip_levels(size);
                 let label = TEXTURES.bindings[slot].name;
-                let texture = device.create_texture(
-                    &wgpu::TextureDescriptor {
-                        label: Some(label),
-                        size: wgpu::Extent3d { width: size, height: size, depth_or_array_layers: layers.len().max(1) as u32 },
-                        mip_level_count: levels,
-                        sample_count: 1,
-                        dimension: wgpu::TextureDimension::D2,
-                        format: match encoding {
-                            TextureEncoding::Srgb => wgpu::TextureFormat::Rgba8UnormSrgb,
-                            TextureEncoding::Linear => wgpu::TextureFormat::Rgba8Unorm,
-                        },
-                        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-                        view_formats: &[],
+                let texture = device.create_texture(&wgpu::TextureDescriptor {
+                    label: Some(label),
+                    size: wgpu::Extent3d {
+                        width: size,
+                        height: size,
+                        depth_or_array_layers: layers.len().max(1) as u32,
                     },
-                );
+                    mip_level_count: levels,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D2,
+                    format: match encoding {
+                        TextureEncoding::Srgb => wgpu::TextureFormat::Rgba8UnormSrgb,
+                        TextureEncoding::Linear => wgpu::TextureFormat::Rgba8Unorm,
+                    },
+                    usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+                    view_formats: &[],
+                });
                 bytes += cpu_textures::bytes_with_mips(size) * layers.len().max(1) as u64;
                 if layers.is_empty() {
                     write_level(queue, &texture, 0, 0, 1, &[255; 4]);

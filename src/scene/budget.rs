@@ -14,8 +14,8 @@
 use crate::mesh::Vertex;
 use crate::text;
 use crate::tunables::{
-    FALLBACK_PHYSICAL_MEMORY, HOST_BYTES_PER_INDEX, HOST_BYTES_PER_TEXTURE_BYTE, HOST_BYTES_PER_OBJECT, HOST_BYTES_PER_SCENE_BYTE,
-    HOST_BYTES_PER_VERTEX, HOST_MEMORY_SHARE, MAX_BUILD_TRIANGLES, MAX_OBJECT_IDS,
+    FALLBACK_PHYSICAL_MEMORY, HOST_BYTES_PER_INDEX, HOST_BYTES_PER_OBJECT, HOST_BYTES_PER_SCENE_BYTE,
+    HOST_BYTES_PER_TEXTURE_BYTE, HOST_BYTES_PER_VERTEX, HOST_MEMORY_SHARE, MAX_BUILD_TRIANGLES, MAX_OBJECT_IDS,
 };
 
 /// Bytes per vertex of the mesh arena.
@@ -73,7 +73,10 @@ impl Budget {
         let host_bytes = physical / of * share;
         Self {
             host_bytes,
-            host_source: format!("{share}/{of} of the {} bytes of {source}; --max-memory sets it", text::count(physical)),
+            host_source: format!(
+                "{share}/{of} of the {} bytes of {source}; --max-memory sets it",
+                text::count(physical)
+            ),
             triangles: MAX_BUILD_TRIANGLES,
             triangles_source: "the default, about half a minute of building; --max-triangles sets it".into(),
             device: None,

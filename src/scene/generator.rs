@@ -99,7 +99,9 @@ pub fn stress_scene(params: &StressParams) -> Scene {
         objects,
         camera: default_camera(extent),
         animated: params.animated,
-        base_color_textures: TextureLayers { layers: vec![Texture::linear(TEXTURE_SIZE, textures::lattice(TEXTURE_SIZE))] },
+        base_color_textures: TextureLayers {
+            layers: vec![Texture::linear(TEXTURE_SIZE, textures::lattice(TEXTURE_SIZE))],
+        },
         normal_textures: TextureLayers { layers: vec![Texture::linear(TEXTURE_SIZE, textures::bumps(TEXTURE_SIZE))] },
     }
 }

@@ -9,6 +9,7 @@
 //! named a hundred times is read and decoded once, and two copies of one image share their
 //! decode. A refusal is cached too.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::io::Cursor;
@@ -97,13 +98,13 @@ impl GltfFile {
             }
         };
         let key = (content, max_size, filter);
-        if !cache.by_content.contains_key(&key) {
+        if let Entry::Vacant(entry) = cache.by_content.entry(key) {
             // Known by its source but resampled another way: read it again.
             let bytes = match bytes {
                 Some(bytes) => bytes,
                 None => self.image_bytes(&source, &what)?,
             };
-            cache.by_content.insert(key, decode_texture(&bytes, max_size, filter, budget).map(Rc::new));
+            entry.insert(decode_texture(&bytes, max_size, filter, budget).map(Rc::new));
         }
         match &cache.by_content[&key] {
             Ok(texture) => Ok(texture.as_ref().clone()),
@@ -114,7 +115,8 @@ impl GltfFile {
     /// Decodes image `index` and resamples it to its size class, at most `size`, with no
     /// cache and no budget but the per-image limit; its RGBA8 bytes.
     pub fn image_rgba(&self, index: usize, size: u32) -> Result<Vec<u8>, ImportError> {
-        let texture = self.image_layer(index, size, Filter::Nearest, &mut ImageCache::default(), &Budget::unlimited())?;
+        let texture =
+            self.image_layer(index, size, Filter::Nearest, &mut ImageCache::default(), &Budget::unlimited())?;
         Ok(texture.rgba)
     }
 

@@ -26,7 +26,10 @@ impl GltfFile {
             name: material.name().map(str::to_string),
             base_color,
             base_color_image: pbr.base_color_texture().map(|info| info.texture().source().index()),
-            base_color_sampling: pbr.base_color_texture().map(|info| sampling(&info.texture().sampler())).unwrap_or_default(),
+            base_color_sampling: pbr
+                .base_color_texture()
+                .map(|info| sampling(&info.texture().sampler()))
+                .unwrap_or_default(),
             masked: material.alpha_mode() == gltf::material::AlphaMode::Mask,
             alpha_cutoff: material.alpha_cutoff().unwrap_or(0.5),
             double_sided: material.double_sided(),

@@ -138,9 +138,9 @@ impl Builder<'_> {
             (None, Some(texture)) => Some(self.base_color_layers.insert(texture)),
             (None, None) => None,
         };
-        let normal_layer = spec
-            .normal_texture
-            .map(|NormalTextureKind::Bumps| self.normal_layers.insert(Texture::linear(TEXTURE_SIZE, textures::bumps(TEXTURE_SIZE))));
+        let normal_layer = spec.normal_texture.map(|NormalTextureKind::Bumps| {
+            self.normal_layers.insert(Texture::linear(TEXTURE_SIZE, textures::bumps(TEXTURE_SIZE)))
+        });
         self.material_ids.insert(name.clone(), self.materials.len() as u32);
         self.materials.push(Material {
             name: name.clone(),

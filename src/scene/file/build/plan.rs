@@ -112,7 +112,8 @@ impl Builder<'_> {
     /// The layers of the fullest texture array against the adapter's array limit, and the
     /// textures' bytes with their mips against memory.
     pub(super) fn check_layers(&self) -> Result<(), SceneError> {
-        let (layers, texture_bytes) = super::materials::LayerSet::gpu_needs(&[&self.base_color_layers, &self.normal_layers]);
+        let (layers, texture_bytes) =
+            super::materials::LayerSet::gpu_needs(&[&self.base_color_layers, &self.normal_layers]);
         let needs = Needs { objects: self.total_objects, texture_layers: layers, texture_bytes, ..Needs::default() };
         let cause =
             |_| format!("{} materials give {} distinct texture layers", self.materials.len(), text::count(layers));
