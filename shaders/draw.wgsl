@@ -12,12 +12,13 @@
 //! (`fs_opaque` without back-face culling; lighting uses the facing normal) and debug
 //! (`fs_debug`, one colour per mesh).
 //!
-//! Textures: a material names a slot (one texture array per size class and encoding) and a
-//! layer. Picking the slot is a `switch` (`sample_texture_slot`, generated from the
-//! `textures` table), non-uniform control flow where `textureSample` is not allowed, so each
-//! fragment entry point takes the UV derivatives first, in uniform flow (`surface_uv`), and
-//! every texture read is a `textureSampleGrad` with them: trilinear, mip level from the
-//! unwrapped coordinates, so folding them for clamp and mirror modes makes no seam.
+//! Textures: a material names per role a size class (one texture array per class and role)
+//! and a layer. Picking the array is a `switch` (`sample_base_color_class`,
+//! `sample_normal_class`, generated from the `textures` table), non-uniform control flow
+//! where `textureSample` is not allowed, so each fragment entry point takes the UV
+//! derivatives first, in uniform flow (`surface_uv`), and every texture read is a
+//! `textureSampleGrad` with them: trilinear, mip level from the unwrapped coordinates, so
+//! folding them for clamp and mirror modes makes no seam.
 
 // Bindings: groups `frame`, `scene` and `textures`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
@@ -63,32 +64,41 @@ fn surface_uv(uv: vec2<f32>) -> SurfaceUv {
     return SurfaceUv(uv, dpdx(uv), dpdy(uv));
 }
 
-/// One coordinate folded into [0, 1] by its wrap mode.
-fn wrap_coordinate(t: f32, mode: u32) -> f32 {
-    var folded = fract(t);
+/// One coordinate by its wrap mode, for the repeating sampler: a repeating axis as it is (the
+/// sampler wraps it, filtering across the edge); clamp and mirror folded into [0, 1] and kept
+/// `inset` from the edges, so the sampler's bilinear footprint never reaches across the edge
+/// to the far side. That reads what a clamping or mirroring sampler would, to within one texel
+/// of the finer mip level at the edge.
+fn wrap_coordinate(t: f32, mode: u32, inset: f32) -> f32 {
+    var folded = t;
     if mode == WRAP_CLAMP_TO_EDGE {
-        folded = clamp(t, 0.0, 1.0);
+        folded = clamp(t, inset, 1.0 - inset);
     } else if mode == WRAP_MIRRORED_REPEAT {
-        folded = 1.0 - abs(t - 2.0 * floor(t * 0.5) - 1.0);
+        folded = clamp(1.0 - abs(t - 2.0 * floor(t * 0.5) - 1.0), inset, 1.0 - inset);
     }
     return folded;
 }
 
-/// Layer `layer` of slot `slot` with wrap bits `wrap` (u in bits 0-1, v in bits 2-3). Both
-/// axes repeating: the repeating sampler, filtered across the edges. Otherwise the
-/// coordinates are folded here and read through the clamping sampler (exact for clamp and
-/// mirror; a repeating axis beside another mode loses half a texel of filtering at its edge).
-fn sample_texture(slot: u32, layer: i32, wrap: u32, at: SurfaceUv) -> vec4<f32> {
-    let repeat = wrap == WRAP_REPEAT;
-    let folded = vec2<f32>(wrap_coordinate(at.uv.x, wrap & 3u), wrap_coordinate(at.uv.y, wrap >> 2u));
-    return sample_texture_slot(slot, layer, select(folded, at.uv, repeat), at.ddx, at.ddy, repeat);
+/// The coordinates to sample a texture of size class `size_class` with, given its wrap bits (u in
+/// bits 0-1, v in bits 2-3). The inset is half a texel of the coarser of the two mip levels
+/// trilinear filtering reads (the level from the same derivatives the sampler uses).
+fn wrapped_uv(size_class: u32, wrap: u32, at: SurfaceUv) -> vec2<f32> {
+    if wrap == WRAP_REPEAT {
+        return at.uv;
+    }
+    let size = f32(SMALLEST_TEXTURE_CLASS << size_class);
+    let level = ceil(max(log2(max(length(at.ddx), length(at.ddy)) * size), 0.0));
+    let inset = min(0.5, 0.5 * exp2(level) / size);
+    return vec2<f32>(wrap_coordinate(at.uv.x, wrap & 3u, inset), wrap_coordinate(at.uv.y, wrap >> 2u, inset));
 }
 
 /// Base colour × its texture, if the material has one.
 fn surface_color(material: GpuMaterial, at: SurfaceUv) -> vec4<f32> {
     var texel = vec4<f32>(1.0);
     if material.base_color_layer >= 0 {
-        texel = sample_texture(material.base_color_slot, material.base_color_layer, material.base_color_wrap, at);
+        let size_class = material.base_color_slot;
+        let uv = wrapped_uv(size_class, material.base_color_wrap, at);
+        texel = sample_base_color_class(size_class, material.base_color_layer, uv, at.ddx, at.ddy);
     }
     return material.base_color * texel;
 }
@@ -98,7 +108,9 @@ fn surface_color(material: GpuMaterial, at: SurfaceUv) -> vec4<f32> {
 fn shade(material: GpuMaterial, color: vec3<f32>, normal: vec3<f32>, at: SurfaceUv) -> vec3<f32> {
     var detail = 1.0;
     if material.normal_layer >= 0 {
-        detail = sample_texture(material.normal_slot, material.normal_layer, material.normal_wrap, at).z;
+        let size_class = material.normal_slot;
+        let uv = wrapped_uv(size_class, material.normal_wrap, at);
+        detail = sample_normal_class(size_class, material.normal_layer, uv, at.ddx, at.ddy).z;
     }
     let n = normalize(normal);
     let diffuse = max(dot(n, frame.light_direction.xyz), 0.0) * detail;

@@ -13,7 +13,7 @@ use multidraw::mesh::{MeshArena, MeshData, Vertex};
 use multidraw::scene::budget::Budget;
 use multidraw::scene::gltf_import::{self, encode_base64, ImageCache};
 use multidraw::scene::sandbox::Sandbox;
-use multidraw::scene::textures::Filter;
+use multidraw::scene::textures::{self, Filter};
 use multidraw::scene::{Camera, Material, Object, Scene, Texture, TextureEncoding, TextureLayers, Wrap};
 use multidraw::{DrawMode, FrameInput};
 
@@ -98,9 +98,11 @@ fn an_srgb_texel_renders_as_itself() {
     for pixel in image.pixels() {
         assert_eq!(pixel.0, [128, 64, 200, 255], "an sRGB texel decoded by the sampler and encoded by the target");
     }
-    // The same bytes in a linear slot are linear values: 128/255 encodes to 188.
-    let scene = quad_scene(solid(64, TextureEncoding::Linear, [128, 128, 128, 255]), Vec2::ZERO, Vec2::ONE, 1.0);
-    let image = render_albedo("linear-128", &scene, 32);
+    // A generated colour texture's values are linear: 128 (0.502) is stored as 188 and shows
+    // as 188, as it did when textures were linear.
+    let generated = textures::colour_texture(64, [128, 128, 128, 255].repeat(64 * 64));
+    assert_eq!(&generated.rgba[..4], &[188, 188, 188, 255]);
+    let image = render_albedo("generated-128", &quad_scene(generated, Vec2::ZERO, Vec2::ONE, 1.0), 32);
     assert!(image.pixels().all(|p| p.0 == [188, 188, 188, 255]), "linear 0.502: {:?}", image.get_pixel(16, 16));
 }
 
@@ -230,7 +232,7 @@ fn wrap_modes_read_the_expected_texels_outside_the_unit_square() {
         ([Wrap::ClampToEdge, Wrap::MirroredRepeat], [clamp, mirror]),
         ([Wrap::MirroredRepeat, Wrap::Repeat], [mirror, repeat]),
     ] {
-        let texture = Texture { size, encoding: TextureEncoding::Linear, wrap, rgba: rgba.clone() };
+        let texture = Texture { size, encoding: TextureEncoding::Srgb, wrap, rgba: rgba.clone() };
         let name = format!("wrap-{:?}-{:?}", wrap[0], wrap[1]);
         let image = render_albedo(&name, &quad_scene(texture, Vec2::splat(-1.0), Vec2::splat(2.0), 1.0), 96);
         let pixel = |t: f32| ((t + 1.0) / 3.0 * 96.0) as u32;

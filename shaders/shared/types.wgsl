@@ -93,7 +93,7 @@ struct GpuMaterial {
     normal_layer: i32,
     variant: u32,
     alpha_cutoff: f32,
-    /// Texture slots (`sample_texture_slot`): sRGB classes, then linear classes.
+    /// Size class of each texture (0: the smallest), which picks the array of its role.
     base_color_slot: u32,
     normal_slot: u32,
     /// Wrap modes: u in bits 0-1, v in bits 2-3 (WRAP_REPEAT, WRAP_CLAMP_TO_EDGE,

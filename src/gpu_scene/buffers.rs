@@ -77,6 +77,8 @@ pub enum UploadError {
     BadReference { object: usize, what: &'static str, index: u32, count: usize },
     #[error("texture slot {slot}: layer {layer} has {got} bytes, expected {expected} ({size}×{size} RGBA8)")]
     BadTexture { slot: &'static str, layer: usize, got: usize, expected: usize, size: u32 },
+    #[error("{slot} texture {layer} is not {expected:?}, the encoding of its role")]
+    WrongEncoding { slot: &'static str, layer: usize, expected: crate::scene::TextureEncoding },
     #[error("texture slot {slot}: {layers} layers exceed the adapter's max_texture_array_layers ({limit})")]
     TooManyLayers { slot: &'static str, layers: usize, limit: u32 },
     #[error(

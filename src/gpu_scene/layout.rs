@@ -12,7 +12,7 @@
 //! |       | (read only)                               | (read only), instances, counts,  |
 //! |       |                                           | draws, visibility (read-write)   |
 //! | 2     | [`TEXTURES`]: a texture array per size    | [`HIZ`]: the depth pyramid       |
-//! |       | class and encoding, two samplers          |                                  |
+//! |       | class and role, one sampler               |                                  |
 //!
 //! The pyramid pass (depth → Hi-Z mip chain) has a layout of its own: group 0 is
 //! [`PYRAMID_IO`] (the depth, the level it reduces and the level it writes), one bind group per
@@ -102,10 +102,10 @@ pub const SCENE: Group = Group {
 };
 
 /// Group 2 of render pipelines: the texture slots, one `texture_2d_array` with mips per size
-/// class (`tunables::SMALLEST_TEXTURE_CLASS` to `LARGEST_TEXTURE_CLASS`) and encoding (sRGB
-/// colour, then linear data), named `{encoding}_{size}` (a 1×1 placeholder where no texture
-/// uses one; `gpu_scene::textures` keeps the names in step with the classes), and the two
-/// samplers, trilinear: one repeating, one clamping to the edge.
+/// class (`tunables::SMALLEST_TEXTURE_CLASS` to `LARGEST_TEXTURE_CLASS`) and role (sRGB base
+/// colour, then linear normal maps), named `{encoding}_{size}` (a 1×1 placeholder where no
+/// texture uses one; `gpu_scene::textures` keeps the names in step with the classes), and one
+/// repeating trilinear sampler.
 pub const TEXTURES: Group = Group {
     index: 2,
     label: "textures",
@@ -123,8 +123,7 @@ pub const TEXTURES: Group = Group {
         binding("linear_512", BindingKind::TextureArray),
         binding("linear_1024", BindingKind::TextureArray),
         binding("linear_2048", BindingKind::TextureArray),
-        binding("repeat_sampler", BindingKind::Sampler),
-        binding("clamp_sampler", BindingKind::Sampler),
+        binding("material_sampler", BindingKind::Sampler),
     ],
     functions: Some(super::textures::sampling_wgsl),
 };

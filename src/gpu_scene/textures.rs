@@ -1,23 +1,23 @@
 //! The scene's textures on the GPU: one `texture_2d_array` with a full mip chain per size
-//! class and encoding (the *slots* of the [`TEXTURES`] group), and two trilinear samplers.
+//! class and role (the *slots* of the [`TEXTURES`] group), and one trilinear sampler.
 //!
 //! Why slots by size class: the pipeline layout is universal (every render pipeline, every
 //! mode, one layout), so the set of bindings cannot depend on the scene, and lavapipe has no
-//! non-uniform indexing of binding arrays. A fixed table of arrays — sRGB colour and linear
-//! data, each at 64, 128, …, 2048 — holds any scene; a texture goes to the array of its size
-//! and encoding, and a material names (slot, layer). A slot no texture uses is bound to a
-//! 1×1 placeholder, which costs a binding and nothing else. Twelve sampled textures stay
-//! under the default `max_sampled_textures_per_shader_stage` of 16.
+//! non-uniform indexing of binding arrays. A fixed table of arrays — base colour in
+//! `Rgba8UnormSrgb` and normal maps in `Rgba8Unorm`, each at 64, 128, …, 2048 — holds any
+//! scene; a texture goes to the array of its role and size, and a material names (class,
+//! layer) per role. A slot no texture uses is bound to a 1×1 placeholder, which costs a
+//! binding and nothing else. Twelve sampled textures stay under the default
+//! `max_sampled_textures_per_shader_stage` of 16.
 //!
-//! Sampling (the WGSL [`sampling_wgsl`] generates from the table): a `switch` on the slot
+//! Sampling (the WGSL [`sampling_wgsl`] generates from the table): a `switch` on the class
 //! picks the array; `textureSample` is not allowed in that non-uniform flow, so the draw
 //! shader takes the UV derivatives (`dpdx`/`dpdy`) in uniform flow at the top of each
-//! fragment entry point and every sample is a `textureSampleGrad`. Wrap modes: a texture
-//! repeating on both axes uses the repeating sampler (filtered across its edges). Any other
-//! combination is folded into [0, 1] in the shader (clamp, mirror, or `fract` per axis) and
-//! read through the clamping sampler: exact for clamp and mirror (a mirrored edge reads the
-//! edge texel twice, which is what clamping does), and half a texel of lost filtering at the
-//! edge of a repeating axis whose other axis does not repeat.
+//! fragment entry point and every sample is a `textureSampleGrad`. A GPU runs only the case
+//! a fragment takes; llvmpipe runs every case under a mask, so each case costs every
+//! fragment a sample there: one switch per role of one sample per class, not one per
+//! (class, sampler), is why there is a single sampler (see `wrapped_uv` in
+//! `shaders/draw.wgsl` for the wrap modes it serves).
 
 use std::fmt::Write;
 
@@ -27,14 +27,18 @@ use crate::scene::textures::{self as cpu_textures, mip_levels};
 use crate::scene::{Scene, TextureEncoding, Wrap};
 use crate::tunables::{SMALLEST_TEXTURE_CLASS, TEXTURE_CLASS_COUNT};
 
-/// Texture slots: every size class in sRGB, then every size class in linear.
+/// Texture slots: every size class of base colour (sRGB), then every size class of normal
+/// maps (linear).
 pub const SLOT_COUNT: u32 = 2 * TEXTURE_CLASS_COUNT;
 
-const _: () = assert!(TEXTURES.bindings.len() == SLOT_COUNT as usize + 2, "one binding per slot, two samplers");
+const _: () = assert!(TEXTURES.bindings.len() == SLOT_COUNT as usize + 1, "one binding per slot, one sampler");
+
+/// The encoding of each role's textures: base colour (role 0) sRGB, normal maps linear.
+pub const ROLE_ENCODINGS: [TextureEncoding; 2] = [TextureEncoding::Srgb, TextureEncoding::Linear];
 
 /// The edge of slot `slot`'s textures and their encoding.
 pub fn slot_class(slot: u32) -> (u32, TextureEncoding) {
-    let encoding = if slot < TEXTURE_CLASS_COUNT { TextureEncoding::Srgb } else { TextureEncoding::Linear };
+    let encoding = ROLE_ENCODINGS[(slot / TEXTURE_CLASS_COUNT) as usize];
     (SMALLEST_TEXTURE_CLASS << (slot % TEXTURE_CLASS_COUNT), encoding)
 }
 
@@ -48,8 +52,8 @@ pub fn wrap_bits(wrap: [Wrap; 2]) -> u32 {
     wrap[0] as u32 | (wrap[1] as u32) << 2
 }
 
-/// Where each texture of the scene lives: (slot, layer) per base-colour and per normal
-/// texture, and the textures of each slot in layer order.
+/// Where each texture of the scene lives: (size class, layer) per base-colour and per normal
+/// texture (the class indexes the role's slots), and the textures of each slot in layer order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TexturePlacement {
     pub base_color: Vec<(u32, u32)>,
@@ -64,9 +68,9 @@ pub fn place(scene: &Scene) -> TexturePlacement {
     let mut placement = TexturePlacement { slots: vec![Vec::new(); SLOT_COUNT as usize], ..Default::default() };
     for (role, textures) in [&scene.base_color_textures, &scene.normal_textures].into_iter().enumerate() {
         for (index, texture) in textures.layers.iter().enumerate() {
-            let slot = slot_of(texture.size, texture.encoding).unwrap_or(0);
+            let slot = slot_of(texture.size, ROLE_ENCODINGS[role]).unwrap_or(0);
             let layers = &mut placement.slots[slot as usize];
-            let place = (slot, layers.len() as u32);
+            let place = (slot % TEXTURE_CLASS_COUNT, layers.len() as u32);
             layers.push((role, index));
             if role == 0 { &mut placement.base_color } else { &mut placement.normal }.push(place);
         }
@@ -74,11 +78,15 @@ pub fn place(scene: &Scene) -> TexturePlacement {
     placement
 }
 
-/// Every texture's size (a size class, at most `max_texture_dimension_2d`) and byte count,
-/// and every slot's layers against `max_texture_array_layers`.
+/// Every texture's size (a size class, at most `max_texture_dimension_2d`), encoding (its
+/// role's) and byte count, and every slot's layers against `max_texture_array_layers`.
 pub fn check_textures(scene: &Scene, limits: &wgpu::Limits) -> Result<(), UploadError> {
-    for (role, textures) in [("base colour", &scene.base_color_textures), ("normal", &scene.normal_textures)] {
+    let roles = [("base colour", &scene.base_color_textures), ("normal", &scene.normal_textures)];
+    for ((role, textures), encoding) in roles.into_iter().zip(ROLE_ENCODINGS) {
         for (layer, texture) in textures.layers.iter().enumerate() {
+            if texture.encoding != encoding {
+                return Err(UploadError::WrongEncoding { slot: role, layer, expected: encoding });
+            }
             if texture.size > limits.max_texture_dimension_2d || slot_of(texture.size, texture.encoding).is_none() {
                 return Err(UploadError::TextureTooLarge {
                     slot: role,
@@ -106,12 +114,12 @@ pub fn check_textures(scene: &Scene, limits: &wgpu::Limits) -> Result<(), Upload
     Ok(())
 }
 
-/// The uploaded slots and samplers.
+/// The uploaded slots and their sampler.
 pub struct SceneTextures {
     /// One view per slot, in binding order. Written at upload; read by the main pass.
     pub views: Vec<wgpu::TextureView>,
-    pub repeat_sampler: wgpu::Sampler,
-    pub clamp_sampler: wgpu::Sampler,
+    /// Repeating, trilinear; clamp and mirror are folded in the shader.
+    pub sampler: wgpu::Sampler,
     /// Bytes of every slot with its mips (placeholders included).
     pub bytes: u64,
 }
@@ -167,23 +175,16 @@ impl SceneTextures {
                 })
             })
             .collect();
-        let sampler = |label, address_mode| {
-            device.create_sampler(&wgpu::SamplerDescriptor {
-                label: Some(label),
-                address_mode_u: address_mode,
-                address_mode_v: address_mode,
-                mag_filter: wgpu::FilterMode::Linear,
-                min_filter: wgpu::FilterMode::Linear,
-                mipmap_filter: wgpu::FilterMode::Linear,
-                ..Default::default()
-            })
-        };
-        Self {
-            views,
-            repeat_sampler: sampler("repeat_sampler", wgpu::AddressMode::Repeat),
-            clamp_sampler: sampler("clamp_sampler", wgpu::AddressMode::ClampToEdge),
-            bytes,
-        }
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("material_sampler"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::FilterMode::Linear,
+            ..Default::default()
+        });
+        Self { views, sampler, bytes }
     }
 
     /// The `textures` bind group.
@@ -194,8 +195,7 @@ impl SceneTextures {
             .enumerate()
             .map(|(slot, view)| TEXTURES.entry(TEXTURES.bindings[slot].name, wgpu::BindingResource::TextureView(view)))
             .collect();
-        entries.push(TEXTURES.entry("repeat_sampler", wgpu::BindingResource::Sampler(&self.repeat_sampler)));
-        entries.push(TEXTURES.entry("clamp_sampler", wgpu::BindingResource::Sampler(&self.clamp_sampler)));
+        entries.push(TEXTURES.entry("material_sampler", wgpu::BindingResource::Sampler(&self.sampler)));
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(TEXTURES.label),
             layout: &layouts.textures,
@@ -219,28 +219,31 @@ fn write_level(queue: &wgpu::Queue, texture: &wgpu::Texture, layer: u32, level: 
 }
 
 /// WGSL generated from the slot table, appended to the `textures` group's declarations: the
-/// wrap-mode constants and `sample_texture_slot`, a `switch` over every slot with one
-/// `textureSampleGrad` per sampler.
+/// wrap-mode constants, the smallest class, and per role a function that samples layer
+/// `layer` of size class `class` (a `switch` with one `textureSampleGrad` per class).
 pub fn sampling_wgsl() -> String {
     let mut text = format!(
         "const WRAP_REPEAT: u32 = {}u;\nconst WRAP_CLAMP_TO_EDGE: u32 = {}u;\nconst WRAP_MIRRORED_REPEAT: u32 = {}u;\n\
-         fn sample_texture_slot(slot: u32, layer: i32, uv: vec2<f32>, ddx: vec2<f32>, ddy: vec2<f32>, repeat: bool) \
-         -> vec4<f32> {{\n    var texel = vec4<f32>(1.0);\n    switch slot {{\n",
+         const SMALLEST_TEXTURE_CLASS: u32 = {SMALLEST_TEXTURE_CLASS}u;\n",
         Wrap::Repeat as u32,
         Wrap::ClampToEdge as u32,
         Wrap::MirroredRepeat as u32
     );
-    for slot in 0..SLOT_COUNT {
-        let name = TEXTURES.bindings[slot as usize].name;
-        let sample = |sampler: &str| format!("textureSampleGrad({name}, {sampler}, uv, layer, ddx, ddy)");
+    for (role, function) in ["sample_base_color_class", "sample_normal_class"].into_iter().enumerate() {
         let _ = writeln!(
             text,
-            "        case {slot}u: {{ if repeat {{ texel = {}; }} else {{ texel = {}; }} }}",
-            sample("repeat_sampler"),
-            sample("clamp_sampler")
+            "fn {function}(size_class: u32, layer: i32, uv: vec2<f32>, ddx: vec2<f32>, ddy: vec2<f32>) -> vec4<f32> {{\n    \
+             var texel = vec4<f32>(1.0);\n    switch size_class {{"
         );
+        for class in 0..TEXTURE_CLASS_COUNT {
+            let name = TEXTURES.bindings[(role as u32 * TEXTURE_CLASS_COUNT + class) as usize].name;
+            let _ = writeln!(
+                text,
+                "        case {class}u: {{ texel = textureSampleGrad({name}, material_sampler, uv, layer, ddx, ddy); }}"
+            );
+        }
+        text.push_str("        default: {}\n    }\n    return texel;\n}\n");
     }
-    text.push_str("        default: {}\n    }\n    return texel;\n}\n");
     text
 }
 

@@ -100,7 +100,7 @@ pub fn stress_scene(params: &StressParams) -> Scene {
         camera: default_camera(extent),
         animated: params.animated,
         base_color_textures: TextureLayers {
-            layers: vec![Texture::linear(TEXTURE_SIZE, textures::lattice(TEXTURE_SIZE))],
+            layers: vec![textures::colour_texture(TEXTURE_SIZE, textures::lattice(TEXTURE_SIZE))],
         },
         normal_textures: TextureLayers { layers: vec![Texture::linear(TEXTURE_SIZE, textures::bumps(TEXTURE_SIZE))] },
     }

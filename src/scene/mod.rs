@@ -90,8 +90,8 @@ pub struct Object {
     pub spin_class: u16,
 }
 
-/// How a texture's bytes encode its values: colour images as sRGB (the GPU decodes them to
-/// linear when sampling), everything else (normal maps, the generated textures) as linear.
+/// How a texture's bytes encode its values: base colour as sRGB (the GPU decodes it to
+/// linear when sampling), data (normal maps) as linear.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum TextureEncoding {
     #[default]

@@ -5,9 +5,12 @@
 //! A texture is a square power of two from [`SMALLEST_TEXTURE_CLASS`] to
 //! [`LARGEST_TEXTURE_CLASS`] (capped by the adapter's `max_texture_dimension_2d`): the GPU
 //! keeps one texture array per size class and encoding, so the layers of one array share a
-//! size, and an image is resampled to the smallest class that holds its larger side. The
-//! generated textures are [`TEXTURE_SIZE`] and linear: their values were chosen as linear
-//! values, and a linear slot shows them exactly as before sRGB slots existed.
+//! size, and an image is resampled to the smallest class that holds its larger side. Base
+//! colour is always sRGB and normal maps always linear (each role has its own arrays). The
+//! generated colour textures are [`TEXTURE_SIZE`] and their values were chosen as linear
+//! values (the checker's grey 150 meant 0.588), so [`colour_texture`] stores them
+//! sRGB-encoded (150 becomes 201), which the sampler decodes back to within rounding: they
+//! look as they did before colour textures were sRGB.
 //!
 //! Mips halve each level with a 2 × 2 box filter, in linear light for sRGB textures (an
 //! sRGB average of a black-and-white checker would be 50% too dark, 128 instead of 188), alpha
@@ -21,6 +24,17 @@ use crate::tunables::{LARGEST_TEXTURE_CLASS, SMALLEST_TEXTURE_CLASS};
 
 /// Edge of every generated texture: the smallest size class.
 pub const TEXTURE_SIZE: u32 = SMALLEST_TEXTURE_CLASS;
+
+/// A base-colour texture from linear RGBA8 values: RGB stored sRGB-encoded, alpha as is.
+pub fn colour_texture(size: u32, linear_rgba: Vec<u8>) -> Texture {
+    let mut rgba = linear_rgba;
+    for texel in rgba.chunks_exact_mut(4) {
+        for channel in &mut texel[..3] {
+            *channel = linear_to_srgb(*channel as f32 / 255.0);
+        }
+    }
+    Texture { size, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], rgba }
+}
 
 /// How an image is resampled to its size class (from the glTF sampler's `magFilter`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -154,12 +154,12 @@ impl Builder<'_> {
     }
 }
 
-/// A generated colour texture: linear, so it looks as it did before textures had sRGB slots.
+/// A generated colour texture, its linear values stored sRGB-encoded.
 fn procedural_texture(kind: TextureKind) -> Texture {
     let rgba = match kind {
         TextureKind::Lattice => textures::lattice(TEXTURE_SIZE),
         TextureKind::Checker => textures::checker(TEXTURE_SIZE),
         TextureKind::Noise => textures::noise(TEXTURE_SIZE),
     };
-    Texture::linear(TEXTURE_SIZE, rgba)
+    textures::colour_texture(TEXTURE_SIZE, rgba)
 }
