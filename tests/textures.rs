@@ -245,3 +245,48 @@ fn wrap_modes_read_the_expected_texels_outside_the_unit_square() {
         }
     }
 }
+
+/// A scene of one cube whose material is a glTF material with `wall.png` (`width`×`height`,
+/// an external file) as its base-colour texture, written into a scratch directory.
+fn scene_with_external_image(name: &str, width: u32, height: u32) -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("textures").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    image::RgbImage::from_pixel(width, height, image::Rgb([90, 120, 150])).save(dir.join("wall.png")).expect("PNG");
+    let mut model = model_with_image(&[], "image/png", [10497, 10497], 9729);
+    model["images"][0]["uri"] = serde_json::json!("wall.png");
+    std::fs::write(dir.join("model.gltf"), serde_json::to_vec(&model).expect("JSON")).expect("write the model");
+    let scene =
+        "[[mesh]]\nname = \"box\"\nprocedural = \"cube\"\n\n[[material]]\nname = \"wall\"\ngltf = \"model.gltf\"\n\n\
+                 [[objects]]\ntransforms = [{ mesh = \"box\", material = \"wall\", position = [0, 0, 0] }]\n";
+    std::fs::write(dir.join("scene.toml"), scene).expect("write the scene");
+    dir.join("scene.toml")
+}
+
+#[test]
+fn textures_keep_their_size_up_to_the_adapter_and_count_against_the_budget() {
+    use multidraw::scene::budget::DeviceBudget;
+    use multidraw::scene::file::{self, LoadOptions};
+    let path = scene_with_external_image("budget", 1500, 1000);
+    let load = |budget: Budget| file::load_with(&path, &LoadOptions { allow_dirs: Vec::new(), budget });
+    let size = |budget: Budget| load(budget).map(|scene| scene.base_color_textures.layers[0].size);
+    assert_eq!(size(Budget::unlimited()).unwrap(), 2048, "1500 × 1000 goes to the 2048 class");
+    let adapter = |max_texture_size| DeviceBudget {
+        max_objects: 1 << 20,
+        objects_limit: "test".into(),
+        max_buffer_bytes: 1 << 30,
+        max_texture_layers: 256,
+        max_texture_size,
+    };
+    assert_eq!(size(Budget::unlimited().with_device(adapter(1024))).unwrap(), 1024, "the adapter's largest texture");
+    assert_eq!(size(Budget::unlimited().with_device(adapter(1500))).unwrap(), 1024, "a power of two within it");
+    // 2048² with mips is 22.4 MB, counted twice: refused under 40 MB with the image decoded.
+    let error = load(Budget::unlimited().with_host_bytes(40_000_000, "test")).unwrap_err().to_string();
+    assert!(error.contains("too many texture bytes"), "{error}");
+    assert!(error.contains("22,369,620 bytes of textures with their mips"), "{error}");
+    // A layer limit of 0 refuses the one layer.
+    let error = load(Budget::unlimited().with_device(DeviceBudget { max_texture_layers: 0, ..adapter(4096) }))
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("1 texture layers in one texture array"), "{error}");
+}
