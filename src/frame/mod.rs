@@ -57,6 +57,8 @@ pub struct FrameInput {
     pub detail: Detail,
     /// Colour objects by their level of detail instead of their material (debug view).
     pub lod_colors: bool,
+    /// Show base colour × texture without lighting (debug view; tests read texels with it).
+    pub albedo: bool,
 }
 
 impl FrameInput {
@@ -69,6 +71,7 @@ impl FrameInput {
             cull_enabled: true,
             detail: Detail::default(),
             lod_colors: false,
+            albedo: false,
         }
     }
 }
@@ -308,7 +311,7 @@ impl Renderer {
             small_factor: 2.0 * pixels_per_unit / detail.min_pixels.max(f32::MIN_POSITIVE),
             pyramid_size,
             pyramid_levels,
-            debug_view: input.lod_colors as u32,
+            debug_view: if input.albedo { 2 } else { input.lod_colors as u32 },
             occlusion_view_proj: view_proj,
         }
     }
