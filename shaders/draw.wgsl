@@ -17,8 +17,8 @@
 //! `sample_normal_class`, generated from the `textures` table), non-uniform control flow
 //! where `textureSample` is not allowed, so each fragment entry point takes the UV
 //! derivatives first, in uniform flow (`surface_uv`), and every texture read is a
-//! `textureSampleGrad` with them: trilinear, mip level from the unwrapped coordinates, so
-//! folding them for clamp and mirror modes makes no seam.
+//! `textureSampleLevel` at the level they give (`mip_level`): trilinear, mip level from the
+//! unwrapped coordinates, so folding them for clamp and mirror modes makes no seam.
 
 // Bindings: groups `frame`, `scene` and `textures`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
