@@ -42,9 +42,16 @@ impl EguiLayer {
         build_ui: impl FnMut(&egui::Context),
     ) {
         let raw_input = self.state.take_egui_input(window);
-        let output = self.ctx.run(raw_input, build_ui);
+        let output = {
+            puffin::profile_scope!("build ui");
+            self.ctx.run(raw_input, build_ui)
+        };
         self.state.handle_platform_output(window, output.platform_output);
-        let jobs = self.ctx.tessellate(output.shapes, output.pixels_per_point);
+        let jobs = {
+            puffin::profile_scope!("tessellate");
+            self.ctx.tessellate(output.shapes, output.pixels_per_point)
+        };
+        puffin::profile_scope!("encode and submit ui");
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: size, pixels_per_point: output.pixels_per_point };
         for (id, delta) in &output.textures_delta.set {
             self.renderer.update_texture(&gpu.device, &gpu.queue, *id, delta);

@@ -1,0 +1,89 @@
+//! The panel's frame-time plot: CPU frame time (the `frame` scope) and GPU frame time (every
+//! pass of a frame, from timestamps) over the last frames, with 16.7 ms (60 Hz) and 33.3 ms
+//! (30 Hz) reference lines and a labelled axis.
+//!
+//! The vertical scale follows the 95th percentile of what is shown (with headroom), not the
+//! maximum, so one spike (a rebuild, a shader compile) does not flatten the rest; spikes above
+//! the scale are clipped to the top edge.
+
+use std::collections::VecDeque;
+
+use super::stats::FRAME_TIMES_KEPT;
+
+const CPU_COLOR: egui::Color32 = egui::Color32::LIGHT_GREEN;
+const GPU_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 170, 60);
+/// Reference frame times in ms: 60 Hz and 30 Hz.
+const REFERENCES: [f32; 2] = [1000.0 / 60.0, 1000.0 / 30.0];
+
+/// The top of the plot for these times: the 95th percentile plus a quarter, rounded up to a
+/// "nice" value (1, 2 or 5 × 10ⁿ), at least 1 ms.
+pub(crate) fn scale_ms(series: &[&VecDeque<f32>]) -> f32 {
+    let mut all: Vec<f32> = series.iter().flat_map(|s| s.iter().copied()).filter(|t| t.is_finite()).collect();
+    if all.is_empty() {
+        return 1.0;
+    }
+    all.sort_by(f32::total_cmp);
+    let p95 = all[((all.len() - 1) as f32 * 0.95).round() as usize];
+    nice_ceiling((p95 * 1.25).max(1.0))
+}
+
+fn nice_ceiling(value: f32) -> f32 {
+    let magnitude = 10f32.powf(value.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|&v| v >= value).unwrap_or(10.0 * magnitude)
+}
+
+/// Draws the plot over the panel's width.
+pub(crate) fn frame_time_plot(ui: &mut egui::Ui, cpu: &VecDeque<f32>, gpu: &VecDeque<f32>) {
+    let axis_width = 34.0;
+    let (outer, _) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 90.0), egui::Sense::hover());
+    let rect = egui::Rect::from_min_max(egui::pos2(outer.left() + axis_width, outer.top() + 4.0), outer.right_bottom());
+    let painter = ui.painter_at(outer);
+    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    let top = scale_ms(&[cpu, gpu]);
+    let y = |ms: f32| rect.bottom() - rect.height() * (ms / top).clamp(0.0, 1.0);
+    let label = |ms: f32, color: egui::Color32| {
+        painter.text(
+            egui::pos2(rect.left() - 3.0, y(ms)),
+            egui::Align2::RIGHT_CENTER,
+            format!("{ms:.1}"),
+            egui::FontId::monospace(9.0),
+            color,
+        );
+    };
+    label(0.0, egui::Color32::GRAY);
+    label(top, egui::Color32::GRAY);
+    for reference in REFERENCES.into_iter().filter(|&r| r < top) {
+        painter.hline(rect.x_range(), y(reference), egui::Stroke::new(1.0, egui::Color32::from_gray(90)));
+        label(reference, egui::Color32::from_gray(160));
+    }
+    for (times, color) in [(gpu, GPU_COLOR), (cpu, CPU_COLOR)] {
+        // Newest at the right edge, so both series line up in time.
+        let offset = FRAME_TIMES_KEPT - times.len();
+        let points: Vec<egui::Pos2> = times
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| egui::pos2(rect.left() + rect.width() * (offset + i) as f32 / (FRAME_TIMES_KEPT - 1) as f32, y(t)))
+            .collect();
+        painter.add(egui::Shape::line(points, egui::Stroke::new(1.0, color)));
+    }
+    ui.horizontal(|ui| {
+        let last = |times: &VecDeque<f32>| times.back().map_or("…".to_string(), |t| format!("{t:.2} ms"));
+        ui.colored_label(CPU_COLOR, format!("CPU frame {}", last(cpu)));
+        ui.colored_label(GPU_COLOR, format!("GPU queue {}", last(gpu)));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_spike_does_not_set_the_scale() {
+        let mut cpu: VecDeque<f32> = std::iter::repeat_n(10.0, 100).collect();
+        cpu.push_back(500.0);
+        let gpu: VecDeque<f32> = std::iter::repeat_n(6.0, 100).collect();
+        assert_eq!(scale_ms(&[&cpu, &gpu]), 20.0);
+        assert_eq!(scale_ms(&[&VecDeque::new()]), 1.0);
+        assert_eq!(nice_ceiling(37.0), 50.0);
+    }
+}
