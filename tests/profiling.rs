@@ -118,11 +118,7 @@ fn tempdir(name: &str) -> PathBuf {
 fn run(command: &mut Command) -> String {
     let output = command.output().expect("run multidraw");
     let stdout = String::from_utf8_lossy(&output.stdout).to_string();
-    assert!(
-        output.status.success(),
-        "multidraw failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "multidraw failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     stdout
 }
 
@@ -177,7 +173,8 @@ fn bench_capture_places_gpu_passes_inside_their_frame() {
         // Named as the passes are named everywhere else.
         for pass in frame.gpu() {
             assert!(
-                ["cull", "build", "main", "pyramid", "cull late", "build late", "main late"].contains(&pass.name.as_str()),
+                ["cull", "build", "main", "pyramid", "cull late", "build late", "main late"]
+                    .contains(&pass.name.as_str()),
                 "unexpected GPU scope {:?}",
                 pass.name
             );
@@ -200,7 +197,9 @@ impl Xvfb {
         let child = Command::new("Xvfb")
             .args([&display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start Xvfb ({e}); install it with `apt-get install xvfb` or run `make test`"));
+            .unwrap_or_else(|e| {
+                panic!("cannot start Xvfb ({e}); install it with `apt-get install xvfb` or run `make test`")
+            });
         let socket = format!("/tmp/.X11-unix/X{number}");
         let start = Instant::now();
         while !Path::new(&socket).exists() && start.elapsed() < Duration::from_secs(5) {
@@ -239,11 +238,8 @@ fn viewer_capture_places_late_readbacks_and_keeps_frames_their_own_length() {
         .env_remove("WAYLAND_DISPLAY"));
     let captured = read_capture(&capture);
     // Every frame's submit, by frame number.
-    let submits: std::collections::HashMap<u64, &Scope> = captured
-        .iter()
-        .flat_map(|f| f.named("main", "submit"))
-        .map(|s| (frame_number(&s.data), s))
-        .collect();
+    let submits: std::collections::HashMap<u64, &Scope> =
+        captured.iter().flat_map(|f| f.named("main", "submit")).map(|s| (frame_number(&s.data), s)).collect();
     let (mut frames, mut passes, mut late) = (0, 0, 0);
     for frame in &captured {
         let Some(scope) = frame.named("main", "frame").next() else {
@@ -395,11 +391,8 @@ fn late_readbacks() {
     let path = tempdir("late").join("late.puffin");
     capture.save(&path).expect("capture saved");
     let captured = read_capture(&path);
-    let submits: std::collections::HashMap<u64, Scope> = captured
-        .iter()
-        .flat_map(|f| f.named("main", "submit"))
-        .map(|s| (frame_number(&s.data), s.clone()))
-        .collect();
+    let submits: std::collections::HashMap<u64, Scope> =
+        captured.iter().flat_map(|f| f.named("main", "submit")).map(|s| (frame_number(&s.data), s.clone())).collect();
     let mut late = 0;
     let mut spans = std::collections::BTreeMap::<u64, (i64, i64)>::new();
     for frame in captured.iter().filter(|f| f.named("main", "frame").next().is_some()) {

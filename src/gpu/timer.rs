@@ -48,7 +48,10 @@ impl GpuPassTimes {
 
     /// (pass name, begin tick, end tick) in recording order.
     pub fn spans(&self) -> impl Iterator<Item = (&'static str, u64, u64)> + '_ {
-        self.passes[..self.len].iter().zip(&self.ticks[..self.len]).map(|(&(name, _), &(begin, end))| (name, begin, end))
+        self.passes[..self.len]
+            .iter()
+            .zip(&self.ticks[..self.len])
+            .map(|(&(name, _), &(begin, end))| (name, begin, end))
     }
 
     /// Every pass of the frame.

@@ -159,10 +159,8 @@ mod tests {
 
     #[test]
     fn disagreeing_samples_fall_back_to_the_narrowest() {
-        let samples = [
-            Sample { tick: 0, before_ns: 0, after_ns: 10 },
-            Sample { tick: 1000, before_ns: 2000, after_ns: 2004 },
-        ];
+        let samples =
+            [Sample { tick: 0, before_ns: 0, after_ns: 10 }, Sample { tick: 1000, before_ns: 2000, after_ns: 2004 }];
         let clock = GpuClock::from_samples(&samples, 2.0);
         // Narrowest: [2000, 2004] at tick 1000 → CPU(0) in [0, 4].
         assert_eq!(clock.to_cpu_ns(0), 2);

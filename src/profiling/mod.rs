@@ -111,8 +111,10 @@ impl GpuLane {
             .map(|(name, begin, end)| (name, clock.to_cpu_ns(begin), clock.to_cpu_ns(end)))
             .collect();
         let Some(info) = lane_stream(&spans, &data, frame_start_ns, puffin::now_ns()) else { return };
-        puffin::GlobalProfiler::lock()
-            .report_user_scopes(puffin::ThreadInfo { start_time_ns: None, name: GPU_LANE.into() }, &info.as_stream_into_ref());
+        puffin::GlobalProfiler::lock().report_user_scopes(
+            puffin::ThreadInfo { start_time_ns: None, name: GPU_LANE.into() },
+            &info.as_stream_into_ref(),
+        );
     }
 }
 
@@ -197,10 +199,10 @@ mod tests {
         assert_eq!(info.num_scopes, 2);
         // The scopes themselves keep their true times.
         let scopes = puffin::Reader::from_start(&info.stream).read_top_scopes().expect("valid stream");
-        assert_eq!(scopes.iter().map(|s| (s.record.start_ns, s.record.stop_ns())).collect::<Vec<_>>(), [
-            (100, 200),
-            (250, 900)
-        ]);
+        assert_eq!(
+            scopes.iter().map(|s| (s.record.start_ns, s.record.stop_ns())).collect::<Vec<_>>(),
+            [(100, 200), (250, 900)]
+        );
         assert_eq!(scopes[0].record.data, "frame 3 · gpu · 10 objects");
         // Inside the frame: unchanged.
         assert_eq!(lane_stream(&spans, "", 0, 1000).expect("two scopes").range_ns, (100, 900));

@@ -162,8 +162,9 @@ fn summarize_capture(path: &std::path::Path) -> anyhow::Result<Vec<Group>> {
     let collection = view.scope_collection();
     let mut groups = Groups::default();
     for frame in view.all_uniq() {
-        let scopes = frame_scopes(&frame, collection)?;
-        let frame_scope = scopes.iter().find(|s| s.top_level_name.as_deref() == Some(FRAME_SCOPE) && s.thread != GPU_LANE);
+        let scopes = frame_scopes(frame, collection)?;
+        let frame_scope =
+            scopes.iter().find(|s| s.top_level_name.as_deref() == Some(FRAME_SCOPE) && s.thread != GPU_LANE);
         let key = frame_scope.and_then(|s| FrameTag::parse(&s.data)).map(|t| (t.mode, t.objects));
         let accumulator = groups.get(key.clone());
         accumulator.frames += frame_scope.is_some() as usize;
@@ -192,7 +193,12 @@ fn summarize_capture(path: &std::path::Path) -> anyhow::Result<Vec<Group>> {
                 .into_iter()
                 .map(|(path, mut values)| {
                     values.sort_by(f64::total_cmp);
-                    ScopeRow { path, count: values.len(), median_ms: values[values.len() / 2], total_ms: values.iter().sum() }
+                    ScopeRow {
+                        path,
+                        count: values.len(),
+                        median_ms: values[values.len() / 2],
+                        total_ms: values.iter().sum(),
+                    }
                 })
                 .collect();
             scopes.sort_by(|a, b| b.total_ms.total_cmp(&a.total_ms));

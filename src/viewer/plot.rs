@@ -62,7 +62,9 @@ pub(crate) fn frame_time_plot(ui: &mut egui::Ui, cpu: &VecDeque<f32>, gpu: &VecD
         let points: Vec<egui::Pos2> = times
             .iter()
             .enumerate()
-            .map(|(i, &t)| egui::pos2(rect.left() + rect.width() * (offset + i) as f32 / (FRAME_TIMES_KEPT - 1) as f32, y(t)))
+            .map(|(i, &t)| {
+                egui::pos2(rect.left() + rect.width() * (offset + i) as f32 / (FRAME_TIMES_KEPT - 1) as f32, y(t))
+            })
             .collect();
         painter.add(egui::Shape::line(points, egui::Stroke::new(1.0, color)));
     }
