@@ -132,6 +132,9 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
     if let (true, Some(note)) = (profiling, lane.note()) {
         notes.push(note.to_string());
     }
+    if let (true, Some(ms)) = (profiling, lane.uncertainty_ms()) {
+        notes.push(format!("puffin: GPU clock calibrated against the CPU clock to within ±{:.3} ms", ms));
+    }
     if config.modes.contains(&DrawMode::Bundle) {
         notes.push(
             "bundle replays draws recorded once: valid only for a static scene, so its rows run with animation off \

@@ -18,7 +18,7 @@ use crate::gpu::readback::{map_and_read, staging_buffer};
 use crate::gpu::GpuContext;
 
 /// Samples per calibration.
-const SAMPLES: usize = 5;
+const SAMPLES: usize = 8;
 
 /// The mapping from GPU ticks to `puffin::now_ns()`.
 #[derive(Clone, Copy, Debug)]

@@ -71,6 +71,12 @@ impl GpuLane {
         self.clock.is_none().then_some("no timestamp queries on this adapter: the puffin GPU queue lane stays empty")
     }
 
+    /// How far off the calibrated clock may be (half the CPU interval the calibration tick
+    /// was known to lie in), in ms; `None` without timestamps.
+    pub fn uncertainty_ms(&self) -> Option<f64> {
+        self.clock.map(|c| c.uncertainty_ns as f64 / 1e6)
+    }
+
     /// Recalibrates when the last calibration is older than [`GpuClock::RECALIBRATE_AFTER`].
     /// Waits for the queue to be idle: call at the start of a frame.
     pub fn recalibrate_if_stale(&mut self, ctx: &GpuContext) {
