@@ -128,11 +128,11 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
     // Scopes stay off outside measured frames (set-up, warm-up); see the module documentation.
     let profiling = puffin::are_scopes_on();
     puffin::set_scopes_on(false);
-    let mut lane = GpuLane::new(ctx);
+    let mut lane = if profiling { GpuLane::new(ctx) } else { GpuLane::off() };
     if let (true, Some(note)) = (profiling, lane.note()) {
         notes.push(note.to_string());
     }
-    if let (true, Some(ms)) = (profiling, lane.uncertainty_ms()) {
+    if let Some(ms) = lane.uncertainty_ms() {
         notes.push(format!("puffin: GPU clock calibrated against the CPU clock to within ±{:.3} ms", ms));
     }
     if config.modes.contains(&DrawMode::Bundle) {

@@ -163,6 +163,9 @@ pub fn run(
     let mut samples = Vec::new();
     // Only with puffin on (`--puffin-http`): each frame a `frame` scope and a GPU queue lane.
     let mut lane = puffin::are_scopes_on().then(|| crate::profiling::GpuLane::new(ctx));
+    if let Some(note) = lane.as_ref().and_then(|l| l.note()) {
+        eprintln!("note: {note}");
+    }
     for frame in 0..frames {
         let input = FrameInput { time: frame as f32 / 60.0, detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) };
         {

@@ -41,19 +41,20 @@ pub struct Sample {
     pub after_ns: i64,
 }
 
-impl GpuClock {
-    /// How long a calibration is trusted.
-    pub const RECALIBRATE_AFTER: Duration = Duration::from_secs(3);
+/// What a calibration sample writes and reads: made once, so recalibrating creates nothing.
+pub struct Calibrator {
+    queries: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    staging: wgpu::Buffer,
+    /// Nanoseconds per GPU tick.
+    period: f64,
+}
 
-    /// Calibrates against `ctx`'s queue; `None` without timestamp queries. Waits for the queue
-    /// to be idle (several times): call between frames or at start-up.
-    pub fn calibrate(ctx: &GpuContext) -> Option<Self> {
-        puffin::profile_function!();
-        if !ctx.has_timestamps() {
-            return None;
-        }
+impl Calibrator {
+    /// `None` without timestamp queries.
+    pub fn new(ctx: &GpuContext) -> Option<Self> {
         let period = ctx.queue.get_timestamp_period() as f64;
-        if period <= 0.0 {
+        if !ctx.has_timestamps() || period <= 0.0 {
             return None;
         }
         let queries = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
@@ -71,6 +72,14 @@ impl GpuClock {
             },
         );
         let staging = staging_buffer(&ctx.device, "clock calibration readback", wgpu::QUERY_SIZE as u64);
+        Some(Self { queries, resolve, staging, period })
+    }
+
+    /// Calibrates against `ctx`'s queue. Waits for the queue to be idle (several times): call
+    /// between frames or at start-up.
+    pub fn calibrate(&self, ctx: &GpuContext) -> GpuClock {
+        puffin::profile_function!();
+        let Self { queries, resolve, staging, period } = self;
         // Anything queued before would run first and widen the first sample.
         ctx.wait_idle();
         let samples: Vec<Sample> = (0..SAMPLES)
@@ -81,24 +90,29 @@ impl GpuClock {
                 drop(encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                     label: Some("clock calibration"),
                     timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
-                        query_set: &queries,
+                        query_set: queries,
                         beginning_of_pass_write_index: Some(0),
                         end_of_pass_write_index: None,
                     }),
                 }));
-                encoder.resolve_query_set(&queries, 0..1, &resolve, 0);
-                encoder.copy_buffer_to_buffer(&resolve, 0, &staging, 0, wgpu::QUERY_SIZE as u64);
+                encoder.resolve_query_set(queries, 0..1, resolve, 0);
+                encoder.copy_buffer_to_buffer(resolve, 0, staging, 0, wgpu::QUERY_SIZE as u64);
                 let command_buffer = encoder.finish();
                 let before_ns = puffin::now_ns();
                 let index = ctx.queue.submit([command_buffer]);
                 let _ = ctx.device.poll(wgpu::PollType::Wait { submission_index: Some(index.clone()), timeout: None });
                 let after_ns = puffin::now_ns();
-                let bytes = map_and_read(&ctx.device, &staging, Some(index));
+                let bytes = map_and_read(&ctx.device, staging, Some(index));
                 Sample { tick: u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes read")), before_ns, after_ns }
             })
             .collect();
-        Some(Self::from_samples(&samples, period))
+        GpuClock::from_samples(&samples, *period)
     }
+}
+
+impl GpuClock {
+    /// How long a calibration is trusted.
+    pub const RECALIBRATE_AFTER: Duration = Duration::from_secs(3);
 
     /// The clock the samples allow (see the module documentation).
     pub fn from_samples(samples: &[Sample], period: f64) -> Self {

@@ -30,7 +30,7 @@ use std::sync::{Mutex, OnceLock};
 use crate::frame::FrameTag;
 use crate::gpu::timer::GpuPassTimes;
 use crate::gpu::GpuContext;
-use clock::GpuClock;
+use clock::{Calibrator, GpuClock};
 
 /// The name of the scope that spans one whole CPU frame, in the viewer, the benchmark and the
 /// soak test.
@@ -51,7 +51,8 @@ fn scope_id(name: &'static str) -> puffin::ScopeId {
 
 /// The "GPU queue" lane: the calibrated clock and the tags of frames in flight.
 pub struct GpuLane {
-    /// `None` without timestamp queries (the lane stays empty).
+    /// `None` without timestamp queries (the lane stays empty), or for a lane that is off.
+    calibrator: Option<Calibrator>,
     clock: Option<GpuClock>,
     /// Tags of submitted frames whose pass times have not arrived, oldest first.
     in_flight: VecDeque<FrameTag>,
@@ -63,7 +64,14 @@ const MAX_IN_FLIGHT: usize = 16;
 impl GpuLane {
     /// Calibrates the GPU clock (waits for the queue to be idle).
     pub fn new(ctx: &GpuContext) -> Self {
-        Self { clock: GpuClock::calibrate(ctx), in_flight: VecDeque::new() }
+        let calibrator = Calibrator::new(ctx);
+        let clock = calibrator.as_ref().map(|c| c.calibrate(ctx));
+        Self { calibrator, clock, in_flight: VecDeque::new() }
+    }
+
+    /// A lane that reports nothing and never waits (profiling off).
+    pub fn off() -> Self {
+        Self { calibrator: None, clock: None, in_flight: VecDeque::new() }
     }
 
     /// The note to print when the lane will stay empty.
@@ -80,16 +88,16 @@ impl GpuLane {
     /// Recalibrates when the last calibration is older than [`GpuClock::RECALIBRATE_AFTER`].
     /// Waits for the queue to be idle: call at the start of a frame.
     pub fn recalibrate_if_stale(&mut self, ctx: &GpuContext) {
-        if self.clock.is_some_and(|c| c.stale()) {
+        if let (Some(calibrator), true) = (&self.calibrator, self.clock.is_some_and(|c| c.stale())) {
             puffin::profile_scope!("calibrate gpu clock");
-            self.clock = GpuClock::calibrate(ctx);
+            self.clock = Some(calibrator.calibrate(ctx));
         }
     }
 
     /// Recalibrates now (between benchmark rows, where waiting costs nothing measured).
     pub fn recalibrate(&mut self, ctx: &GpuContext) {
-        if self.clock.is_some() {
-            self.clock = GpuClock::calibrate(ctx);
+        if let Some(calibrator) = &self.calibrator {
+            self.clock = Some(calibrator.calibrate(ctx));
         }
     }
 
