@@ -51,14 +51,20 @@ impl EguiLayer {
             puffin::profile_scope!("tessellate");
             self.ctx.tessellate(output.shapes, output.pixels_per_point)
         };
-        puffin::profile_scope!("encode and submit ui");
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: size, pixels_per_point: output.pixels_per_point };
-        for (id, delta) in &output.textures_delta.set {
-            self.renderer.update_texture(&gpu.device, &gpu.queue, *id, delta);
+        {
+            puffin::profile_scope!("upload ui textures");
+            for (id, delta) in &output.textures_delta.set {
+                self.renderer.update_texture(&gpu.device, &gpu.queue, *id, delta);
+            }
         }
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("ui") });
-        let callbacks = self.renderer.update_buffers(&gpu.device, &gpu.queue, &mut encoder, &jobs, &screen);
+        let callbacks = {
+            puffin::profile_scope!("upload ui buffers");
+            self.renderer.update_buffers(&gpu.device, &gpu.queue, &mut encoder, &jobs, &screen)
+        };
         {
+            puffin::profile_scope!("encode ui");
             let mut pass = encoder
                 .begin_render_pass(&wgpu::RenderPassDescriptor {
                     label: Some("ui"),
@@ -75,7 +81,14 @@ impl EguiLayer {
                 .forget_lifetime();
             self.renderer.render(&mut pass, &jobs, &screen);
         }
-        gpu.queue.submit(callbacks.into_iter().chain([encoder.finish()]));
+        let command_buffer = {
+            puffin::profile_scope!("finish");
+            encoder.finish()
+        };
+        {
+            puffin::profile_scope!("submit ui");
+            gpu.queue.submit(callbacks.into_iter().chain([command_buffer]));
+        }
         for id in &output.textures_delta.free {
             self.renderer.free_texture(id);
         }

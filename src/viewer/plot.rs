@@ -16,7 +16,7 @@ const GPU_COLOR: egui::Color32 = egui::Color32::from_rgb(255, 170, 60);
 const REFERENCES: [f32; 2] = [1000.0 / 60.0, 1000.0 / 30.0];
 
 /// The top of the plot for these times: the 95th percentile plus a quarter, rounded up to a
-/// "nice" value (1, 2 or 5 × 10ⁿ), at least 1 ms.
+/// round value (1, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 × 10ⁿ), at least 1 ms.
 pub(crate) fn scale_ms(series: &[&VecDeque<f32>]) -> f32 {
     let mut all: Vec<f32> = series.iter().flat_map(|s| s.iter().copied()).filter(|t| t.is_finite()).collect();
     if all.is_empty() {
@@ -29,14 +29,22 @@ pub(crate) fn scale_ms(series: &[&VecDeque<f32>]) -> f32 {
 
 fn nice_ceiling(value: f32) -> f32 {
     let magnitude = 10f32.powf(value.log10().floor());
-    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|&v| v >= value).unwrap_or(10.0 * magnitude)
+    [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0]
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|&v| v >= value)
+        .unwrap_or(10.0 * magnitude)
 }
 
 /// Draws the plot over the panel's width.
 pub(crate) fn frame_time_plot(ui: &mut egui::Ui, cpu: &VecDeque<f32>, gpu: &VecDeque<f32>) {
     let axis_width = 34.0;
     let (outer, _) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 90.0), egui::Sense::hover());
-    let rect = egui::Rect::from_min_max(egui::pos2(outer.left() + axis_width, outer.top() + 4.0), outer.right_bottom());
+    // Room above and below for the top and bottom axis values.
+    let rect = egui::Rect::from_min_max(
+        egui::pos2(outer.left() + axis_width, outer.top() + 5.0),
+        egui::pos2(outer.right(), outer.bottom() - 5.0),
+    );
     let painter = ui.painter_at(outer);
     painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
     let top = scale_ms(&[cpu, gpu]);
@@ -50,11 +58,20 @@ pub(crate) fn frame_time_plot(ui: &mut egui::Ui, cpu: &VecDeque<f32>, gpu: &VecD
             color,
         );
     };
-    label(0.0, egui::Color32::GRAY);
-    label(top, egui::Color32::GRAY);
+    // Axis values at 0, half and the top; the reference lines are labelled where the label
+    // does not run into another (on a 500 ms scale, 16.7 and 33.3 sit on top of 0).
+    let mut labelled: Vec<f32> = Vec::new();
+    for ms in [0.0, top / 2.0, top] {
+        painter.hline(rect.x_range(), y(ms), egui::Stroke::new(1.0, egui::Color32::from_gray(45)));
+        label(ms, egui::Color32::GRAY);
+        labelled.push(y(ms));
+    }
     for reference in REFERENCES.into_iter().filter(|&r| r < top) {
-        painter.hline(rect.x_range(), y(reference), egui::Stroke::new(1.0, egui::Color32::from_gray(90)));
-        label(reference, egui::Color32::from_gray(160));
+        painter.hline(rect.x_range(), y(reference), egui::Stroke::new(1.0, egui::Color32::from_gray(110)));
+        if labelled.iter().all(|&other| (other - y(reference)).abs() >= 10.0) {
+            label(reference, egui::Color32::from_gray(170));
+            labelled.push(y(reference));
+        }
     }
     for (times, color) in [(gpu, GPU_COLOR), (cpu, CPU_COLOR)] {
         // Newest at the right edge, so both series line up in time.
@@ -72,6 +89,7 @@ pub(crate) fn frame_time_plot(ui: &mut egui::Ui, cpu: &VecDeque<f32>, gpu: &VecD
         let last = |times: &VecDeque<f32>| times.back().map_or("…".to_string(), |t| format!("{t:.2} ms"));
         ui.colored_label(CPU_COLOR, format!("CPU frame {}", last(cpu)));
         ui.colored_label(GPU_COLOR, format!("GPU queue {}", last(gpu)));
+        ui.colored_label(egui::Color32::from_gray(170), "lines: 16.7 / 33.3 ms");
     });
 }
 
@@ -84,8 +102,9 @@ mod tests {
         let mut cpu: VecDeque<f32> = std::iter::repeat_n(10.0, 100).collect();
         cpu.push_back(500.0);
         let gpu: VecDeque<f32> = std::iter::repeat_n(6.0, 100).collect();
-        assert_eq!(scale_ms(&[&cpu, &gpu]), 20.0);
+        assert_eq!(scale_ms(&[&cpu, &gpu]), 15.0);
         assert_eq!(scale_ms(&[&VecDeque::new()]), 1.0);
-        assert_eq!(nice_ceiling(37.0), 50.0);
+        assert_eq!(nice_ceiling(37.0), 40.0);
+        assert_eq!(nice_ceiling(0.9), 1.0);
     }
 }
