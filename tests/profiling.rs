@@ -311,7 +311,7 @@ fn puffin_http_streams_frames_while_bench_runs() {
             &address,
         ])
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("run multidraw");
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
@@ -319,7 +319,9 @@ fn puffin_http_streams_frames_while_bench_runs() {
     while !line.contains("serving puffin frames on") {
         line.clear();
         if stdout.read_line(&mut line).unwrap() == 0 {
-            panic!("bench exited without serving puffin frames: {:?}", child.wait());
+            let mut stderr = String::new();
+            child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+            panic!("bench exited without serving puffin frames ({:?}):\n{stderr}", child.wait());
         }
     }
     assert!(line.contains(&address), "{line}");
@@ -336,10 +338,17 @@ fn puffin_http_streams_frames_while_bench_runs() {
         received += 1;
     }
     drop(stream);
-    // Drain stdout so the benchmark never blocks on a full pipe, then it must succeed.
+    // Drain both pipes so the benchmark never blocks on a full one, then it must succeed.
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let drain = std::thread::spawn(move || {
+        let mut stderr = String::new();
+        stderr_pipe.read_to_string(&mut stderr).unwrap();
+        stderr
+    });
     let mut rest = String::new();
     stdout.read_to_string(&mut rest).unwrap();
-    assert!(child.wait().unwrap().success(), "bench failed:\n{rest}");
+    let stderr = drain.join().unwrap();
+    assert!(child.wait().unwrap().success(), "bench failed:\n{rest}\n{stderr}");
 }
 
 /// Frames that are not waited for have their passes read back in the next frame: there they
