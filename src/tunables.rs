@@ -93,11 +93,27 @@ pub const MAX_OBJECT_IDS: u64 = 1 << LEVEL_SHIFT;
 /// a mistake (or `/dev/zero` behind a link) than a model.
 pub const MAX_INPUT_FILE_BYTES: u64 = 1 << 30;
 
-/// Largest decoded size of one imported image, read from its header before decoding. Every
-/// texture layer is resampled to 64 × 64 (`scene::textures::TEXTURE_SIZE`), so a bigger image
-/// only costs memory and time: 128 MiB holds a 4096 × 4096 RGBA image at 16 bits per channel,
-/// or 8192 × 8192 at 16 bits per texel.
+/// Largest decoded size of one imported image, read from its header before decoding. No
+/// texture is kept larger than [`LARGEST_TEXTURE_CLASS`] square, so a bigger image only costs
+/// memory and time: 128 MiB holds a 4096 × 4096 RGBA image at 16 bits per channel, or
+/// 8192 × 8192 at 16 bits per texel.
 pub const MAX_IMAGE_DECODED_BYTES: u64 = 128 << 20;
+
+/// Edge of the smallest texture size class: every texture is a square power of two from this
+/// to [`LARGEST_TEXTURE_CLASS`] (the generated textures are this size). A smaller image is
+/// resampled up to it: 64 × 64 RGBA with its mips is 21 KiB, less than a slot's bookkeeping is
+/// worth saving.
+pub const SMALLEST_TEXTURE_CLASS: u32 = 64;
+
+/// Edge of the largest texture size class (and never above the adapter's
+/// `max_texture_dimension_2d`): a larger image is resampled down to it. 2048 × 2048 RGBA with
+/// its mips is 21.3 MiB; glTF sample models rarely go above it, and 4096 would make one layer
+/// 85 MiB, so one large texture could take the whole texture budget of a small GPU.
+pub const LARGEST_TEXTURE_CLASS: u32 = 2048;
+
+/// Number of texture size classes (64, 128, …, 2048): one texture array per class and
+/// encoding (sRGB colour, linear data) in the `textures` bind group.
+pub const TEXTURE_CLASS_COUNT: u32 = LARGEST_TEXTURE_CLASS.ilog2() - SMALLEST_TEXTURE_CLASS.ilog2() + 1;
 
 /// Share of physical memory (`MemTotal` in /proc/meminfo) a scene may need by default, as
 /// numerator and denominator; `--max-memory` replaces it.
@@ -121,6 +137,11 @@ pub const FALLBACK_PHYSICAL_MEMORY: u64 = 8 << 30;
 /// draw slots. `render` of the default scene on lavapipe peaked 348 bytes higher per object
 /// from 100,000 to 1,000,000 objects; this rounds up.
 pub const HOST_BYTES_PER_OBJECT: u64 = 400;
+
+/// Host bytes per byte of texture (counted with its mip chain, 4/3 of level 0): the scene's
+/// level 0 and the mip chain made at upload (1 together), and the upload itself, host memory on
+/// a CPU adapter (1 more). An estimate from those copies, not a measurement.
+pub const HOST_BYTES_PER_TEXTURE_BYTE: u64 = 2;
 
 /// Peak host bytes per vertex of the mesh arena (32 bytes each): the arena, the upload (host
 /// memory on a CPU adapter) and a transient copy while meshes are packed. With

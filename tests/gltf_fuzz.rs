@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use multidraw::scene::budget::Budget;
 use multidraw::scene::gltf_import::{self, ImageCache, Selector};
 use multidraw::scene::sandbox::Sandbox;
+use multidraw::scene::textures::Filter;
 use serde_json::{json, Value};
 
 /// Longest a case may take: two orders of magnitude over the slowest case seen, so a hang or
@@ -369,8 +370,8 @@ fn import(bytes: &[u8], dir: &Path, sandbox: &Sandbox, budget: &Budget) -> Reach
         let _ = model.material(Some(&Selector::Index(i)));
     }
     for i in 0..model.image_count() {
-        if let Ok(layer) = model.image_layer(i, 8, &mut images, budget) {
-            assert_eq!(layer.len(), 8 * 8 * 4);
+        if let Ok(layer) = model.image_layer(i, 8, Filter::Linear, &mut images, budget) {
+            assert_eq!(layer.rgba.len(), 8 * 8 * 4);
             reached.images += 1;
         }
     }

@@ -55,7 +55,7 @@ fn check_consistent(scene: &Scene) {
     }
     for textures in [&scene.base_color_textures, &scene.normal_textures] {
         for layer in &textures.layers {
-            assert_eq!(layer.len(), (textures.size * textures.size * 4) as usize);
+            assert_eq!(layer.rgba.len(), (layer.size * layer.size * 4) as usize);
         }
     }
     assert!(scene.camera.position.is_finite() && scene.camera.near > 0.0 && scene.camera.far > scene.camera.near);
@@ -191,12 +191,14 @@ fn gltf_model_imports_with_its_counts() {
     assert_eq!(wood.base_color.to_array(), [1.0, 0.9, 0.8, 1.0]);
     assert_eq!(wood.variant, Variant::Opaque);
     let layer = &scene.base_color_textures.layers[wood.base_color_layer.unwrap() as usize];
-    assert_eq!(scene.base_color_textures.size, file::TEXTURE_SIZE);
-    // 16×16 texels resampled to 64×64: each source texel covers 4×4.
+    assert_eq!(layer.size, file::TEXTURE_SIZE);
+    assert_eq!(layer.encoding, multidraw::scene::TextureEncoding::Srgb);
+    // 16×16 texels scaled up to the smallest size class, 64×64, nearest (the model's
+    // magFilter): each source texel covers 4×4.
     let texels = crate_texture();
     for (y, x) in [(0, 0), (5, 9), (17, 33), (63, 63), (40, 2)] {
         let source = ((y / 4) * 16 + x / 4) * 4;
-        assert_eq!(&layer[(y * 64 + x) * 4..][..4], &texels[source..source + 4], "texel {x},{y}");
+        assert_eq!(&layer.rgba[(y * 64 + x) * 4..][..4], &texels[source..source + 4], "texel {x},{y}");
     }
     let paint = material("paint");
     assert_eq!((paint.variant, paint.base_color_layer), (Variant::DoubleSided, None));
@@ -392,7 +394,9 @@ fn crate_glb_parts() -> (serde_json::Value, Vec<u8>) {
         "asset": { "version": "2.0" },
         "meshes": meshes,
         "materials": crate_materials(),
-        "textures": [ { "source": 0 } ],
+        // The same sampler as the .gltf's (nearest), so both scale the image up alike.
+        "samplers": [ { "magFilter": 9728, "minFilter": 9728 } ],
+        "textures": [ { "source": 0, "sampler": 0 } ],
         "images": [ { "bufferView": views.len() - 1, "mimeType": "image/png" } ],
         "accessors": accessors,
         "bufferViews": views,
@@ -558,7 +562,7 @@ fn missing_and_corrupt_gltf_files_are_errors() {
             serde_json::to_vec(&index_range).unwrap(),
             "primitive 0: index 131072 is out of range for 16 vertices",
         ),
-        ("jpeg", serde_json::to_vec(&jpeg).unwrap(), "only PNG images are supported"),
+        ("jpeg", serde_json::to_vec(&jpeg).unwrap(), "images[0] (a data: URI): it is not a readable JPEG"),
         ("lines", serde_json::to_vec(&lines).unwrap(), "only triangles (lists, strips and fans) (not supported)"),
         ("wrong-type", serde_json::to_vec(&wrong_type).unwrap(), "POSITION: Vec2 of F32 (not supported)"),
         ("base64", serde_json::to_vec(&bad_base64).unwrap(), "has invalid base64 data"),

@@ -174,7 +174,17 @@ fn host_structs_match_wgsl() {
         ),
         (
             "GpuMaterial",
-            host_layout!(GpuMaterial { base_color, base_color_layer, normal_layer, variant, alpha_cutoff }),
+            host_layout!(GpuMaterial {
+                base_color,
+                base_color_layer,
+                normal_layer,
+                variant,
+                alpha_cutoff,
+                base_color_slot,
+                normal_slot,
+                base_color_wrap,
+                normal_wrap
+            }),
         ),
         (
             "DrawIndexedIndirectArgs",

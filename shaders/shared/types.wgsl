@@ -87,12 +87,19 @@ struct GpuBatch {
 /// One material (group 1 `materials[]`).
 struct GpuMaterial {
     base_color: vec4<f32>,
-    /// Layer in the base-colour texture array, or -1 for none.
+    /// Layer of the base-colour texture in its slot, or -1 for none.
     base_color_layer: i32,
-    /// Layer in the normal texture array, or -1 for none.
+    /// Layer of the normal map in its slot, or -1 for none.
     normal_layer: i32,
     variant: u32,
     alpha_cutoff: f32,
+    /// Size class of each texture (0: the smallest), which picks the array of its role.
+    base_color_slot: u32,
+    normal_slot: u32,
+    /// Wrap modes: u in bits 0-1, v in bits 2-3 (WRAP_REPEAT, WRAP_CLAMP_TO_EDGE,
+    /// WRAP_MIRRORED_REPEAT).
+    base_color_wrap: u32,
+    normal_wrap: u32,
 }
 
 /// `wgpu::util::DrawIndexedIndirectArgs`, as the GPU writes it.

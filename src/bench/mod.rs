@@ -4,6 +4,12 @@
 //! CPU times come from the process (`Instant`), GPU times from timestamp queries. Each frame
 //! is waited for before the next, so CPU times measure recording and submission alone, not
 //! queueing behind the GPU.
+//!
+//! With puffin on (`--puffin`, `--puffin-http`), each measured frame is one puffin frame: a
+//! `frame` scope tagged with the frame, mode and object count, and the frame's passes on the
+//! GPU queue lane at their calibrated times. Set-up (renderer creation, scene swaps, clock
+//! calibration) and warm-up frames run with scopes off, so a capture holds measured frames
+//! only.
 
 pub mod chart;
 pub mod report;
@@ -18,7 +24,7 @@ use crate::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use crate::gpu::timer::GpuPassTimes;
 use crate::gpu::GpuContext;
 use crate::gpu_scene::{check_object_count, UploadError};
-use crate::profiling;
+use crate::profiling::{GpuLane, FRAME_SCOPE};
 use report::{AdapterJson, BenchReport, GpuMs, Row, Stat};
 
 /// What to measure.
@@ -119,6 +125,16 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
     let mut rows = Vec::new();
     let target = OffscreenTarget::new(&ctx.device, config.width, config.height);
     let mut notes = Vec::new();
+    // Scopes stay off outside measured frames (set-up, warm-up); see the module documentation.
+    let profiling = puffin::are_scopes_on();
+    puffin::set_scopes_on(false);
+    let mut lane = if profiling { GpuLane::new(ctx) } else { GpuLane::off() };
+    if let (true, Some(note)) = (profiling, lane.note()) {
+        notes.push(note.to_string());
+    }
+    if let Some(ms) = lane.uncertainty_ms() {
+        notes.push(format!("puffin: GPU clock calibrated against the CPU clock to within ±{:.3} ms", ms));
+    }
     if config.modes.contains(&DrawMode::Bundle) {
         notes.push(
             "bundle replays draws recorded once: valid only for a static scene, so its rows run with animation off \
@@ -152,16 +168,20 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
                     scene_is_animated = animated;
                 }
                 let label = format!("{mode} at {objects} objects, {}", describe(&detail));
-                let setup = RowSetup { mode, camera: animated_scene.camera, animated, detail };
-                let row = run_row(ctx, &mut renderer, &target, config, setup, &mut |i| {
+                let setup = RowSetup { mode, camera: animated_scene.camera, animated, detail, profiling };
+                lane.recalibrate(ctx);
+                let row = run_row(ctx, &mut renderer, &mut lane, &target, config, setup, &mut |i| {
                     progress(done + i as u64, total, &label)
-                })?;
+                });
+                puffin::set_scopes_on(false);
+                let row = row?;
                 done += (config.frames + config.warmup) as u64;
                 progress(done, total, &label);
                 rows.push(row);
             }
         }
     }
+    puffin::set_scopes_on(profiling);
     Ok(BenchReport {
         adapter: AdapterJson {
             name: ctx.info.name.clone(),
@@ -198,17 +218,20 @@ struct RowSetup {
     camera: crate::scene::Camera,
     animated: bool,
     detail: Detail,
+    /// Whether puffin scopes are wanted for the measured frames.
+    profiling: bool,
 }
 
 fn run_row(
     ctx: &GpuContext,
     renderer: &mut Renderer,
+    lane: &mut GpuLane,
     target: &OffscreenTarget,
     config: &BenchConfig,
     setup: RowSetup,
     progress: &mut dyn FnMut(u32),
 ) -> Result<Row, BenchError> {
-    let RowSetup { mode, camera, animated, detail } = setup;
+    let RowSetup { mode, camera, animated, detail, profiling } = setup;
     let mut record = Vec::new();
     let mut finish = Vec::new();
     let mut cull = Vec::new();
@@ -225,22 +248,30 @@ fn run_row(
     for i in 0..config.frames + config.warmup {
         let measured = i >= config.warmup;
         let input = FrameInput { time: i as f32 / 60.0, detail, ..FrameInput::new(camera, mode) };
-        let frame_start = Instant::now();
-        let submit_ns = puffin::now_ns();
-        let stats = renderer.render(ctx, &target.frame_target(), &input);
-        let frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
-        {
-            puffin::profile_scope!("wait for gpu");
-            match config.gpu_wait {
-                GpuWait::Spin => ctx.wait_idle_spinning(),
-                GpuWait::Block => ctx.wait_idle(),
+        puffin::set_scopes_on(profiling && measured);
+        let (stats, frame_ms, readback) = {
+            let tag = renderer.next_tag(mode);
+            puffin::profile_scope!(FRAME_SCOPE, tag.to_string());
+            let frame_start_ns = puffin::now_ns();
+            lane.recalibrate_if_stale(ctx);
+            let frame_start = Instant::now();
+            let stats = renderer.render(ctx, &target.frame_target(), &input);
+            let frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
+            lane.submitted(tag);
+            {
+                puffin::profile_scope!("wait for gpu");
+                match config.gpu_wait {
+                    GpuWait::Spin => ctx.wait_idle_spinning(),
+                    GpuWait::Block => ctx.wait_idle(),
+                }
             }
-        }
-        let readbacks: Vec<FrameReadback> = renderer.collect(&ctx.device);
-        let readback = readbacks.iter().find(|r| r.frame == stats.frame).copied().unwrap_or_default();
-        if let Some(times) = readback.gpu {
-            profiling::report_gpu_passes(submit_ns, &times);
-        }
+            let readbacks: Vec<FrameReadback> = renderer.collect(&ctx.device);
+            let readback = readbacks.iter().find(|r| r.frame == stats.frame).copied().unwrap_or_default();
+            if let Some(times) = readback.gpu {
+                lane.report(stats.frame, &times, frame_start_ns);
+            }
+            (stats, frame_ms, readback)
+        };
         puffin::GlobalProfiler::lock().new_frame();
         let errors = ctx.take_errors();
         if let Some(message) = errors.into_iter().next() {

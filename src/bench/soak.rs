@@ -161,11 +161,35 @@ pub fn run(
     let target = OffscreenTarget::new(&ctx.device, width, height);
     let start = Instant::now();
     let mut samples = Vec::new();
+    // Only with puffin on (`--puffin-http`): each frame a `frame` scope and a GPU queue lane.
+    let mut lane = puffin::are_scopes_on().then(|| crate::profiling::GpuLane::new(ctx));
+    if let Some(note) = lane.as_ref().and_then(|l| l.note()) {
+        eprintln!("note: {note}");
+    }
     for frame in 0..frames {
         let input = FrameInput { time: frame as f32 / 60.0, detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) };
-        renderer.render(ctx, &target.frame_target(), &input);
-        ctx.wait_idle();
-        renderer.collect(&ctx.device);
+        {
+            let tag = renderer.next_tag(DrawMode::Gpu);
+            puffin::profile_scope!(crate::profiling::FRAME_SCOPE, tag.to_string());
+            let frame_start_ns = puffin::now_ns();
+            if let Some(lane) = lane.as_mut() {
+                lane.recalibrate_if_stale(ctx);
+                lane.submitted(tag);
+            }
+            renderer.render(ctx, &target.frame_target(), &input);
+            {
+                puffin::profile_scope!("wait for gpu");
+                ctx.wait_idle();
+            }
+            for readback in renderer.collect(&ctx.device) {
+                if let (Some(lane), Some(times)) = (lane.as_mut(), readback.gpu) {
+                    lane.report(readback.frame, &times, frame_start_ns);
+                }
+            }
+        }
+        if lane.is_some() {
+            puffin::GlobalProfiler::lock().new_frame();
+        }
         if let Some(message) = ctx.take_errors().into_iter().next() {
             return Err(super::BenchError::Gpu {
                 mode: DrawMode::Gpu,

@@ -48,9 +48,11 @@ pub struct BenchArgs {
     /// Write a PNG chart of CPU record time and GPU time against object count.
     #[arg(long)]
     chart: Option<PathBuf>,
-    /// Save the run's puffin frames (CPU scopes + GPU pass scopes) for puffin_viewer.
+    /// Save the run's measured frames (CPU scopes + the GPU queue lane) for puffin_viewer.
     #[arg(long)]
     puffin: Option<PathBuf>,
+    #[command(flatten)]
+    puffin_http: PuffinHttpArgs,
     #[command(flatten)]
     detail: DetailArgs,
     #[command(flatten)]
@@ -59,6 +61,21 @@ pub struct BenchArgs {
     /// say, and print the GPU-time ratio.
     #[arg(long)]
     compare_detail: bool,
+}
+
+/// `--puffin-http [ADDR]`, shared by `bench`, `view` and `soak`.
+#[derive(Args)]
+pub struct PuffinHttpArgs {
+    /// Serve puffin frames over TCP while running; watch live with `puffin_viewer --url ADDR`.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = multidraw::profiling::DEFAULT_HTTP_ADDRESS)]
+    puffin_http: Option<String>,
+}
+
+impl PuffinHttpArgs {
+    /// Starts the server if asked for; keep it alive for the run.
+    pub fn serve(&self) -> Result<Option<puffin_http::Server>> {
+        self.puffin_http.as_deref().map(multidraw::profiling::serve).transpose()
+    }
 }
 
 /// One `--objects` count: a positive integer, `_` separators allowed (`100_000`).
@@ -102,6 +119,7 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
         compare_detail: args.compare_detail,
     };
     let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
+    let _server = args.puffin_http.serve()?;
     let mut progress = FrameProgress::new("bench");
     let report = bench::run(&ctx, &config, &mut |done, total, label| progress.update(done, total, label))?;
     print!("{}", report.table());

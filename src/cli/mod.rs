@@ -6,6 +6,7 @@ mod detail;
 mod load;
 mod pipelines;
 pub mod progress;
+mod puffin_summary;
 mod render;
 mod soak;
 mod view;
@@ -49,14 +50,9 @@ enum Command {
     /// Load a scene and check it against the budget and the adapter's limits, without rendering.
     #[command(hide = true)]
     Check(check::CheckArgs),
-    /// Print where the time goes in a .puffin capture: every scope path with count, median and total ms.
-    PuffinSummary {
-        /// The capture (from `bench --puffin`).
-        file: std::path::PathBuf,
-        /// Rows to print.
-        #[arg(long, default_value_t = 40)]
-        rows: usize,
-    },
+    /// Print where the time goes in a .puffin capture, by mode and object count: CPU and GPU
+    /// frame time, then every scope path with count, median and total ms.
+    PuffinSummary(puffin_summary::PuffinSummaryArgs),
 }
 
 /// A `WxH` size with both sides at least 1.
@@ -106,15 +102,7 @@ pub fn run() -> Result<()> {
         Command::View(args) => view::run(&options, &args),
         Command::Soak(args) => soak::run(&options, &args),
         Command::Check(args) => check::run(&options, &args),
-        Command::PuffinSummary { file, rows } => {
-            // Read first, so that a bad file prints its error and no table header.
-            let summary = multidraw::profiling::summary::summarize(&file)?;
-            println!("{:>8} {:>12} {:>12}  scope", "count", "median ms", "total ms");
-            for (path, count, median, total) in summary.into_iter().take(rows) {
-                println!("{count:>8} {median:>12.4} {total:>12.3}  {path}");
-            }
-            Ok(())
-        }
+        Command::PuffinSummary(args) => puffin_summary::run(&args),
     }
 }
 

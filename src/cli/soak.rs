@@ -41,6 +41,8 @@ pub struct SoakArgs {
     #[arg(long)]
     json: Option<PathBuf>,
     #[command(flatten)]
+    puffin_http: super::bench::PuffinHttpArgs,
+    #[command(flatten)]
     detail: DetailArgs,
     #[command(flatten)]
     load: super::load::LoadArgs,
@@ -54,6 +56,7 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
     }
     let ctx = GpuContext::headless(options)?;
     let scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits), &args.load)?;
+    let _server = args.puffin_http.serve()?;
     let mut progress = FrameProgress::new("soak");
     let report = soak::run(
         &ctx,

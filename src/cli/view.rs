@@ -6,6 +6,7 @@ use anyhow::Result;
 use clap::Args;
 
 use multidraw::output::{self, Format};
+use multidraw::profiling::Capture;
 use multidraw::viewer::{self, SceneSource, ViewerOptions, ViewerScript};
 use multidraw::{ContextOptions, DrawMode};
 
@@ -38,6 +39,12 @@ pub struct ViewArgs {
     /// Open the puffin profiler window at start (F1 toggles it).
     #[arg(long)]
     profiler: bool,
+    /// Save the run's puffin frames (start-up, then one per frame, with the GPU queue lane)
+    /// for puffin_viewer when the viewer closes.
+    #[arg(long)]
+    puffin: Option<PathBuf>,
+    #[command(flatten)]
+    puffin_http: super::bench::PuffinHttpArgs,
     /// Test: switch between gpu, gpu-nocount and cpu every frame.
     #[arg(long, hide = true)]
     cycle_modes: bool,
@@ -66,9 +73,14 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
     for path in [&args.screenshot, &args.window_screenshot].into_iter().flatten() {
         output::check(path, Format::Png)?;
     }
+    if let Some(path) = &args.puffin {
+        output::check(path, Format::Any)?;
+    }
+    let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
+    let _server = args.puffin_http.serve()?;
     let limits = super::load::adapter_limits(options);
     let scene = super::load_scene(args.scene.as_deref(), args.objects, limits.as_ref(), &args.load)?;
-    viewer::run(ViewerOptions {
+    let result = viewer::run(ViewerOptions {
         scene,
         load: args.load.options(limits.as_ref()),
         scene_source: args.scene.clone().map_or(SceneSource::Default, SceneSource::File),
@@ -87,7 +99,13 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
             cycle_modes: args.cycle_modes,
             resize_test: args.resize_test,
         },
-    })
+    });
+    // Saved even when the viewer failed: the profile of a failing run is worth keeping.
+    if let (Some(path), Some(capture)) = (&args.puffin, &capture) {
+        let frames = capture.save(path)?;
+        println!("wrote {} ({frames} puffin frames; open with puffin_viewer)", path.display());
+    }
+    result
 }
 
 /// Whether a window can be opened: a display server is named in the environment.

@@ -8,6 +8,7 @@
 
 pub mod plan;
 pub mod prewarm;
+pub mod tag;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -32,6 +33,7 @@ use crate::scene::camera::frustum_planes;
 use crate::scene::{animation, Camera, Scene};
 use crate::tunables::WORKGROUP_SIZE;
 pub use plan::{Capabilities, Detail, DrawMode, FramePlan, MainDraws};
+pub use tag::FrameTag;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RendererError {
@@ -57,6 +59,8 @@ pub struct FrameInput {
     pub detail: Detail,
     /// Colour objects by their level of detail instead of their material (debug view).
     pub lod_colors: bool,
+    /// Show base colour × texture without lighting (debug view; tests read texels with it).
+    pub albedo: bool,
 }
 
 impl FrameInput {
@@ -69,6 +73,7 @@ impl FrameInput {
             cull_enabled: true,
             detail: Detail::default(),
             lod_colors: false,
+            albedo: false,
         }
     }
 }
@@ -256,6 +261,16 @@ impl Renderer {
         self.timer.is_some()
     }
 
+    /// The number the next [`Renderer::render`] gives its frame.
+    pub fn next_frame(&self) -> u64 {
+        self.frame_number
+    }
+
+    /// The puffin scope data of the next frame drawn in `mode`.
+    pub fn next_tag(&self, mode: DrawMode) -> FrameTag {
+        FrameTag::new(self.frame_number, mode, self.buffers.object_count)
+    }
+
     /// What `mode` records on this renderer's adapter.
     pub fn plan(&self, mode: DrawMode) -> &FramePlan {
         &self.plans[mode as usize]
@@ -308,14 +323,15 @@ impl Renderer {
             small_factor: 2.0 * pixels_per_unit / detail.min_pixels.max(f32::MIN_POSITIVE),
             pyramid_size,
             pyramid_levels,
-            debug_view: input.lod_colors as u32,
+            debug_view: if input.albedo { 2 } else { input.lod_colors as u32 },
             occlusion_view_proj: view_proj,
         }
     }
 
     /// Records and submits one frame: the plan's passes in order.
     pub fn render(&mut self, ctx: &GpuContext, target: &FrameTarget<'_>, input: &FrameInput) -> FrameStats {
-        puffin::profile_function!(input.mode.name());
+        let tag = if puffin::are_scopes_on() { self.next_tag(input.mode).to_string() } else { String::new() };
+        puffin::profile_scope!("render", &tag);
         let frame = self.frame_number;
         self.frame_number += 1;
         let plan = *self.plan(input.mode);
@@ -335,8 +351,11 @@ impl Renderer {
             self.pyramid.fit(&ctx.device, target.depth, target.width, target.height);
             self.pyramid_view_proj = Some(uniforms.view_proj);
         }
-        uniforms.write_to(&mut self.uniform_bytes);
-        ctx.queue.write_buffer(&self.buffers.frame, 0, &self.uniform_bytes);
+        {
+            puffin::profile_scope!("write uniforms");
+            uniforms.write_to(&mut self.uniform_bytes);
+            ctx.queue.write_buffer(&self.buffers.frame, 0, &self.uniform_bytes);
+        }
 
         // The CPU's share of the modes it culls for: done before recording, as an application
         // would, and timed apart from it.
@@ -368,6 +387,7 @@ impl Renderer {
         let finish_start: Instant;
         let (command_buffer, commands) = {
             puffin::profile_scope!("record");
+            let encode_scope = puffin::profile_scope_custom!("encode");
             let mut encoder = FrameEncoder::new(&ctx.device, "frame", self.timer.as_mut());
             for &phase in phases {
                 let hiz = if phase == Phase::Late {
@@ -398,7 +418,9 @@ impl Renderer {
             if let Some(timer) = timer {
                 timer.resolve(&mut encoder, frame);
             }
+            drop(encode_scope);
             // wgpu 27 encodes the recorded commands into the driver's command buffer here.
+            puffin::profile_scope!("finish");
             finish_start = Instant::now();
             (encoder.finish(), commands)
         };
@@ -407,7 +429,7 @@ impl Renderer {
 
         let submit_start = Instant::now();
         {
-            puffin::profile_scope!("submit");
+            puffin::profile_scope!("submit", &tag);
             ctx.queue.submit([command_buffer]);
         }
         let submit_ms = submit_start.elapsed().as_secs_f64() * 1e3;
@@ -433,6 +455,7 @@ impl Renderer {
     /// GPU results (visible counts, pass times) of frames that have finished, oldest first.
     /// Never blocks; call [`GpuContext::wait_idle`] first to get everything submitted so far.
     pub fn collect(&mut self, device: &wgpu::Device) -> Vec<FrameReadback> {
+        puffin::profile_scope!("collect readbacks");
         for (frame, counters) in self.cull.collect(device) {
             let entry = self.entry(frame);
             entry.visible = Some(counters.visible);

@@ -14,9 +14,15 @@ const QUERY_COUNT: u32 = 2 * MAX_PASSES as u32;
 
 /// Milliseconds of GPU time per pass of one frame, by pass name, in the order the frame
 /// recorded them. A pass the frame did not run is absent.
+///
+/// The raw (begin, end) ticks of each pass are kept too: `profiling::clock` converts them to
+/// CPU time, so the puffin GPU lane shows when each pass ran, gaps included.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GpuPassTimes {
     passes: [(&'static str, f64); MAX_PASSES],
+    /// (begin, end) timestamp of each pass in GPU ticks (`Queue::get_timestamp_period` ns
+    /// each); (0, 0) where built from durations alone ([`GpuPassTimes::from_passes`]).
+    ticks: [(u64, u64); MAX_PASSES],
     len: usize,
 }
 
@@ -38,6 +44,14 @@ impl GpuPassTimes {
     /// (pass name, ms) in recording order.
     pub fn iter(&self) -> impl Iterator<Item = &(&'static str, f64)> {
         self.passes[..self.len].iter()
+    }
+
+    /// (pass name, begin tick, end tick) in recording order.
+    pub fn spans(&self) -> impl Iterator<Item = (&'static str, u64, u64)> + '_ {
+        self.passes[..self.len]
+            .iter()
+            .zip(&self.ticks[..self.len])
+            .map(|(&(name, _), &(begin, end))| (name, begin, end))
     }
 
     /// Every pass of the frame.
@@ -147,8 +161,10 @@ impl GpuTimer {
             let ticks: &[u64] = bytemuck::cast_slice(&bytes);
             let mut times = GpuPassTimes::default();
             for (k, name) in written.into_iter().enumerate() {
-                let ms = ticks[2 * k + 1].saturating_sub(ticks[2 * k]) as f64 * self.period / 1e6;
+                let (begin, end) = (ticks[2 * k], ticks[2 * k + 1]);
+                let ms = end.saturating_sub(begin) as f64 * self.period / 1e6;
                 times.passes[k] = (name, ms);
+                times.ticks[k] = (begin, end);
                 times.len += 1;
             }
             results.push((frame, times));

@@ -4,17 +4,16 @@
 
 use std::mem::size_of;
 
-use wgpu::util::DeviceExt;
-
 use encase::ShaderSize;
 
-use super::layout::{Layouts, CULL_IO, FRAME, HIZ, SCENE, TEXTURES};
+use super::layout::{Layouts, CULL_IO, FRAME, HIZ, SCENE};
 use super::prepare::PreparedScene;
+use super::textures::SceneTextures;
 use super::types::{FrameUniforms, GpuBatch, GpuMaterial, GpuObject, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::budget::DeviceBudget;
+use crate::scene::Scene;
 use crate::text;
-use crate::scene::{Scene, TextureLayers};
 use crate::tunables::{COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT};
 
 /// Bytes per object in the largest per-object storage binding (`objects[]`).
@@ -52,6 +51,7 @@ pub fn device_budget(limits: &wgpu::Limits) -> DeviceBudget {
         ),
         max_buffer_bytes: limits.max_buffer_size,
         max_texture_layers: limits.max_texture_array_layers as u64,
+        max_texture_size: limits.max_texture_dimension_2d as u64,
     }
 }
 
@@ -77,6 +77,8 @@ pub enum UploadError {
     BadReference { object: usize, what: &'static str, index: u32, count: usize },
     #[error("texture slot {slot}: layer {layer} has {got} bytes, expected {expected} ({size}×{size} RGBA8)")]
     BadTexture { slot: &'static str, layer: usize, got: usize, expected: usize, size: u32 },
+    #[error("{slot} texture {layer} is not {expected:?}, the encoding of its role")]
+    WrongEncoding { slot: &'static str, layer: usize, expected: crate::scene::TextureEncoding },
     #[error("texture slot {slot}: {layers} layers exceed the adapter's max_texture_array_layers ({limit})")]
     TooManyLayers { slot: &'static str, layers: usize, limit: u32 },
     #[error(
@@ -85,7 +87,10 @@ pub enum UploadError {
         text::count(*limit_value)
     )]
     BufferTooLarge { buffer: &'static str, bytes: u64, limit: &'static str, limit_value: u64 },
-    #[error("texture slot {slot}: layers of {size}×{size} exceed the adapter's max_texture_dimension_2d ({limit})")]
+    #[error(
+        "{slot} texture of {size}×{size}: not a size class (a power of two from 64 to 2048) within the adapter's \
+         max_texture_dimension_2d ({limit})"
+    )]
     TextureTooLarge { slot: &'static str, size: u32, limit: u32 },
 }
 
@@ -135,27 +140,7 @@ pub fn check_scene(scene: &Scene, limits: &wgpu::Limits) -> Result<(), UploadErr
         }
     }
     check_buffer_sizes(scene, limits)?;
-    for (slot, textures) in [("base colour", &scene.base_color_textures), ("normal", &scene.normal_textures)] {
-        if textures.size > limits.max_texture_dimension_2d {
-            return Err(UploadError::TextureTooLarge {
-                slot,
-                size: textures.size,
-                limit: limits.max_texture_dimension_2d,
-            });
-        }
-        let expected = (textures.size * textures.size * 4) as usize;
-        if let Some((layer, data)) = textures.layers.iter().enumerate().find(|(_, l)| l.len() != expected) {
-            return Err(UploadError::BadTexture { slot, layer, got: data.len(), expected, size: textures.size });
-        }
-        if textures.layers.len() > limits.max_texture_array_layers as usize {
-            return Err(UploadError::TooManyLayers {
-                slot,
-                layers: textures.layers.len(),
-                limit: limits.max_texture_array_layers,
-            });
-        }
-    }
-    Ok(())
+    super::textures::check_textures(scene, limits)
 }
 
 /// Every buffer [`SceneBuffers::upload`] makes from the scene's size against the adapter's
@@ -216,7 +201,10 @@ pub struct SceneBuffers {
     pub frame: wgpu::Buffer,
     pub frame_bind_group: wgpu::BindGroup,
     pub scene_bind_group: wgpu::BindGroup,
+    /// The `textures` group: every texture slot and the samplers (`gpu_scene::textures`).
     pub texture_bind_group: wgpu::BindGroup,
+    /// Bytes of every texture slot with its mips, placeholders included.
+    pub texture_bytes: u64,
     pub cull_bind_group: wgpu::BindGroup,
     /// Group `hiz` bound to a 1×1 placeholder: what the cull and build pipelines bind where
     /// they do not test against a depth pyramid.
@@ -361,18 +349,7 @@ impl SceneBuffers {
                 mapped_at_creation: false,
             },
         );
-        let (base_color_view, normal_view) = (
-            texture_array(device, queue, "base colour textures", &scene.base_color_textures, [255, 255, 255, 255]),
-            texture_array(device, queue, "normal textures", &scene.normal_textures, [128, 128, 255, 255]),
-        );
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("material sampler"),
-            address_mode_u: wgpu::AddressMode::Repeat,
-            address_mode_v: wgpu::AddressMode::Repeat,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            ..Default::default()
-        });
+        let textures = SceneTextures::upload(device, queue, scene, &prepared.textures);
 
         let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(FRAME.label),
@@ -388,15 +365,7 @@ impl SceneBuffers {
                 SCENE.buffer("materials", &materials),
             ],
         });
-        let texture_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(TEXTURES.label),
-            layout: &layouts.textures,
-            entries: &[
-                TEXTURES.entry("base_color_textures", wgpu::BindingResource::TextureView(&base_color_view)),
-                TEXTURES.entry("normal_textures", wgpu::BindingResource::TextureView(&normal_view)),
-                TEXTURES.entry("material_sampler", wgpu::BindingResource::Sampler(&sampler)),
-            ],
-        });
+        let texture_bind_group = textures.bind_group(device, layouts);
         let cull_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(CULL_IO.label),
             layout: &layouts.cull_io,
@@ -426,6 +395,7 @@ impl SceneBuffers {
             frame_bind_group,
             scene_bind_group,
             texture_bind_group,
+            texture_bytes: textures.bytes,
             cull_bind_group,
             hiz_placeholder,
             object_count,
@@ -461,40 +431,5 @@ fn hiz_placeholder(device: &wgpu::Device, layouts: &Layouts) -> wgpu::BindGroup 
         label: Some("hiz placeholder"),
         layout: &layouts.hiz,
         entries: &[HIZ.entry("pyramid", wgpu::BindingResource::TextureView(&view))],
-    })
-}
-
-/// A `texture_2d_array` of the slot's layers, or a 1×1 placeholder of `fill` when the scene
-/// uses no texture in this slot (the layout is universal, so the slot is always bound).
-fn texture_array(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    label: &str,
-    textures: &TextureLayers,
-    fill: [u8; 4],
-) -> wgpu::TextureView {
-    let placeholder = textures.layers.is_empty();
-    let size = if placeholder { 1 } else { textures.size };
-    let layers = textures.layers.len().max(1) as u32;
-    let data: Vec<u8> = if placeholder { fill.to_vec() } else { textures.layers.concat() };
-    let texture = device.create_texture_with_data(
-        queue,
-        &wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d { width: size, height: size, depth_or_array_layers: layers },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::Rgba8Unorm,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        },
-        wgpu::util::TextureDataOrder::LayerMajor,
-        &data,
-    );
-    texture.create_view(&wgpu::TextureViewDescriptor {
-        label: Some(label),
-        dimension: Some(wgpu::TextureViewDimension::D2Array),
-        ..Default::default()
     })
 }

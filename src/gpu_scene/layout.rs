@@ -11,7 +11,8 @@
 //! | 1     | [`SCENE`]: objects, instances, materials  | [`CULL_IO`]: objects, batches    |
 //! |       | (read only)                               | (read only), instances, counts,  |
 //! |       |                                           | draws, visibility (read-write)   |
-//! | 2     | [`TEXTURES`]: base colour, normal, sampler | [`HIZ`]: the depth pyramid      |
+//! | 2     | [`TEXTURES`]: a texture array per size    | [`HIZ`]: the depth pyramid       |
+//! |       | class and role, one sampler               |                                  |
 //!
 //! The pyramid pass (depth → Hi-Z mip chain) has a layout of its own: group 0 is
 //! [`PYRAMID_IO`] (the depth, the level it reduces and the level it writes), one bind group per
@@ -68,6 +69,8 @@ pub struct Group {
     pub label: &'static str,
     pub visibility: wgpu::ShaderStages,
     pub bindings: &'static [Binding],
+    /// WGSL functions generated from the table, appended to its declarations.
+    pub functions: Option<fn() -> String>,
 }
 
 const fn binding(name: &'static str, kind: BindingKind) -> Binding {
@@ -82,6 +85,7 @@ pub const FRAME: Group = Group {
     label: "frame",
     visibility: wgpu::ShaderStages::COMPUTE.union(DRAWING),
     bindings: &[binding("frame", BindingKind::Uniform("FrameUniforms"))],
+    functions: None,
 };
 
 /// Group 1 of render pipelines: the scene's tables, read only.
@@ -94,19 +98,34 @@ pub const SCENE: Group = Group {
         binding("instances", BindingKind::StorageRead("array<u32>")),
         binding("materials", BindingKind::StorageRead("array<GpuMaterial>")),
     ],
+    functions: None,
 };
 
-/// Group 2 of render pipelines: the texture slots (a 1×1 placeholder where no material uses
-/// one) and their sampler.
+/// Group 2 of render pipelines: the texture slots, one `texture_2d_array` with mips per size
+/// class (`tunables::SMALLEST_TEXTURE_CLASS` to `LARGEST_TEXTURE_CLASS`) and role (sRGB base
+/// colour, then linear normal maps), named `{encoding}_{size}` (a 1×1 placeholder where no
+/// texture uses one; `gpu_scene::textures` keeps the names in step with the classes), and one
+/// repeating trilinear sampler.
 pub const TEXTURES: Group = Group {
     index: 2,
     label: "textures",
     visibility: wgpu::ShaderStages::FRAGMENT,
     bindings: &[
-        binding("base_color_textures", BindingKind::TextureArray),
-        binding("normal_textures", BindingKind::TextureArray),
+        binding("srgb_64", BindingKind::TextureArray),
+        binding("srgb_128", BindingKind::TextureArray),
+        binding("srgb_256", BindingKind::TextureArray),
+        binding("srgb_512", BindingKind::TextureArray),
+        binding("srgb_1024", BindingKind::TextureArray),
+        binding("srgb_2048", BindingKind::TextureArray),
+        binding("linear_64", BindingKind::TextureArray),
+        binding("linear_128", BindingKind::TextureArray),
+        binding("linear_256", BindingKind::TextureArray),
+        binding("linear_512", BindingKind::TextureArray),
+        binding("linear_1024", BindingKind::TextureArray),
+        binding("linear_2048", BindingKind::TextureArray),
         binding("material_sampler", BindingKind::Sampler),
     ],
+    functions: Some(super::textures::sampling_wgsl),
 };
 
 /// Group 1 of the cull and build compute pipelines: what they read and write. One table for
@@ -124,6 +143,7 @@ pub const CULL_IO: Group = Group {
         binding("draw_counts", BindingKind::StorageReadWrite("array<atomic<u32>>")),
         binding("visibility", BindingKind::StorageReadWrite("array<u32>")),
     ],
+    functions: None,
 };
 
 /// Group 2 of the cull and build compute pipelines: the depth pyramid the second culling
@@ -134,6 +154,7 @@ pub const HIZ: Group = Group {
     label: "hiz",
     visibility: wgpu::ShaderStages::COMPUTE,
     bindings: &[binding("pyramid", BindingKind::UnfilterableTexture)],
+    functions: None,
 };
 
 /// Group 0 of the pyramid pass: one bind group per level. Level 0 reads `depth` (and binds a
@@ -148,6 +169,7 @@ pub const PYRAMID_IO: Group = Group {
         binding("source_level", BindingKind::UnfilterableTexture),
         binding("destination_level", BindingKind::StorageTextureWrite(wgpu::TextureFormat::R32Float)),
     ],
+    functions: None,
 };
 
 /// Every group, for tests and tools.
@@ -194,6 +216,9 @@ impl Group {
                 }
             };
             let _ = writeln!(text, "@group({}) @binding({number}) var{space} {}: {ty};", self.index, b.name);
+        }
+        if let Some(functions) = self.functions {
+            text.push_str(&functions());
         }
         text
     }

@@ -6,6 +6,7 @@ pub mod buffers;
 pub mod layout;
 pub mod prepare;
 pub mod shader;
+pub mod textures;
 pub mod types;
 
 pub use buffers::{check_object_count, check_scene, device_budget, max_objects, SceneBuffers, UploadError};

@@ -2,6 +2,7 @@
 
 use glam::{Mat4, Vec3};
 
+use super::textures::{self, TexturePlacement};
 use super::types::{GpuBatch, GpuMaterial, GpuObject};
 use crate::scene::{Object, Scene, Variant};
 use crate::tunables::VARIANT_COUNT;
@@ -28,6 +29,8 @@ pub struct PreparedScene {
     /// Slots of `instances[]` the batch slices take (every level of a (variant, mesh) has room
     /// for all its objects); the identity range of per-object draws starts here.
     pub identity_base: u32,
+    /// Each texture's (slot, layer).
+    pub textures: TexturePlacement,
 }
 
 /// Sorts objects into batches of (variant, mesh, level) and fills the GPU tables.
@@ -96,18 +99,32 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
         next.first_object = range.first_object + range.object_count;
     }
 
+    let textures = textures::place(scene);
+    // A material's texture as the shader names it: (slot, layer, wrap bits), or layer -1.
+    let texture = |index: Option<u32>, places: &[(u32, u32)], role: &crate::scene::TextureLayers| {
+        let found = index.and_then(|i| Some((places.get(i as usize)?, role.layers.get(i as usize)?)));
+        found.map_or((0, -1, 0), |(&(slot, layer), t)| (slot, layer as i32, textures::wrap_bits(t.wrap)))
+    };
     let materials = scene
         .materials
         .iter()
-        .map(|m| GpuMaterial {
-            base_color: m.base_color,
-            base_color_layer: m.base_color_layer.map_or(-1, |l| l as i32),
-            normal_layer: m.normal_layer.map_or(-1, |l| l as i32),
-            variant: m.variant as u32,
-            alpha_cutoff: if m.variant == Variant::Masked { m.alpha_cutoff } else { 0.0 },
+        .map(|m| {
+            let base_color = texture(m.base_color_layer, &textures.base_color, &scene.base_color_textures);
+            let normal = texture(m.normal_layer, &textures.normal, &scene.normal_textures);
+            GpuMaterial {
+                base_color: m.base_color,
+                base_color_layer: base_color.1,
+                normal_layer: normal.1,
+                variant: m.variant as u32,
+                alpha_cutoff: if m.variant == Variant::Masked { m.alpha_cutoff } else { 0.0 },
+                base_color_slot: base_color.0,
+                normal_slot: normal.0,
+                base_color_wrap: base_color.2,
+                normal_wrap: normal.2,
+            }
         })
         .collect();
-    PreparedScene { objects, batches, materials, variants, identity_base: next_instance }
+    PreparedScene { objects, batches, materials, variants, identity_base: next_instance, textures }
 }
 
 /// A level's error as a fraction of the mesh's bounding radius, so the cull pass scales it by

@@ -44,7 +44,8 @@ pub struct FrameUniforms {
     pub pyramid_size: UVec2,
     /// Levels of the depth pyramid.
     pub pyramid_levels: u32,
-    /// 0: shaded normally; 1: objects coloured by their level of detail.
+    /// 0: shaded normally; 1: objects coloured by their level of detail; 2: base colour ×
+    /// texture, unlit.
     pub debug_view: u32,
     /// Projection * view of the camera whose depth the pyramid holds.
     pub occlusion_view_proj: Mat4,
@@ -109,6 +110,10 @@ pub struct GpuMaterial {
     pub normal_layer: i32,
     pub variant: u32,
     pub alpha_cutoff: f32,
+    pub base_color_slot: u32,
+    pub normal_slot: u32,
+    pub base_color_wrap: u32,
+    pub normal_wrap: u32,
 }
 
 /// The indirect arguments, as wgpu defines them; the WGSL struct must match it.

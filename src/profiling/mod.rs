@@ -1,16 +1,44 @@
-//! puffin integration: GPU pass times (from timestamp queries) reported as scopes of their own
-//! "GPU" thread, and saving a capture that `puffin_viewer` opens.
+//! puffin integration: GPU pass times (from timestamp queries) drawn on a "GPU queue" lane where
+//! and when the GPU ran them, captures that `puffin_viewer` opens, and a live TCP stream.
 //!
-//! GPU timestamps have their own clock, so the passes are placed on the CPU timeline starting at
-//! the frame's submit time, one after the other in the order the GPU runs them, each as long as
-//! its timestamps say.
+//! **Placement.** Each pass keeps its absolute begin and end ticks; a [`clock::GpuClock`],
+//! calibrated at start-up and every few seconds, turns them into `puffin::now_ns()` time. So
+//! the lane shows idle gaps, waits and CPU/GPU overlap as they happened, not passes laid back to
+//! back from a guessed start.
+//!
+//! **Late readbacks.** Pass times arrive a frame or more after their frame was submitted, when
+//! puffin has already closed that frame and cannot take scopes for it. They go onto the
+//! "GPU queue" lane of the frame being recorded when they arrive, at their true times, each
+//! scope's data naming the frame that submitted it ([`crate::frame::FrameTag`]: frame number,
+//! mode, object count). The lane's declared range is clamped to the part of the current frame
+//! that has already happened (its start to now), so a late readback never stretches the
+//! current frame back into an older one nor forward past now: frame times and "slowest frames"
+//! stay the CPU's. A scope lying before its frame is drawn where it ran; select a few frames in
+//! the viewer to see it under the CPU frame it overlapped. The benchmark waits for every frame,
+//! so there each frame's passes land in the frame itself.
+//!
+//! **Frames.** Callers wrap everything a frame does in one [`FRAME_SCOPE`] scope whose data is
+//! the frame's tag, and call `new_frame` outside it.
 
+pub mod clock;
 pub mod summary;
 
 use std::collections::HashMap;
+use std::collections::VecDeque;
 use std::sync::{Mutex, OnceLock};
 
+use crate::frame::FrameTag;
 use crate::gpu::timer::GpuPassTimes;
+use crate::gpu::GpuContext;
+use clock::{Calibrator, GpuClock};
+
+/// The name of the scope that spans one whole CPU frame, in the viewer, the benchmark and the
+/// soak test.
+pub const FRAME_SCOPE: &str = "frame";
+/// The puffin thread name of the GPU lane.
+pub const GPU_LANE: &str = "GPU queue";
+/// `--puffin-http`'s address when none is given.
+pub const DEFAULT_HTTP_ADDRESS: &str = "127.0.0.1:8585";
 
 /// The puffin scope of GPU pass `name`, registered on first use.
 fn scope_id(name: &'static str) -> puffin::ScopeId {
@@ -21,31 +49,113 @@ fn scope_id(name: &'static str) -> puffin::ScopeId {
     })
 }
 
-/// Reports one frame's GPU pass times to puffin's current frame, starting at `start_ns`
-/// (`puffin::now_ns()` taken when the frame was submitted). Does nothing while puffin is off.
-/// Must not be called while a puffin scope is open on this thread's outermost level.
-pub fn report_gpu_passes(start_ns: puffin::NanoSecond, times: &GpuPassTimes) {
-    if !puffin::are_scopes_on() {
-        return;
+/// The "GPU queue" lane: the calibrated clock and the tags of frames in flight.
+pub struct GpuLane {
+    /// `None` without timestamp queries (the lane stays empty), or for a lane that is off.
+    calibrator: Option<Calibrator>,
+    clock: Option<GpuClock>,
+    /// Tags of submitted frames whose pass times have not arrived, oldest first.
+    in_flight: VecDeque<FrameTag>,
+}
+
+/// Frames whose readback is given up on (the readback ring is never this deep).
+const MAX_IN_FLIGHT: usize = 16;
+
+impl GpuLane {
+    /// Calibrates the GPU clock (waits for the queue to be idle).
+    pub fn new(ctx: &GpuContext) -> Self {
+        let calibrator = Calibrator::new(ctx);
+        let clock = calibrator.as_ref().map(|c| c.calibrate(ctx));
+        Self { calibrator, clock, in_flight: VecDeque::new() }
     }
-    let mut info = puffin::StreamInfo::default();
-    let mut now = start_ns;
-    for &(name, ms) in times.iter() {
-        let end = now + (ms * 1e6) as i64;
-        let (offset, _) = info.stream.begin_scope(|| now, scope_id(name), "");
-        info.stream.end_scope(offset, end);
-        info.num_scopes += 1;
-        info.depth = 1;
-        info.range_ns =
-            if info.num_scopes == 1 { (now, end) } else { (info.range_ns.0.min(now), info.range_ns.1.max(end)) };
-        now = end;
+
+    /// A lane that reports nothing and never waits (profiling off).
+    pub fn off() -> Self {
+        Self { calibrator: None, clock: None, in_flight: VecDeque::new() }
     }
-    if info.num_scopes > 0 {
+
+    /// The note to print when the lane will stay empty.
+    pub fn note(&self) -> Option<&'static str> {
+        self.clock.is_none().then_some("no timestamp queries on this adapter: the puffin GPU queue lane stays empty")
+    }
+
+    /// How far off the calibrated clock may be (half the CPU interval the calibration tick
+    /// was known to lie in), in ms; `None` without timestamps.
+    pub fn uncertainty_ms(&self) -> Option<f64> {
+        self.clock.map(|c| c.uncertainty_ns as f64 / 1e6)
+    }
+
+    /// Recalibrates when the last calibration is older than [`GpuClock::RECALIBRATE_AFTER`].
+    /// Waits for the queue to be idle: call at the start of a frame.
+    pub fn recalibrate_if_stale(&mut self, ctx: &GpuContext) {
+        if let (Some(calibrator), true) = (&self.calibrator, self.clock.is_some_and(|c| c.stale())) {
+            puffin::profile_scope!("calibrate gpu clock");
+            self.clock = Some(calibrator.calibrate(ctx));
+        }
+    }
+
+    /// Recalibrates now (between benchmark rows, where waiting costs nothing measured).
+    pub fn recalibrate(&mut self, ctx: &GpuContext) {
+        if let Some(calibrator) = &self.calibrator {
+            self.clock = Some(calibrator.calibrate(ctx));
+        }
+    }
+
+    /// Remembers the tag of a frame just submitted.
+    pub fn submitted(&mut self, tag: FrameTag) {
+        if self.in_flight.len() >= MAX_IN_FLIGHT {
+            self.in_flight.pop_front();
+        }
+        self.in_flight.push_back(tag);
+    }
+
+    /// Reports the passes of frame `frame` on the GPU lane of the current puffin frame, at their
+    /// calibrated times, with the lane's range clamped to `[frame_start_ns, now]` (see the
+    /// module documentation). Does nothing while puffin is off or without a clock.
+    pub fn report(&mut self, frame: u64, times: &GpuPassTimes, frame_start_ns: puffin::NanoSecond) {
+        let Some(position) = self.in_flight.iter().position(|t| t.frame == frame) else { return };
+        let tag = self.in_flight.remove(position).expect("position found above");
+        // Older frames never get theirs (a readback the ring gave up on).
+        self.in_flight.retain(|t| t.frame > frame);
+        let (Some(clock), true) = (self.clock, puffin::are_scopes_on()) else { return };
+        let data = tag.to_string();
+        let spans: Vec<(&'static str, i64, i64)> = times
+            .spans()
+            .filter(|&(_, begin, end)| end >= begin && begin > 0)
+            .map(|(name, begin, end)| (name, clock.to_cpu_ns(begin), clock.to_cpu_ns(end)))
+            .collect();
+        let Some(info) = lane_stream(&spans, &data, frame_start_ns, puffin::now_ns()) else { return };
         puffin::GlobalProfiler::lock().report_user_scopes(
-            puffin::ThreadInfo { start_time_ns: None, name: "GPU".into() },
+            puffin::ThreadInfo { start_time_ns: None, name: GPU_LANE.into() },
             &info.as_stream_into_ref(),
         );
     }
+}
+
+/// The lane's stream for `spans` (pass name, start ns, end ns), each scope carrying `data`,
+/// with its range clamped to `[floor_ns, now_ns]`; `None` for no spans.
+pub fn lane_stream(
+    spans: &[(&'static str, i64, i64)],
+    data: &str,
+    floor_ns: i64,
+    now_ns: i64,
+) -> Option<puffin::StreamInfo> {
+    let mut info = puffin::StreamInfo::default();
+    let (mut first, mut last) = (i64::MAX, i64::MIN);
+    for &(name, start, end) in spans {
+        let (offset, _) = info.stream.begin_scope(|| start, scope_id(name), data);
+        info.stream.end_scope(offset, end);
+        info.num_scopes += 1;
+        info.depth = 1;
+        first = first.min(start);
+        last = last.max(end);
+    }
+    if info.num_scopes == 0 {
+        return None;
+    }
+    let clamp = |t: i64| t.clamp(floor_ns, now_ns.max(floor_ns));
+    info.range_ns = (clamp(first), clamp(last));
+    Some(info)
 }
 
 /// Records every puffin frame from creation on, to save as a `.puffin` file.
@@ -77,5 +187,39 @@ impl Capture {
             })
         })?;
         Ok(frames)
+    }
+}
+
+/// Serves puffin frames on `address` until dropped (`puffin_viewer --url ADDRESS` shows them
+/// live) and turns scopes on. Prints where, so a script or a test knows when to connect.
+pub fn serve(address: &str) -> anyhow::Result<puffin_http::Server> {
+    let server = puffin_http::Server::new(address)
+        .map_err(|error| anyhow::anyhow!("cannot serve puffin frames on {address}: {error:#}"))?;
+    puffin::set_scopes_on(true);
+    println!("serving puffin frames on {address} (watch live: puffin_viewer --url {address})");
+    Ok(server)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lane_never_extends_the_frame() {
+        // A late readback: passes that ran before this frame began, and one still "running".
+        let spans = [("cull", 100, 200), ("main", 250, 900)];
+        let info = lane_stream(&spans, "frame 3 · gpu · 10 objects", 500, 800).expect("two scopes");
+        assert_eq!(info.range_ns, (500, 800));
+        assert_eq!(info.num_scopes, 2);
+        // The scopes themselves keep their true times.
+        let scopes = puffin::Reader::from_start(&info.stream).read_top_scopes().expect("valid stream");
+        assert_eq!(
+            scopes.iter().map(|s| (s.record.start_ns, s.record.stop_ns())).collect::<Vec<_>>(),
+            [(100, 200), (250, 900)]
+        );
+        assert_eq!(scopes[0].record.data, "frame 3 · gpu · 10 objects");
+        // Inside the frame: unchanged.
+        assert_eq!(lane_stream(&spans, "", 0, 1000).expect("two scopes").range_ns, (100, 900));
+        assert!(lane_stream(&[], "", 0, 1000).is_none());
     }
 }

@@ -15,7 +15,7 @@ use crate::mesh::Vertex;
 use crate::text;
 use crate::tunables::{
     FALLBACK_PHYSICAL_MEMORY, HOST_BYTES_PER_INDEX, HOST_BYTES_PER_OBJECT, HOST_BYTES_PER_SCENE_BYTE,
-    HOST_BYTES_PER_VERTEX, HOST_MEMORY_SHARE, MAX_BUILD_TRIANGLES, MAX_OBJECT_IDS,
+    HOST_BYTES_PER_TEXTURE_BYTE, HOST_BYTES_PER_VERTEX, HOST_MEMORY_SHARE, MAX_BUILD_TRIANGLES, MAX_OBJECT_IDS,
 };
 
 /// Bytes per vertex of the mesh arena.
@@ -35,6 +35,8 @@ pub struct DeviceBudget {
     pub max_buffer_bytes: u64,
     /// Most layers of one texture array (`max_texture_array_layers`).
     pub max_texture_layers: u64,
+    /// Largest texture edge (`max_texture_dimension_2d`): no texture is kept larger.
+    pub max_texture_size: u64,
 }
 
 /// Everything a scene must fit.
@@ -71,7 +73,10 @@ impl Budget {
         let host_bytes = physical / of * share;
         Self {
             host_bytes,
-            host_source: format!("{share}/{of} of the {} bytes of {source}; --max-memory sets it", text::count(physical)),
+            host_source: format!(
+                "{share}/{of} of the {} bytes of {source}; --max-memory sets it",
+                text::count(physical)
+            ),
             triangles: MAX_BUILD_TRIANGLES,
             triangles_source: "the default, about half a minute of building; --max-triangles sets it".into(),
             device: None,
@@ -90,6 +95,13 @@ impl Budget {
 
     pub fn with_device(self, device: DeviceBudget) -> Self {
         Self { device: Some(device), ..self }
+    }
+
+    /// Edge of the largest texture kept: the largest size class, or below it the adapter's
+    /// largest texture.
+    pub fn largest_texture(&self) -> u32 {
+        let adapter = self.device.as_ref().map_or(u64::MAX, |device| device.max_texture_size);
+        crate::scene::textures::largest_class(adapter)
     }
 
     /// No limit but the object ids': for tests and tools that parse many small files.
@@ -147,7 +159,7 @@ impl Budget {
             if needs.texture_layers > device.max_texture_layers {
                 return Err(over(
                     Quantity::TextureLayers,
-                    format!("{} texture layers in one slot", text::count(needs.texture_layers)),
+                    format!("{} texture layers in one texture array", text::count(needs.texture_layers)),
                     format!("this adapter's max_texture_array_layers of {}", text::count(device.max_texture_layers)),
                 ));
             }
@@ -211,8 +223,10 @@ pub struct Needs {
     /// Vertices of every mesh, every level of detail.
     pub vertices: u64,
     pub indices: u64,
-    /// Layers of the larger texture slot.
+    /// Layers of the fullest texture array (one per size class and encoding).
     pub texture_layers: u64,
+    /// Bytes of every texture with its mip chain.
+    pub texture_bytes: u64,
     /// Host bytes needed for a while on top of the rest: importing the largest glTF mesh.
     pub transient_bytes: u64,
 }
@@ -225,6 +239,7 @@ impl Needs {
             .saturating_add(self.vertices.saturating_mul(HOST_BYTES_PER_VERTEX))
             .saturating_add(self.indices.saturating_mul(HOST_BYTES_PER_INDEX))
             .saturating_add(self.transient_bytes)
+            .saturating_add(self.texture_bytes.saturating_mul(HOST_BYTES_PER_TEXTURE_BYTE))
     }
 
     fn largest_host_share(&self) -> Quantity {
@@ -233,6 +248,7 @@ impl Needs {
             (self.vertices.saturating_mul(HOST_BYTES_PER_VERTEX), Quantity::Vertices),
             (self.indices.saturating_mul(HOST_BYTES_PER_INDEX), Quantity::Indices),
             (self.transient_bytes, Quantity::Vertices),
+            (self.texture_bytes.saturating_mul(HOST_BYTES_PER_TEXTURE_BYTE), Quantity::TextureBytes),
         ];
         shares.iter().max_by_key(|(bytes, _)| *bytes).map_or(Quantity::Objects, |(_, quantity)| *quantity)
     }
@@ -243,9 +259,17 @@ impl Needs {
         } else {
             String::new()
         };
+        let textures = if self.texture_bytes > 0 {
+            format!(
+                ", {} bytes of textures with their mips × {HOST_BYTES_PER_TEXTURE_BYTE}",
+                text::count(self.texture_bytes)
+            )
+        } else {
+            String::new()
+        };
         format!(
             "{} objects × {HOST_BYTES_PER_OBJECT}, {} vertices × {HOST_BYTES_PER_VERTEX}, {} indices × \
-             {HOST_BYTES_PER_INDEX}{transient}",
+             {HOST_BYTES_PER_INDEX}{transient}{textures}",
             text::count(self.objects),
             text::count(self.vertices),
             text::count(self.indices)
@@ -262,6 +286,8 @@ pub enum Quantity {
     /// Indices counted as triangles against the build-time budget.
     Triangles,
     TextureLayers,
+    /// Texture bytes (with mips) against host memory.
+    TextureBytes,
     ImageBytes,
     SceneText,
 }
@@ -274,6 +300,7 @@ impl Quantity {
             Quantity::Indices => "indices",
             Quantity::Triangles => "triangles",
             Quantity::TextureLayers => "texture layers",
+            Quantity::TextureBytes => "texture bytes",
             Quantity::ImageBytes => "image memory",
             Quantity::SceneText => "bytes of scene-file text",
         }
@@ -308,6 +335,7 @@ mod tests {
             objects_limit: "test".into(),
             max_buffer_bytes: 32 * 100,
             max_texture_layers: 4,
+            max_texture_size: 16384,
         }
     }
 
@@ -315,13 +343,21 @@ mod tests {
     fn each_quantity_is_checked() {
         let budget = Budget::unlimited().with_host_bytes(1 << 20, "test").with_device(device());
         let cause = |q: Quantity| format!("caused by {}", q.name());
-        let ok = Needs { objects: 1000, vertices: 100, indices: 800, texture_layers: 4, transient_bytes: 0 };
+        let ok = Needs {
+            objects: 1000,
+            vertices: 100,
+            indices: 800,
+            texture_layers: 4,
+            texture_bytes: 0,
+            transient_bytes: 0,
+        };
         budget.check(&ok, &cause).unwrap();
         let refused = |needs: Needs| budget.check(&needs, &cause).unwrap_err();
         assert_eq!(refused(Needs { objects: 1001, ..ok }).quantity, "objects");
         assert_eq!(refused(Needs { vertices: 101, ..ok }).quantity, "vertices");
         assert_eq!(refused(Needs { indices: 801, ..ok }).quantity, "indices");
         assert_eq!(refused(Needs { texture_layers: 5, ..ok }).quantity, "texture layers");
+        assert_eq!(refused(Needs { texture_bytes: 1 << 20, ..ok }).quantity, "texture bytes");
         let few = Budget::unlimited().with_triangles(100, "test");
         few.check(&Needs { indices: 300, ..Needs::default() }, &cause).unwrap();
         let error = few.check(&Needs { indices: 303, ..Needs::default() }, &cause).unwrap_err();

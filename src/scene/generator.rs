@@ -5,7 +5,7 @@ use glam::{Vec3, Vec4};
 
 use super::placement::{random, ClassRange, Palette, ScaleRange};
 use super::textures::{self, TEXTURE_SIZE};
-use super::{Camera, Material, Scene, TextureLayers, Variant};
+use super::{Camera, Material, Scene, Texture, TextureLayers, Variant};
 use crate::mesh::{procedural, MeshArena};
 use crate::tunables::ANIMATION_CLASSES;
 
@@ -99,7 +99,9 @@ pub fn stress_scene(params: &StressParams) -> Scene {
         objects,
         camera: default_camera(extent),
         animated: params.animated,
-        base_color_textures: TextureLayers { size: TEXTURE_SIZE, layers: vec![textures::lattice(TEXTURE_SIZE)] },
-        normal_textures: TextureLayers { size: TEXTURE_SIZE, layers: vec![textures::bumps(TEXTURE_SIZE)] },
+        base_color_textures: TextureLayers {
+            layers: vec![textures::colour_texture(TEXTURE_SIZE, textures::lattice(TEXTURE_SIZE))],
+        },
+        normal_textures: TextureLayers { layers: vec![Texture::linear(TEXTURE_SIZE, textures::bumps(TEXTURE_SIZE))] },
     }
 }

@@ -53,9 +53,9 @@ pub struct Material {
     pub name: String,
     /// Linear RGBA.
     pub base_color: Vec4,
-    /// Layer of the scene's base-colour texture array.
+    /// Index of its texture in [`Scene::base_color_textures`].
     pub base_color_layer: Option<u32>,
-    /// Layer of the scene's normal texture array.
+    /// Index of its texture in [`Scene::normal_textures`].
     pub normal_layer: Option<u32>,
     pub variant: Variant,
     /// Masked variant: fragments with alpha below this are discarded.
@@ -90,12 +90,49 @@ pub struct Object {
     pub spin_class: u16,
 }
 
-/// RGBA8 texture layers of one texture slot; all layers share one size.
+/// How a texture's bytes encode its values: base colour as sRGB (the GPU decodes it to
+/// linear when sampling), data (normal maps) as linear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum TextureEncoding {
+    #[default]
+    Linear,
+    Srgb,
+}
+
+/// What a texture coordinate outside [0, 1] reads, per axis (glTF's `wrapS` / `wrapT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Wrap {
+    #[default]
+    Repeat = 0,
+    ClampToEdge = 1,
+    MirroredRepeat = 2,
+}
+
+/// One texture as materials sample it: a square RGBA8 image whose edge is a power of two
+/// (one of the size classes of [`textures`]), its encoding and how it wraps. Only level 0 is
+/// kept; the mip chain is made at upload.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Texture {
+    pub size: u32,
+    pub encoding: TextureEncoding,
+    /// (u, v).
+    pub wrap: [Wrap; 2],
+    /// `size * size * 4` bytes.
+    pub rgba: Vec<u8>,
+}
+
+impl Texture {
+    /// A linear texture that repeats.
+    pub fn linear(size: u32, rgba: Vec<u8>) -> Self {
+        Self { size, encoding: TextureEncoding::Linear, wrap: [Wrap::Repeat; 2], rgba }
+    }
+}
+
+/// The textures of one role (base colour or normal); a material names one by its index. At
+/// upload each goes to the texture array of its size and encoding.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TextureLayers {
-    pub size: u32,
-    /// `size * size * 4` bytes per layer.
-    pub layers: Vec<Vec<u8>>,
+    pub layers: Vec<Texture>,
 }
 
 #[derive(Clone, Debug)]

@@ -42,16 +42,29 @@ impl EguiLayer {
         build_ui: impl FnMut(&egui::Context),
     ) {
         let raw_input = self.state.take_egui_input(window);
-        let output = self.ctx.run(raw_input, build_ui);
+        let output = {
+            puffin::profile_scope!("build ui");
+            self.ctx.run(raw_input, build_ui)
+        };
         self.state.handle_platform_output(window, output.platform_output);
-        let jobs = self.ctx.tessellate(output.shapes, output.pixels_per_point);
+        let jobs = {
+            puffin::profile_scope!("tessellate");
+            self.ctx.tessellate(output.shapes, output.pixels_per_point)
+        };
         let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: size, pixels_per_point: output.pixels_per_point };
-        for (id, delta) in &output.textures_delta.set {
-            self.renderer.update_texture(&gpu.device, &gpu.queue, *id, delta);
+        {
+            puffin::profile_scope!("upload ui textures");
+            for (id, delta) in &output.textures_delta.set {
+                self.renderer.update_texture(&gpu.device, &gpu.queue, *id, delta);
+            }
         }
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("ui") });
-        let callbacks = self.renderer.update_buffers(&gpu.device, &gpu.queue, &mut encoder, &jobs, &screen);
+        let callbacks = {
+            puffin::profile_scope!("upload ui buffers");
+            self.renderer.update_buffers(&gpu.device, &gpu.queue, &mut encoder, &jobs, &screen)
+        };
         {
+            puffin::profile_scope!("encode ui");
             let mut pass = encoder
                 .begin_render_pass(&wgpu::RenderPassDescriptor {
                     label: Some("ui"),
@@ -68,7 +81,14 @@ impl EguiLayer {
                 .forget_lifetime();
             self.renderer.render(&mut pass, &jobs, &screen);
         }
-        gpu.queue.submit(callbacks.into_iter().chain([encoder.finish()]));
+        let command_buffer = {
+            puffin::profile_scope!("finish");
+            encoder.finish()
+        };
+        {
+            puffin::profile_scope!("submit ui");
+            gpu.queue.submit(callbacks.into_iter().chain([command_buffer]));
+        }
         for id in &output.textures_delta.free {
             self.renderer.free_texture(id);
         }

@@ -12,9 +12,16 @@
 //! scene rebuild, move the camera, acquire the surface texture (lost/outdated → reconfigure and
 //! skip), render the scene, copy it out if a screenshot was asked for (before the UI is drawn
 //! over it), draw the UI, present, then collect GPU readbacks from earlier frames.
+//!
+//! Profiling: each of those steps is a puffin scope inside one `frame` scope tagged with the
+//! frame, mode and object count; `new_frame` is called after that scope closes, so a puffin
+//! frame is exactly one CPU frame. Pass times read back frames later go onto the GPU queue lane
+//! of the frame that collects them, at their true times (`crate::profiling`). Start-up is a
+//! puffin frame of its own, before the first `frame`.
 
 mod egui_layer;
 pub mod fly;
+mod plot;
 mod rebuild;
 mod screenshot;
 mod stats;
@@ -35,6 +42,7 @@ use winit::window::{Window, WindowId};
 
 use crate::frame::{Detail, DrawMode, FrameInput, Renderer};
 use crate::gpu::{ContextOptions, GpuContext};
+use crate::profiling::{GpuLane, FRAME_SCOPE};
 use crate::scene::Scene;
 use egui_layer::EguiLayer;
 use fly::FlyCamera;
@@ -143,6 +151,8 @@ pub(crate) struct Viewer {
     ctx: GpuContext,
     surface: SurfaceState,
     renderer: Renderer,
+    /// The GPU queue lane of the puffin profile (calibrated clock, frames in flight).
+    lane: GpuLane,
     egui: EguiLayer,
     camera: FlyCamera,
     panel: PanelState,
@@ -283,9 +293,16 @@ impl Viewer {
         let surface = SurfaceState::new(surface, &ctx, window.inner_size())?;
         let renderer = Renderer::new(&ctx, &options.scene, surface.format())?;
         let egui = EguiLayer::new(&window, &ctx, surface.format());
+        let lane = GpuLane::new(&ctx);
+        if let Some(note) = lane.note() {
+            eprintln!("note: {note}");
+        }
         puffin::set_scopes_on(true);
+        // Start-up is a puffin frame of its own, not part of the first frame.
+        puffin::GlobalProfiler::lock().new_frame();
         let object_count = options.scene.objects.len() as u32;
         Ok(Self {
+            lane,
             window,
             surface,
             renderer,
@@ -314,6 +331,7 @@ impl Viewer {
     /// Installs a finished scene rebuild; a failed one leaves the old scene running.
     fn poll_scene_rebuild(&mut self) {
         let Some(built) = self.rebuild.take_finished() else { return };
+        puffin::profile_scope!("install rebuilt scene");
         let installed = built.scene.and_then(|scene| {
             self.renderer.set_scene(&self.ctx, &scene).map_err(|e| e.to_string())?;
             self.camera.set_initial(scene.camera);
@@ -323,27 +341,48 @@ impl Viewer {
         self.rebuild.finish(installed, built.started);
     }
 
-    /// One frame; returns true when the script's frames are done.
+    /// One frame, as one puffin frame; returns true when the script's frames are done.
     fn frame(&mut self) -> Result<bool> {
-        puffin::profile_function!();
         let (frame, frame_seconds) = self.clock.tick();
+        if let Some(mode) = self.script.mode(frame) {
+            self.panel.mode = mode;
+        }
+        let result = {
+            puffin::profile_scope!(FRAME_SCOPE, self.renderer.next_tag(self.panel.mode).to_string());
+            let start = Instant::now();
+            let result = self.frame_body(frame, frame_seconds, puffin::now_ns());
+            self.stats.push_frame_time(start.elapsed().as_secs_f32() * 1e3);
+            result
+        };
+        // Outside the frame scope: the frame ends when its scope does.
+        puffin::GlobalProfiler::lock().new_frame();
+        result
+    }
+
+    fn frame_body(&mut self, frame: u64, frame_seconds: f32, frame_start_ns: i64) -> Result<bool> {
         // Movement and animation step at most 0.1 s, so a long frame does not teleport things.
         let dt = frame_seconds.min(0.1);
         if let Some(size) = self.script.window_size(frame, self.requested_size) {
             self.surface.request_resize(size);
         }
         let last = self.script.is_last(frame);
-        if !self.surface.apply_resize(&self.ctx.device) {
+        let resized = {
+            puffin::profile_scope!("resize");
+            self.surface.apply_resize(&self.ctx.device)
+        };
+        if !resized {
             return Ok(last);
         }
         self.poll_scene_rebuild();
-        if let Some(mode) = self.script.mode(frame) {
-            self.panel.mode = mode;
-        }
+        self.lane.recalibrate_if_stale(&self.ctx);
         self.camera.update(dt);
         self.clock.advance(frame, dt, self.script.frames.is_some(), self.panel.animate);
 
-        let Some(surface_texture) = self.surface.acquire(&self.ctx.device)? else { return Ok(last) };
+        let acquired = {
+            puffin::profile_scope!("acquire");
+            self.surface.acquire(&self.ctx.device)?
+        };
+        let Some(surface_texture) = acquired else { return Ok(last) };
         let view = surface_texture.texture.create_view(&Default::default());
         let input = FrameInput {
             time: if self.panel.animate { self.clock.time } else { 0.0 },
@@ -353,10 +392,11 @@ impl Viewer {
             ..FrameInput::new(self.camera.camera, self.panel.mode)
         };
         let two_phase = self.renderer.two_phase(&input);
-        let submit_ns = puffin::now_ns();
+        self.lane.submitted(self.renderer.next_tag(input.mode));
         let stats = self.renderer.render(&self.ctx, &self.surface.frame_target(&view), &input);
         self.stats.record_frame(&stats);
         if let Some(path) = self.screenshots.scene_path(last) {
+            puffin::profile_scope!("screenshot");
             screenshot::save_scene(
                 &self.ctx,
                 &mut self.renderer,
@@ -369,21 +409,23 @@ impl Viewer {
         let pyramid = self.pyramid_image(two_phase);
         self.draw_ui(&view, pyramid);
         if let Some(path) = self.screenshots.window_path(last) {
+            puffin::profile_scope!("screenshot");
             screenshot::save_window(&self.ctx, &self.surface, &surface_texture.texture, path)?;
         }
-        surface_texture.present();
+        {
+            puffin::profile_scope!("present");
+            surface_texture.present();
+        }
 
         for readback in self.renderer.collect(&self.ctx.device) {
             self.stats.record_readback(&readback, self.panel.mode);
             if let Some(times) = readback.gpu {
-                crate::profiling::report_gpu_passes(submit_ns, &times);
+                self.lane.report(readback.frame, &times, frame_start_ns);
             }
         }
         if let Some(error) = self.ctx.take_errors().first() {
             return Err(anyhow!("the GPU reported an error: {error}"));
         }
-        self.stats.push_frame_time(frame_seconds * 1e3);
-        puffin::GlobalProfiler::lock().new_frame();
         Ok(last)
     }
 
@@ -394,6 +436,7 @@ impl Viewer {
         if !two_phase {
             return None;
         }
+        puffin::profile_scope!("pyramid readback");
         let pyramid = &self.renderer.pyramid;
         let levels = pyramid.level_count();
         *level = (*level).min(levels - 1);
@@ -403,7 +446,7 @@ impl Viewer {
 
     /// The panel and windows over the frame; starts a rebuild when the panel asks for one.
     fn draw_ui(&mut self, view: &wgpu::TextureView, pyramid: Option<(egui::ColorImage, u32)>) {
-        puffin::profile_function!();
+        puffin::profile_scope!("egui");
         let panel_view = ui::PanelView {
             gpu: &self.ctx,
             stats: &self.stats,

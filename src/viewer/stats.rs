@@ -30,8 +30,11 @@ pub(crate) struct LiveStats {
     pub gpu: Option<GpuPassTimes>,
     /// The GPU's counters of the newest frame read back (GPU-culled modes), or the CPU's.
     pub counters: Option<CpuOrGpuCounts>,
-    /// The last [`FRAME_TIMES_KEPT`] whole-frame times in ms, oldest first.
+    /// The last [`FRAME_TIMES_KEPT`] CPU frame times (the `frame` scope) in ms, oldest first.
     pub frame_ms: VecDeque<f32>,
+    /// The last [`FRAME_TIMES_KEPT`] GPU frame times (every pass of a frame) in ms, oldest
+    /// first, as they are read back.
+    pub gpu_frame_ms: VecDeque<f32>,
 }
 
 impl LiveStats {
@@ -74,13 +77,18 @@ impl LiveStats {
         }
         if let Some(times) = readback.gpu {
             self.gpu = Some(times);
+            push_kept(&mut self.gpu_frame_ms, times.total() as f32);
         }
     }
 
     pub fn push_frame_time(&mut self, ms: f32) {
-        self.frame_ms.push_back(ms);
-        if self.frame_ms.len() > FRAME_TIMES_KEPT {
-            self.frame_ms.pop_front();
-        }
+        push_kept(&mut self.frame_ms, ms);
+    }
+}
+
+fn push_kept(times: &mut VecDeque<f32>, ms: f32) {
+    times.push_back(ms);
+    if times.len() > FRAME_TIMES_KEPT {
+        times.pop_front();
     }
 }

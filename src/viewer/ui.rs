@@ -6,7 +6,7 @@
 use glam::{Vec3, Vec4};
 
 use super::rebuild::SceneRebuild;
-use super::stats::{LiveStats, FRAME_TIMES_KEPT};
+use super::stats::LiveStats;
 use crate::frame::{Detail, DrawMode};
 use crate::gpu::GpuContext;
 use crate::scene::Camera;
@@ -126,17 +126,19 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
             if panel.mode == DrawMode::Cpu {
                 row("CPU cull", format!("{:.3} ms", stats.cpu_cull_ms));
             }
+            // The pass names of the puffin GPU queue lane, the wgpu labels and the timestamps.
             match &stats.gpu {
                 Some(gpu) => {
+                    row(crate::profiling::GPU_LANE, format!("{:.3} ms", gpu.total()));
                     for &(name, ms) in gpu.iter() {
-                        row(&format!("GPU {name}"), format!("{ms:.3} ms"));
+                        row(&format!("  {name}"), format!("{ms:.3} ms"));
                     }
                 }
-                None => row("GPU times", "no timestamps".into()),
+                None => row(crate::profiling::GPU_LANE, "no timestamps".into()),
             }
         });
         ui.label("Frame time (ms)");
-        frame_time_plot(ui, &stats.frame_ms);
+        super::plot::frame_time_plot(ui, &stats.frame_ms, &stats.gpu_frame_ms);
         ui.separator();
         if ui.button("Profiler (F1)").clicked() {
             panel.show_profiler = !panel.show_profiler;
@@ -171,32 +173,6 @@ fn pyramid_window(ctx: &egui::Context, level: &mut u32, pyramid: Option<&(egui::
         let height = width * image.size[1] as f32 / image.size[0].max(1) as f32;
         ui.image((texture.id(), egui::vec2(width, height)));
     });
-}
-
-/// A sparkline of recent frame times, scaled to their maximum.
-fn frame_time_plot(ui: &mut egui::Ui, times: &std::collections::VecDeque<f32>) {
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 60.0), egui::Sense::hover());
-    let painter = ui.painter_at(rect);
-    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
-    let max = times.iter().copied().fold(1.0f32, f32::max);
-    let points: Vec<egui::Pos2> = times
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            egui::pos2(
-                rect.left() + rect.width() * i as f32 / (FRAME_TIMES_KEPT - 1) as f32,
-                rect.bottom() - rect.height() * t / max,
-            )
-        })
-        .collect();
-    painter.add(egui::Shape::line(points, egui::Stroke::new(1.0, egui::Color32::LIGHT_GREEN)));
-    painter.text(
-        rect.left_top(),
-        egui::Align2::LEFT_TOP,
-        format!("max {max:.1}"),
-        egui::FontId::monospace(10.0),
-        egui::Color32::GRAY,
-    );
 }
 
 /// Draws the frozen culling frustum's edges as seen by the moving camera.

@@ -1,13 +1,15 @@
 //! Base-colour images: found (a buffer view, a file through the sandbox, or a `data:` URI),
 //! measured from their header before decoding (against [`MAX_IMAGE_DECODED_BYTES`] and the
-//! host budget), decoded once per load however many materials name them, and resampled to one
-//! texture layer.
+//! host budget), decoded (PNG or JPEG) once per load however many materials name them, and
+//! resampled to their size class ([`textures::size_class`]) as an sRGB colour texture.
 //!
-//! The cache ([`ImageCache`]) keys a decoded layer on the image's content (a hash of its bytes
-//! and their length), and remembers which content each source held (a file by its canonical
-//! path, a buffer view by its glTF file and index), so a file named a hundred times is read and
-//! decoded once, and two copies of one image share their decode. A refusal is cached too.
+//! The cache ([`ImageCache`]) keys a decoded texture on the image's content (a hash of its
+//! bytes and their length) and how it is resampled, and remembers which content each source
+//! held (a file by its canonical path, a buffer view by its glTF file and index), so a file
+//! named a hundred times is read and decoded once, and two copies of one image share their
+//! decode. A refusal is cached too.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::io::Cursor;
@@ -15,11 +17,14 @@ use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use image::{DynamicImage, GenericImageView, ImageDecoder};
+use image::imageops::{self, FilterType};
+use image::{DynamicImage, ImageDecoder, ImageFormat};
 
 use super::uri::decode_data_uri;
 use super::{GltfFile, ImportError};
 use crate::scene::budget::Budget;
+use crate::scene::textures::{self, Filter};
+use crate::scene::{Texture, TextureEncoding, Wrap};
 use crate::text;
 use crate::tunables::MAX_IMAGE_DECODED_BYTES;
 
@@ -30,14 +35,14 @@ pub fn images_decoded() -> u64 {
     DECODED.load(Ordering::Relaxed)
 }
 
-/// (hash, length, layer size) of an image's encoded bytes.
-type ContentKey = (u64, usize, u32);
+/// (hash, length) of an image's encoded bytes.
+type ContentKey = (u64, usize);
 
-/// Decoded layers of one load, by content and by source.
+/// Decoded textures of one load, by content (and largest size and filter) and by source.
 #[derive(Default)]
 pub struct ImageCache {
     by_source: HashMap<String, ContentKey>,
-    by_content: HashMap<ContentKey, Result<Rc<Vec<u8>>, String>>,
+    by_content: HashMap<(ContentKey, u32, Filter), Result<Rc<Texture>, String>>,
 }
 
 /// Where an image's bytes are.
@@ -48,16 +53,19 @@ enum Source<'a> {
 }
 
 impl GltfFile {
-    /// Image `index` (PNG only) as one `size`×`size` RGBA8 layer, through a load's cache;
-    /// `budget` bounds the decoded size.
+    /// Image `index` (PNG or JPEG) as an sRGB colour texture of its size class, at most
+    /// `max_size` square, resampled with `filter` where its size is not the class's, through a
+    /// load's cache; `budget` bounds the decoded size. The texture repeats; the caller sets
+    /// the material's wrap modes.
     pub fn image_layer(
         &self,
         index: usize,
-        size: u32,
+        max_size: u32,
+        filter: Filter,
         cache: &mut ImageCache,
         budget: &Budget,
-    ) -> Result<Vec<u8>, ImportError> {
-        let what = format!("image {index}");
+    ) -> Result<Texture, ImportError> {
+        let what = format!("images[{index}]");
         let source = self.image_source(index)?;
         let origin = match &source {
             Source::View(view) => format!(" (buffer view {view})"),
@@ -76,30 +84,40 @@ impl GltfFile {
             Source::View(_) | Source::Data(_) => None,
         };
         let known = source_key.as_ref().and_then(|key| cache.by_source.get(key)).copied();
-        let content = match known {
-            Some(content) => content,
+        let (content, bytes) = match known {
+            Some(content) => (content, None),
             None => {
                 let bytes = self.image_bytes(&source, &what)?;
                 let mut hasher = std::collections::hash_map::DefaultHasher::new();
                 bytes.hash(&mut hasher);
-                let content = (hasher.finish(), bytes.len(), size);
+                let content = (hasher.finish(), bytes.len());
                 if let Some(key) = source_key {
                     cache.by_source.insert(key, content);
                 }
-                cache.by_content.entry(content).or_insert_with(|| decode_layer(&bytes, size, budget).map(Rc::new));
-                content
+                (content, Some(bytes))
             }
         };
-        match &cache.by_content[&content] {
-            Ok(layer) => Ok(layer.as_ref().clone()),
+        let key = (content, max_size, filter);
+        if let Entry::Vacant(entry) = cache.by_content.entry(key) {
+            // Known by its source but resampled another way: read it again.
+            let bytes = match bytes {
+                Some(bytes) => bytes,
+                None => self.image_bytes(&source, &what)?,
+            };
+            entry.insert(decode_texture(&bytes, max_size, filter, budget).map(Rc::new));
+        }
+        match &cache.by_content[&key] {
+            Ok(texture) => Ok(texture.as_ref().clone()),
             Err(reason) => Err(fail(reason.clone())),
         }
     }
 
-    /// Decodes image `index` (PNG only) and resamples it, nearest texel, to `size`×`size`
-    /// RGBA8, with no cache and no budget but the per-image limit.
+    /// Decodes image `index` and resamples it to its size class, at most `size`, with no
+    /// cache and no budget but the per-image limit; its RGBA8 bytes.
     pub fn image_rgba(&self, index: usize, size: u32) -> Result<Vec<u8>, ImportError> {
-        self.image_layer(index, size, &mut ImageCache::default(), &Budget::unlimited())
+        let texture =
+            self.image_layer(index, size, Filter::Nearest, &mut ImageCache::default(), &Budget::unlimited())?;
+        Ok(texture.rgba)
     }
 
     fn image_source(&self, index: usize) -> Result<Source<'_>, ImportError> {
@@ -110,7 +128,7 @@ impl GltfFile {
         match (&image.buffer_view, &image.uri) {
             (Some(view), _) => Ok(Source::View(view.value())),
             (None, Some(uri)) if uri.starts_with("data:") => Ok(Source::Data(uri)),
-            (None, Some(uri)) => Ok(Source::File(self.uri_path(&format!("image {index}"), uri)?)),
+            (None, Some(uri)) => Ok(Source::File(self.uri_path(&format!("images[{index}]"), uri)?)),
             (None, None) => Err(fail("it has neither a uri nor a bufferView")),
         }
     }
@@ -130,48 +148,60 @@ impl GltfFile {
     }
 }
 
-/// Decodes a PNG after checking its decoded size from the header, and samples it to a layer.
-fn decode_layer(bytes: &[u8], size: u32, budget: &Budget) -> Result<Vec<u8>, String> {
-    let mut reader = image::ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|e| e.to_string())?;
-    if reader.format() != Some(image::ImageFormat::Png) {
-        return Err("only PNG images are supported".into());
-    }
+/// Decodes a PNG or JPEG after checking its decoded size from the header, and resamples it to
+/// its size class.
+fn decode_texture(bytes: &[u8], max_size: u32, filter: Filter, budget: &Budget) -> Result<Texture, String> {
+    let mut reader = image::ImageReader::new(Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|e| format!("it could not be read ({e})"))?;
+    let format = match reader.format() {
+        Some(format @ (ImageFormat::Png | ImageFormat::Jpeg)) => format,
+        Some(other) => {
+            return Err(format!(
+                "it is a {} image, and only PNG and JPEG are supported: convert it to PNG",
+                other.extensions_str().first().copied().unwrap_or("another").to_uppercase()
+            ))
+        }
+        None => {
+            return Err("it is neither PNG nor JPEG (its first bytes are no image signature): convert it to PNG or \
+                        JPEG, or check that the file is an image"
+                .into())
+        }
+    };
+    let name = if format == ImageFormat::Png { "PNG" } else { "JPEG" };
+    let corrupt = |e: image::ImageError| format!("it is not a readable {name} ({e}): re-export the image");
     // The decoder's own allocation limit, in case its header and its data disagree.
     let mut limits = image::Limits::default();
     limits.max_alloc = Some(MAX_IMAGE_DECODED_BYTES);
     reader.limits(limits);
-    let decoder = reader.into_decoder().map_err(|e| e.to_string())?;
+    let decoder = reader.into_decoder().map_err(corrupt)?;
     let (width, height) = decoder.dimensions();
     if width == 0 || height == 0 {
-        return Err("it is empty".into());
+        return Err(format!("it is empty ({width}×{height}): replace it"));
     }
     let decoded = decoder.total_bytes();
-    let described = || format!("{width}×{height} {:?} decodes to {} bytes", decoder.color_type(), text::count(decoded));
+    let described =
+        || format!("{width}×{height} {name} {:?} decodes to {} bytes", decoder.color_type(), text::count(decoded));
     if decoded > MAX_IMAGE_DECODED_BYTES {
         return Err(format!(
-            "{}, over the limit of {} bytes for one image (every texture layer is resampled to {size}×{size}, so a \
-             smaller image loses nothing)",
+            "{}, over the limit of {} bytes for one image: scale it down to {max_size}×{max_size}, the largest \
+             texture kept, which loses nothing",
             described(),
             text::count(MAX_IMAGE_DECODED_BYTES)
         ));
     }
     budget.check_image(decoded, &|_| described()).map_err(|e| e.to_string())?;
     DECODED.fetch_add(1, Ordering::Relaxed);
-    let image = DynamicImage::from_decoder(decoder).map_err(|e| e.to_string())?;
-    Ok(sample_nearest(&image, size))
-}
-
-/// Nearest-texel resample of any image to `size`×`size` RGBA8, reading only the texels it
-/// keeps (no full RGBA copy of a large image).
-fn sample_nearest(image: &DynamicImage, size: u32) -> Vec<u8> {
-    let (width, height) = image.dimensions();
-    let mut out = Vec::with_capacity((size * size * 4) as usize);
-    for y in 0..size {
-        let source_y = (y as u64 * height as u64 / size as u64) as u32;
-        for x in 0..size {
-            let source_x = (x as u64 * width as u64 / size as u64) as u32;
-            out.extend_from_slice(&image.get_pixel(source_x, source_y).0);
-        }
-    }
-    out
+    let image = DynamicImage::from_decoder(decoder).map_err(corrupt)?.into_rgba8();
+    let size = textures::size_class(width, height, max_size);
+    let rgba = if (width, height) == (size, size) {
+        image.into_raw()
+    } else {
+        let filter = match filter {
+            Filter::Nearest => FilterType::Nearest,
+            Filter::Linear => FilterType::Triangle,
+        };
+        imageops::resize(&image, size, size, filter).into_raw()
+    };
+    Ok(Texture { size, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], rgba })
 }

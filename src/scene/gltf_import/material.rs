@@ -1,9 +1,12 @@
-//! Materials: the alpha mode, factors and base-colour image the scene needs (the images
-//! themselves are [`super::images`]'s).
+//! Materials: the alpha mode, factors, base-colour image and its sampler's wrap modes and
+//! filter that the scene needs (the images themselves are [`super::images`]'s).
 
 use glam::Vec4;
+use gltf::texture::{MagFilter, WrappingMode};
 
 use super::{describe, select, GltfFile, GltfMaterial, ImportError, Selector};
+use crate::scene::textures::{Filter, Sampling};
+use crate::scene::Wrap;
 
 impl GltfFile {
     /// One material's base colour, texture and alpha mode.
@@ -23,11 +26,31 @@ impl GltfFile {
             name: material.name().map(str::to_string),
             base_color,
             base_color_image: pbr.base_color_texture().map(|info| info.texture().source().index()),
+            base_color_sampling: pbr
+                .base_color_texture()
+                .map(|info| sampling(&info.texture().sampler()))
+                .unwrap_or_default(),
             masked: material.alpha_mode() == gltf::material::AlphaMode::Mask,
             alpha_cutoff: material.alpha_cutoff().unwrap_or(0.5),
             double_sided: material.double_sided(),
         })
     }
+}
+
+/// A glTF sampler as the engine honours it: both wrap modes, and `magFilter` as the filter the
+/// image is resampled to its size class with (the GPU always samples trilinearly: `minFilter`
+/// is not honoured).
+fn sampling(sampler: &gltf::texture::Sampler) -> Sampling {
+    let wrap = |mode| match mode {
+        WrappingMode::Repeat => Wrap::Repeat,
+        WrappingMode::ClampToEdge => Wrap::ClampToEdge,
+        WrappingMode::MirroredRepeat => Wrap::MirroredRepeat,
+    };
+    let filter = match sampler.mag_filter() {
+        Some(MagFilter::Nearest) => Filter::Nearest,
+        Some(MagFilter::Linear) | None => Filter::Linear,
+    };
+    Sampling { wrap: [wrap(sampler.wrap_s()), wrap(sampler.wrap_t())], filter }
 }
 
 /// Nearest-texel resample of RGBA8 `width`×`height` to `size`×`size`.

@@ -315,15 +315,16 @@ fn primitive_label(mesh: usize, name: Option<&str>, primitive: usize) -> String 
     format!("mesh {} primitive {primitive}", describe(mesh, name))
 }
 
-/// The file's normals made unit length (glTF asks for unit normals; exporters do not always
-/// write them). A normal with no direction (zero, or too small or too large for f32 and f64
+/// The file's normals made unit length where they are not (glTF asks for unit normals;
+/// exporters do not always write them). A normal with no direction (zero, or too small or too large for f32 and f64
 /// alike) is replaced by the generated one at that vertex, rather than lighting it black.
 /// Non-finite normals stay as read: the mesh's finiteness check refuses them, naming the vertex.
 fn repair_normals(vertices: &mut [Vertex], indices: &[u32]) {
     let mut without = Vec::new();
     for (i, vertex) in vertices.iter_mut().enumerate() {
         let normal = Vec3::from(vertex.normal);
-        if !normal.is_finite() {
+        // Unit up to the rounding of the file's writer: kept bit for bit.
+        if !normal.is_finite() || (normal.length_squared() - 1.0).abs() <= 1e-4 {
             continue;
         }
         let unit = normal.try_normalize().or_else(|| normal.as_dvec3().try_normalize().map(DVec3::as_vec3));

@@ -5,8 +5,8 @@
 //!
 //! The `gltf` crate is built without its `import` feature: buffers and images are resolved
 //! here, every external file through the scene's [`Sandbox`] (canonical path under the
-//! scene's directory, regular files only, size-capped), and the only image decoder is the PNG
-//! one the engine already links. Every accessor is bounds-checked against its buffer before
+//! scene's directory, regular files only, size-capped), and images are decoded by the `image`
+//! crate's PNG and JPEG decoders. Every accessor is bounds-checked against its buffer before
 //! the crate's readers touch it: those readers slice and assert on malformed input, and a
 //! scene file must never panic. A mesh's size can be read without reading its data
 //! ([`GltfFile::mesh_size`]), so a scene's budget is checked before any mesh is imported.
@@ -50,7 +50,7 @@ pub enum ImportError {
     #[error("it has no {what} {selector}; it has {available}")]
     NotFound { what: &'static str, selector: String, available: String },
     /// `origin` says where the image is: ` "texture.png"`, ` (buffer view 3)`, or empty.
-    #[error("image {index}{origin}: {reason}")]
+    #[error("images[{index}]{origin}: {reason}")]
     Image { index: usize, origin: String, reason: String },
 }
 
@@ -78,6 +78,8 @@ pub struct GltfMaterial {
     pub base_color: Vec4,
     /// Index of the image holding the base-colour texture, if any.
     pub base_color_image: Option<usize>,
+    /// The base-colour texture's wrap modes and filter (glTF's defaults without one).
+    pub base_color_sampling: crate::scene::textures::Sampling,
     /// `alphaMode: MASK`.
     pub masked: bool,
     pub alpha_cutoff: f32,

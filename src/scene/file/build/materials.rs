@@ -1,7 +1,9 @@
 //! `[[material]]` sections: base colour, variant and alpha cutoff, written or imported from
-//! a glTF file, and their texture layers (generated or imported), shared by content.
+//! a glTF file, and their textures (generated, or imported with their wrap modes), shared by
+//! content.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
 
 use glam::Vec4;
 
@@ -9,34 +11,46 @@ use super::{invalid, short, Builder};
 use crate::scene::file::spec::{MaterialSpec, NormalTextureKind, TextureKind};
 use crate::scene::file::SceneError;
 use crate::scene::textures::{self, TEXTURE_SIZE};
-use crate::scene::{Material, TextureLayers, Variant};
+use crate::scene::{Material, Texture, TextureLayers, Variant};
 
-/// Texture layers of one slot, deduplicated by content so that materials sharing a
-/// generated or imported texture share its layer.
+/// The textures of one role, deduplicated by content (texels, encoding and wrap modes) so
+/// that materials sharing a generated or imported texture share its layer.
 #[derive(Default)]
 pub(super) struct LayerSet {
-    layers: Vec<Vec<u8>>,
-    /// Each layer's index by content: a file of many materials stays linear.
-    index: HashMap<Vec<u8>, u32>,
+    layers: Vec<Texture>,
+    /// Layers by a hash of their content: a file of many materials stays linear, and a large
+    /// texture is not kept twice as its own key.
+    index: HashMap<u64, Vec<u32>>,
 }
 
 impl LayerSet {
-    pub(super) fn insert(&mut self, rgba: Vec<u8>) -> u32 {
-        if let Some(&existing) = self.index.get(&rgba) {
+    pub(super) fn insert(&mut self, texture: Texture) -> u32 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        texture.hash(&mut hasher);
+        let same = self.index.entry(hasher.finish()).or_default();
+        if let Some(&existing) = same.iter().find(|&&layer| self.layers[layer as usize] == texture) {
             return existing;
         }
         let layer = self.layers.len() as u32;
-        self.index.insert(rgba.clone(), layer);
-        self.layers.push(rgba);
+        same.push(layer);
+        self.layers.push(texture);
         layer
     }
 
-    pub(super) fn len(&self) -> usize {
-        self.layers.len()
+    /// Layers of the fullest GPU texture array (one per size and encoding, shared by every
+    /// role) and bytes of every texture with its mip chain, for the budget.
+    pub(super) fn gpu_needs(roles: &[&LayerSet]) -> (u64, u64) {
+        let mut arrays: BTreeMap<_, u64> = BTreeMap::new();
+        let textures = roles.iter().flat_map(|role| &role.layers);
+        for texture in textures.clone() {
+            *arrays.entry((texture.size, texture.encoding)).or_default() += 1;
+        }
+        let bytes = textures.map(|t| textures::bytes_with_mips(t.size)).sum();
+        (arrays.values().copied().max().unwrap_or(0), bytes)
     }
 
     pub(super) fn into_layers(self) -> TextureLayers {
-        TextureLayers { size: TEXTURE_SIZE, layers: self.layers }
+        TextureLayers { layers: self.layers }
     }
 }
 
@@ -65,10 +79,14 @@ impl Builder<'_> {
                 };
                 let material = file.material(spec.material.as_ref().map(|s| &s.0)).map_err(gltf_error)?;
                 let texture = match (material.base_color_image, spec.texture) {
-                    (Some(image), None) => Some(
-                        file.image_layer(image, TEXTURE_SIZE, &mut self.images, self.options.budget)
-                            .map_err(gltf_error)?,
-                    ),
+                    (Some(image), None) => {
+                        let budget = self.options.budget;
+                        let sampling = material.base_color_sampling;
+                        let texture = file
+                            .image_layer(image, budget.largest_texture(), sampling.filter, &mut self.images, budget)
+                            .map_err(gltf_error)?;
+                        Some(Texture { wrap: sampling.wrap, ..texture })
+                    }
                     _ => None,
                 };
                 Some((material, texture))
@@ -117,12 +135,12 @@ impl Builder<'_> {
         }
         let base_color_layer = match (spec.texture, imported.and_then(|(_, texture)| texture)) {
             (Some(kind), _) => Some(self.base_color_layers.insert(procedural_texture(kind))),
-            (None, Some(rgba)) => Some(self.base_color_layers.insert(rgba)),
+            (None, Some(texture)) => Some(self.base_color_layers.insert(texture)),
             (None, None) => None,
         };
-        let normal_layer = spec
-            .normal_texture
-            .map(|NormalTextureKind::Bumps| self.normal_layers.insert(textures::bumps(TEXTURE_SIZE)));
+        let normal_layer = spec.normal_texture.map(|NormalTextureKind::Bumps| {
+            self.normal_layers.insert(Texture::linear(TEXTURE_SIZE, textures::bumps(TEXTURE_SIZE)))
+        });
         self.material_ids.insert(name.clone(), self.materials.len() as u32);
         self.materials.push(Material {
             name: name.clone(),
@@ -136,12 +154,14 @@ impl Builder<'_> {
     }
 }
 
-fn procedural_texture(kind: TextureKind) -> Vec<u8> {
-    match kind {
+/// A generated colour texture, its linear values stored sRGB-encoded.
+fn procedural_texture(kind: TextureKind) -> Texture {
+    let rgba = match kind {
         TextureKind::Lattice => textures::lattice(TEXTURE_SIZE),
         TextureKind::Checker => textures::checker(TEXTURE_SIZE),
         TextureKind::Noise => textures::noise(TEXTURE_SIZE),
-    }
+    };
+    textures::colour_texture(TEXTURE_SIZE, rgba)
 }
 
 impl Builder<'_> {
@@ -165,15 +185,21 @@ impl Builder<'_> {
                 name: None,
                 base_color: Vec4::ONE,
                 base_color_image: None,
+                base_color_sampling: Default::default(),
                 masked: false,
                 alpha_cutoff: 0.5,
                 double_sided: false,
             },
         };
         let base_color_layer = match material.base_color_image {
-            Some(image) => Some(self.base_color_layers.insert(
-                file.image_layer(image, TEXTURE_SIZE, &mut self.images, self.options.budget).map_err(gltf_error)?,
-            )),
+            Some(image) => {
+                let budget = self.options.budget;
+                let sampling = material.base_color_sampling;
+                let texture = file
+                    .image_layer(image, budget.largest_texture(), sampling.filter, &mut self.images, budget)
+                    .map_err(gltf_error)?;
+                Some(self.base_color_layers.insert(Texture { wrap: sampling.wrap, ..texture }))
+            }
             None => None,
         };
         let variant = if material.masked {

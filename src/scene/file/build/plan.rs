@@ -146,10 +146,12 @@ impl Builder<'_> {
         self.check_needs(arena, &|_| cause.clone())
     }
 
-    /// The layers of the larger texture slot against the adapter's array limit.
+    /// The layers of the fullest texture array against the adapter's array limit, and the
+    /// textures' bytes with their mips against memory.
     pub(super) fn check_layers(&self) -> Result<(), SceneError> {
-        let layers = self.base_color_layers.len().max(self.normal_layers.len()) as u64;
-        let needs = Needs { objects: self.total_objects, texture_layers: layers, ..Needs::default() };
+        let (layers, texture_bytes) =
+            super::materials::LayerSet::gpu_needs(&[&self.base_color_layers, &self.normal_layers]);
+        let needs = Needs { objects: self.total_objects, texture_layers: layers, texture_bytes, ..Needs::default() };
         let cause =
             |_| format!("{} materials give {} distinct texture layers", self.materials.len(), text::count(layers));
         self.options
@@ -165,6 +167,7 @@ impl Builder<'_> {
             vertices: meshes.vertices,
             indices: meshes.indices,
             texture_layers: 0,
+            texture_bytes: 0,
             transient_bytes: self.planned_imports.iter().copied().max().unwrap_or(0),
         };
         self.options.budget.check(&needs, cause).map_err(|detail| SceneError::Budget { file: self.file.into(), detail })
