@@ -8,6 +8,21 @@ use super::{describe, select, GltfFile, GltfMaterial, ImportError, Selector};
 use crate::scene::textures::{Filter, Sampling};
 use crate::scene::Wrap;
 
+impl GltfMaterial {
+    /// The material glTF gives a primitive that names none: opaque white, single-sided.
+    pub fn gltf_default() -> Self {
+        GltfMaterial {
+            name: None,
+            base_color: Vec4::ONE,
+            base_color_image: None,
+            base_color_sampling: Default::default(),
+            masked: false,
+            alpha_cutoff: 0.5,
+            double_sided: false,
+        }
+    }
+}
+
 impl GltfFile {
     /// One material's base colour, texture and alpha mode.
     pub fn material(&self, selector: Option<&Selector>) -> Result<GltfMaterial, ImportError> {

@@ -10,6 +10,7 @@ use glam::Vec4;
 use super::{invalid, short, Builder};
 use crate::scene::file::spec::{MaterialSpec, NormalTextureKind, TextureKind};
 use crate::scene::file::SceneError;
+use crate::scene::gltf_import::{GltfFile, GltfMaterial, ImportError, Selector};
 use crate::scene::textures::{self, TEXTURE_SIZE};
 use crate::scene::{Material, Texture, TextureLayers, Variant};
 
@@ -78,16 +79,9 @@ impl Builder<'_> {
                     source: Box::new(source),
                 };
                 let material = file.material(spec.material.as_ref().map(|s| &s.0)).map_err(gltf_error)?;
-                let texture = match (material.base_color_image, spec.texture) {
-                    (Some(image), None) => {
-                        let budget = self.options.budget;
-                        let sampling = material.base_color_sampling;
-                        let texture = file
-                            .image_layer(image, budget.largest_texture(), sampling.filter, &mut self.images, budget)
-                            .map_err(gltf_error)?;
-                        Some(Texture { wrap: sampling.wrap, ..texture })
-                    }
-                    _ => None,
+                let texture = match spec.texture {
+                    None => self.imported_texture(&file, &material).map_err(gltf_error)?,
+                    Some(_) => None,
                 };
                 Some((material, texture))
             }
@@ -118,9 +112,8 @@ impl Builder<'_> {
         };
         let variant = match (spec.variant, &imported) {
             (Some(variant), _) => variant.into(),
-            (None, Some((m, _))) if m.masked => Variant::Masked,
-            (None, Some((m, _))) if m.double_sided => Variant::DoubleSided,
-            (None, _) => Variant::Opaque,
+            (None, Some((m, _))) => imported_variant(m),
+            (None, None) => Variant::Opaque,
         };
         let alpha_cutoff =
             spec.alpha_cutoff.map(|cutoff| cutoff.0).or(imported.as_ref().map(|(m, _)| m.alpha_cutoff)).unwrap_or(0.5);
@@ -170,7 +163,7 @@ impl Builder<'_> {
     /// key overridden; returns its id. A model's parts get their materials here.
     pub(super) fn gltf_material(
         &mut self,
-        file: &crate::scene::gltf_import::GltfFile,
+        file: &GltfFile,
         index: Option<usize>,
         name: &str,
         at: &str,
@@ -178,37 +171,11 @@ impl Builder<'_> {
     ) -> Result<u32, SceneError> {
         let gltf_error = |source| SceneError::Gltf { at: at.to_string(), path: short(path), source: Box::new(source) };
         let material = match index {
-            Some(index) => {
-                file.material(Some(&crate::scene::gltf_import::Selector::Index(index))).map_err(gltf_error)?
-            }
-            None => crate::scene::gltf_import::GltfMaterial {
-                name: None,
-                base_color: Vec4::ONE,
-                base_color_image: None,
-                base_color_sampling: Default::default(),
-                masked: false,
-                alpha_cutoff: 0.5,
-                double_sided: false,
-            },
+            Some(index) => file.material(Some(&Selector::Index(index))).map_err(gltf_error)?,
+            None => GltfMaterial::gltf_default(),
         };
-        let base_color_layer = match material.base_color_image {
-            Some(image) => {
-                let budget = self.options.budget;
-                let sampling = material.base_color_sampling;
-                let texture = file
-                    .image_layer(image, budget.largest_texture(), sampling.filter, &mut self.images, budget)
-                    .map_err(gltf_error)?;
-                Some(self.base_color_layers.insert(Texture { wrap: sampling.wrap, ..texture }))
-            }
-            None => None,
-        };
-        let variant = if material.masked {
-            Variant::Masked
-        } else if material.double_sided {
-            Variant::DoubleSided
-        } else {
-            Variant::Opaque
-        };
+        let texture = self.imported_texture(file, &material).map_err(gltf_error)?;
+        let base_color_layer = texture.map(|texture| self.base_color_layers.insert(texture));
         if !(0.0..=1.0).contains(&material.alpha_cutoff) {
             return Err(invalid(
                 at,
@@ -224,9 +191,30 @@ impl Builder<'_> {
             base_color: material.base_color,
             base_color_layer,
             normal_layer: None,
-            variant,
+            variant: imported_variant(&material),
             alpha_cutoff: material.alpha_cutoff,
         });
         Ok(self.materials.len() as u32 - 1)
+    }
+
+    /// An imported material's base-colour texture at its size class, with its sampler's wrap
+    /// modes.
+    fn imported_texture(&mut self, file: &GltfFile, material: &GltfMaterial) -> Result<Option<Texture>, ImportError> {
+        let Some(image) = material.base_color_image else { return Ok(None) };
+        let budget = self.options.budget;
+        let sampling = material.base_color_sampling;
+        let texture = file.image_layer(image, budget.largest_texture(), sampling.filter, &mut self.images, budget)?;
+        Ok(Some(Texture { wrap: sampling.wrap, ..texture }))
+    }
+}
+
+/// The pipeline variant an imported material asks for by its alpha mode and sidedness.
+fn imported_variant(material: &GltfMaterial) -> Variant {
+    if material.masked {
+        Variant::Masked
+    } else if material.double_sided {
+        Variant::DoubleSided
+    } else {
+        Variant::Opaque
     }
 }
