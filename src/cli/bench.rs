@@ -17,8 +17,8 @@ use super::Size;
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Scene file (TOML, see docs/SCENES.md), run at its own object count; without one, the
-    /// embedded default scene swept over --objects.
+    /// Scene file (TOML, see docs/SCENES.md) or a glTF model (.gltf, .glb), run at its own
+    /// object count; without one, the embedded default scene swept over --objects.
     scene: Option<PathBuf>,
     /// Object counts of the default scene to sweep, comma-separated [default: 1000,10000,100000].
     #[arg(long, value_delimiter = ',', value_parser = parse_object_count)]

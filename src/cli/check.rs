@@ -13,7 +13,7 @@ use super::load::{adapter_limits, LoadArgs};
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// Scene file (TOML); without one, the embedded default scene.
+    /// Scene file (TOML) or a glTF model (.gltf, .glb); without one, the embedded default scene.
     scene: Option<PathBuf>,
     /// Objects in the default scene; not for scene files.
     #[arg(long)]

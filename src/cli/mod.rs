@@ -3,6 +3,7 @@
 mod bench;
 mod check;
 mod detail;
+mod import;
 mod load;
 mod pipelines;
 pub mod progress;
@@ -47,6 +48,9 @@ enum Command {
     View(view::ViewArgs),
     /// Render many GPU-driven frames and check that host and GPU memory stay flat.
     Soak(soak::SoakArgs),
+    /// Write the scene file that shows a glTF model (.gltf or .glb), once or on a grid; render,
+    /// view and bench also take a model directly in place of a scene file.
+    Import(import::ImportArgs),
     /// Load a scene and check it against the budget and the adapter's limits, without rendering.
     #[command(hide = true)]
     Check(check::CheckArgs),
@@ -102,6 +106,7 @@ pub fn run() -> Result<()> {
         Command::View(args) => view::run(&options, &args),
         Command::Soak(args) => soak::run(&options, &args),
         Command::Check(args) => check::run(&options, &args),
+        Command::Import(args) => import::run(&args),
         Command::PuffinSummary(args) => puffin_summary::run(&args),
     }
 }
@@ -156,6 +161,9 @@ pub fn load_scene(
             scene.objects.len(),
             start.elapsed().as_secs_f64()
         ));
+        for note in &scene.notes {
+            eprintln!("warning: {}", multidraw::text::escape_for_terminal(note));
+        }
     } else {
         progress::end_open_line();
     }

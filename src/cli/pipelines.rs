@@ -20,7 +20,8 @@ use multidraw::{ContextOptions, DrawMode, FrameInput, GpuContext, Renderer};
 
 #[derive(Args)]
 pub struct PipelinesArgs {
-    /// Scene file (TOML, see docs/SCENES.md); without one, the embedded default scene.
+    /// Scene file (TOML, see docs/SCENES.md) or a glTF model (.gltf, .glb); without one, the
+    /// embedded default scene.
     scene: Option<PathBuf>,
     /// Objects in the default scene (default 100,000); not for scene files.
     #[arg(long)]

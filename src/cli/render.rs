@@ -14,7 +14,8 @@ use super::Size;
 
 #[derive(Args)]
 pub struct RenderArgs {
-    /// Scene file (TOML, see docs/SCENES.md); without one, the embedded default scene.
+    /// Scene file (TOML, see docs/SCENES.md) or a glTF model (.gltf, .glb); without one, the
+    /// embedded default scene.
     scene: Option<PathBuf>,
     /// Way of drawing.
     #[arg(long, value_enum, default_value_t = DrawMode::Gpu)]

@@ -16,7 +16,8 @@ use super::Size;
 
 #[derive(Args)]
 pub struct SoakArgs {
-    /// Scene file (TOML, see docs/SCENES.md); without one, the embedded default scene.
+    /// Scene file (TOML, see docs/SCENES.md) or a glTF model (.gltf, .glb); without one, the
+    /// embedded default scene.
     scene: Option<PathBuf>,
     /// Override the object count of the default scene.
     #[arg(long)]

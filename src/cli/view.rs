@@ -15,7 +15,8 @@ use super::Size;
 
 #[derive(Args)]
 pub struct ViewArgs {
-    /// Scene file (TOML, see docs/SCENES.md); without one, the embedded default scene.
+    /// Scene file (TOML, see docs/SCENES.md) or a glTF model (.gltf, .glb); without one, the
+    /// embedded default scene.
     scene: Option<PathBuf>,
     /// Objects in the default scene (default 100,000); not for scene files.
     #[arg(long, allow_negative_numbers = true)]

@@ -103,5 +103,6 @@ pub fn stress_scene(params: &StressParams) -> Scene {
             layers: vec![textures::colour_texture(TEXTURE_SIZE, textures::lattice(TEXTURE_SIZE))],
         },
         normal_textures: TextureLayers { layers: vec![Texture::linear(TEXTURE_SIZE, textures::bumps(TEXTURE_SIZE))] },
+        notes: Vec::new(),
     }
 }

@@ -146,6 +146,10 @@ pub struct Scene {
     pub animated: bool,
     pub base_color_textures: TextureLayers,
     pub normal_textures: TextureLayers,
+    /// What loading left out or drew differently, one line per cause (a glTF file's skins,
+    /// vertex colours, unsupported extensions…), for the caller to show: the command line
+    /// prints each as a warning. Empty for scenes built in code.
+    pub notes: Vec<String>,
 }
 
 impl Scene {

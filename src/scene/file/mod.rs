@@ -77,6 +77,13 @@ pub enum SceneError {
         #[source]
         source: Box<ImportError>,
     },
+    /// A glTF model loaded as a scene of its own could not be read.
+    #[error("{file}")]
+    Model {
+        file: String,
+        #[source]
+        source: Box<ImportError>,
+    },
     #[error("{at}")]
     Mesh {
         at: String,
@@ -90,6 +97,25 @@ pub enum SceneError {
 }
 
 impl SceneError {
+    /// The error with its `file:line:column` position cut to `file`: for a scene made from
+    /// text the user never saw (a model loaded directly), where a line number would mislead.
+    fn located_at_file(self, file: &str) -> Self {
+        let cut = |at: String| if at.starts_with(file) { file.to_string() } else { at };
+        match self {
+            SceneError::Gltf { at, path, source } => {
+                // The model itself: said once, by the file name the user gave.
+                if Path::new(file).file_name().is_some_and(|name| name.to_string_lossy() == path) {
+                    SceneError::Model { file: file.to_string(), source }
+                } else {
+                    SceneError::Gltf { at: cut(at), path, source }
+                }
+            }
+            SceneError::Mesh { at, source } => SceneError::Mesh { at: cut(at), source },
+            SceneError::Invalid { at, message } => SceneError::Invalid { at: cut(at), message },
+            other => other,
+        }
+    }
+
     /// The message with every source after it, `: `-separated: what a user sees.
     pub fn chain(&self) -> String {
         let mut text = self.to_string();
@@ -118,8 +144,12 @@ pub fn load(path: &Path) -> Result<Scene, SceneError> {
 }
 
 /// Reads a scene file through a sandbox rooted at its directory (and `options.allow_dirs`),
-/// within `options.budget`.
+/// within `options.budget`. A glTF model (`.gltf`, `.glb`) loads as a scene of its own
+/// ([`load_model_with`]).
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Scene, SceneError> {
+    if is_model_file(path) {
+        return load_model_with(path, options);
+    }
     let base_dir = path.parent().unwrap_or(Path::new(""));
     let sandbox = Sandbox::new(base_dir, &options.allow_dirs)?.with_budget(options.budget.host_bytes);
     let name = path.display().to_string();
@@ -132,6 +162,43 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Scene, SceneError
     let options =
         Options { max_objects: MAX_OBJECTS, override_counts: false, budget: &options.budget, sandbox: Some(&sandbox) };
     build(raw, &text, &name, Some(base_dir), options)
+}
+
+/// Whether `path` names a glTF model (`.gltf` or `.glb`) rather than a scene file.
+pub fn is_model_file(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
+}
+
+/// The scene-file text that shows one glTF model: a `[[model]]` named after the file, from `gltf`
+/// (a path relative to the scene file's directory), its default scene, placed `instances`
+/// times on a square grid `spacing` apart (once at the origin for 1), with the automatic
+/// camera. `multidraw import` writes it; `render`, `view`, `bench` load it for a `.gltf` or
+/// `.glb` given as the scene.
+pub fn model_scene_text(gltf: &str, instances: u32, spacing: f64) -> String {
+    let name = Path::new(gltf).file_stem().map_or("model".into(), |s| s.to_string_lossy().into_owned());
+    let name = toml::Value::String(name).to_string();
+    let placement = if instances <= 1 {
+        format!("transforms = [{{ model = {name}, position = [0, 0, 0] }}]")
+    } else {
+        let side = (instances as f64).sqrt().ceil() as u32;
+        let rows = instances.div_ceil(side);
+        format!("grid = {{ counts = [{side}, 1, {rows}], spacing = [{spacing}, 0, {spacing}], model = {name} }}")
+    };
+    format!(
+        "# A scene showing one glTF model (written by `multidraw import`; see docs/SCENES.md, Models).\n\
+         [scene]\nname = {name}\n\n[[model]]\nname = {name}\ngltf = {}\n\n[[objects]]\n{placement}\n",
+        toml::Value::String(gltf.to_string())
+    )
+}
+
+/// Loads a glTF model as a scene of its own: [`model_scene_text`] with one instance, read
+/// from the model's directory through the same sandbox and budget as a scene file.
+pub fn load_model_with(path: &Path, options: &LoadOptions) -> Result<Scene, SceneError> {
+    let base_dir = path.parent().unwrap_or(Path::new(""));
+    let file_name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    let text = model_scene_text(&file_name, 1, 0.0);
+    let name = path.display().to_string();
+    parse_with(&text, &name, Some(base_dir), options).map_err(|error| error.located_at_file(&name))
 }
 
 /// Parses scene-file text. `name` is the file name used in messages (and the scene's name

@@ -45,7 +45,9 @@ impl GltfFile {
                 .base_color_texture()
                 .map(|info| sampling(&info.texture().sampler()))
                 .unwrap_or_default(),
-            masked: material.alpha_mode() == gltf::material::AlphaMode::Mask,
+            // BLEND is drawn as MASK at its cutoff (there is no blended variant);
+            // `GltfFile::unsupported` says so once per file.
+            masked: material.alpha_mode() != gltf::material::AlphaMode::Opaque,
             alpha_cutoff: material.alpha_cutoff().unwrap_or(0.5),
             double_sided: material.double_sided(),
         })

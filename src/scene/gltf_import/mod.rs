@@ -16,6 +16,7 @@ mod images;
 mod material;
 mod mesh;
 mod nodes;
+mod notes;
 mod uri;
 
 use std::collections::HashMap;

@@ -111,7 +111,7 @@ impl GltfFile {
     pub fn model_part_count(&self, scene: Option<&Selector>) -> Result<u64, ImportError> {
         let mut count = 0u64;
         self.walk(scene, &mut |node, _| {
-            let primitives = node.mesh().map_or(0, |mesh| mesh.primitives().len()) as u64;
+            let primitives = node.mesh().map_or(0, |mesh| mesh.primitives().filter(has_triangles).count()) as u64;
             let instances = match self.instancing.get(&node.index()) {
                 Some(instancing) => self.instance_count(node, instancing)? as u64,
                 None => 1,
@@ -122,7 +122,8 @@ impl GltfFile {
         Ok(count)
     }
 
-    /// Every primitive of every node of the scene (the file's default scene, else its first;
+    /// Every triangle primitive (points and lines are left out, and named by
+    /// [`GltfFile::unsupported`]) of every node of the scene (the file's default scene, else its first;
     /// a file without scenes gives every root node), depth first in the file's child order.
     pub fn model_parts(&self, scene: Option<&Selector>) -> Result<Vec<ModelPart>, ImportError> {
         let mut parts = Vec::new();
@@ -137,7 +138,7 @@ impl GltfFile {
                 if !world.is_finite() {
                     return Err(node_error(node, "an instance's transform times the node's overflows"));
                 }
-                for primitive in mesh.primitives() {
+                for primitive in mesh.primitives().filter(has_triangles) {
                     parts.push(ModelPart {
                         node: node.index(),
                         mesh: mesh.index(),
@@ -311,4 +312,11 @@ fn node_name(node: &gltf::Node) -> String {
 
 fn node_error(node: &gltf::Node, reason: &str) -> ImportError {
     ImportError::Corrupt { what: node_name(node), reason: reason.to_string() }
+}
+
+/// Whether a primitive is drawn as triangles (lists, strips or fans): a model's parts are
+/// these; points and lines are left out.
+pub(super) fn has_triangles(primitive: &gltf::Primitive) -> bool {
+    use gltf::mesh::Mode;
+    matches!(primitive.mode(), Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan)
 }

@@ -73,6 +73,8 @@ struct Builder<'a> {
     base_color_layers: LayerSet,
     normal_layers: LayerSet,
     gltf_files: HashMap<PathBuf, Rc<GltfFile>>,
+    /// The scene's `notes`: what each glTF file uses that is not drawn.
+    notes: Vec<String>,
     /// `[[model]]`s in the file's order, and their index by name.
     models: Vec<ModelPlan>,
     model_ids: HashMap<String, usize>,
@@ -115,6 +117,7 @@ pub(super) fn build(
         base_color_layers: LayerSet::default(),
         normal_layers: LayerSet::default(),
         gltf_files: HashMap::new(),
+        notes: Vec::new(),
         models: Vec::new(),
         model_ids: HashMap::new(),
         gltf_mesh_ids: HashMap::new(),
@@ -174,6 +177,7 @@ pub(super) fn build(
         animated: spec.scene.animated,
         base_color_textures: builder.base_color_layers.into_layers(),
         normal_textures: builder.normal_layers.into_layers(),
+        notes: builder.notes,
     })
 }
 
@@ -303,6 +307,14 @@ impl Builder<'_> {
             path: short(written),
             source: Box::new(source),
         })?);
+        let unsupported = file.unsupported();
+        if !unsupported.is_empty() {
+            self.notes.push(format!(
+                "glTF file \"{}\" uses what multidraw does not draw: {}",
+                short(written),
+                unsupported.join("; ")
+            ));
+        }
         self.gltf_files.insert(full, file.clone());
         Ok(file)
     }

@@ -1,0 +1,51 @@
+//! What a glTF file uses that the engine does not draw, named once per file when a scene
+//! loads it (the scene's `notes`; the command line prints them as warnings), so that nothing
+//! is dropped without a word. What a file *requires* and the engine cannot read is refused
+//! when it is opened instead.
+
+use gltf::material::AlphaMode;
+use gltf::Semantic;
+
+use super::nodes::{has_triangles, INSTANCING};
+use super::{GltfFile, QUANTIZATION};
+
+impl GltfFile {
+    /// Each unsupported feature the file uses, in words: what it is and what is drawn
+    /// instead. Empty when the file is drawn as written.
+    pub fn unsupported(&self) -> Vec<String> {
+        let document = &self.document;
+        let primitives: Vec<gltf::Primitive> = document.meshes().flat_map(|mesh| mesh.primitives()).collect();
+        let materials: Vec<gltf::Material> = document.materials().collect();
+        let any_material = |test: &dyn Fn(&gltf::Material) -> bool| materials.iter().any(test);
+        let extensions: Vec<&str> =
+            document.extensions_used().filter(|name| ![QUANTIZATION, INSTANCING].contains(name)).collect();
+        let found = [
+            (document.skins().len() > 0, "skins (drawn in the bind pose)"),
+            (document.animations().len() > 0, "animations (drawn at rest)"),
+            (primitives.iter().any(|p| p.morph_targets().len() > 0), "morph targets (drawn without them)"),
+            (primitives.iter().any(|p| !has_triangles(p)), "points and lines (left out)"),
+            (primitives.iter().any(|p| p.get(&Semantic::Colors(0)).is_some()), "vertex colours, COLOR_0 (ignored)"),
+            (any_material(&|m| m.alpha_mode() == AlphaMode::Blend), "alphaMode BLEND (drawn as MASK at its alphaCutoff)"),
+            (any_material(&|m| m.normal_texture().is_some()), "normal textures (lit by the vertex normals)"),
+            (
+                any_material(&|m| {
+                    m.pbr_metallic_roughness().metallic_roughness_texture().is_some()
+                        || m.occlusion_texture().is_some()
+                        || m.emissive_texture().is_some()
+                }),
+                "metallic-roughness, occlusion and emissive textures (only the base colour is drawn)",
+            ),
+            (
+                any_material(&|m| m.pbr_metallic_roughness().base_color_texture().is_some_and(|t| t.tex_coord() != 0)),
+                "base-colour textures on TEXCOORD_1 or later (read with TEXCOORD_0)",
+            ),
+            (document.cameras().len() > 0, "cameras (the scene's own camera is used)"),
+        ];
+        let mut notes: Vec<String> =
+            found.into_iter().filter(|(present, _)| *present).map(|(_, text)| text.to_string()).collect();
+        if !extensions.is_empty() {
+            notes.push(format!("extensions {} (ignored)", extensions.join(", ")));
+        }
+        notes
+    }
+}
