@@ -121,8 +121,8 @@ impl Fountain {
             let angle = self.random() * std::f32::consts::TAU;
             let spread = 1.0 + 2.5 * self.random();
             let velocity = Vec3::new(angle.cos() * spread, 11.0 + 3.0 * self.random(), angle.sin() * spread);
-            let mesh = self.meshes[(self.random() * 3.0) as usize % 3];
-            let material = self.materials[(self.random() * 3.0) as usize % 3];
+            let (mesh, material) = ((self.random() * 3.0) as usize % 3, (self.random() * 3.0) as usize % 3);
+            let (mesh, material) = (self.meshes[mesh], self.materials[material]);
             let object = LiveObject { scale: 0.25, ..LiveObject::new(mesh, material, Vec3::ZERO) };
             let handle = self.scene.add_object(object).expect("the fountain's own mesh and material");
             self.drops.push(Droplet { handle, origin: Vec3::ZERO, velocity, age: 0.0 });
