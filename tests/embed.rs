@@ -107,8 +107,11 @@ fn the_embedded_frame_is_the_renderers_frame_over_the_callers_background() {
     }
     assert!(background > 0 && background < (WIDTH * HEIGHT) as usize, "{background} background pixels");
 
-    // A colour format without sRGB encoding works too.
-    let linear = embedded_frame(&ctx, &mut engine, &mut scene, wgpu::TextureFormat::Rgba8Unorm, false);
+    // A colour format without sRGB encoding works too (a renderer made for it).
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut linear_engine = EmbeddedRenderer::new(&ctx.instance, &ctx.adapter, &ctx.device, &ctx.queue, format)
+        .expect("the context's device has everything");
+    let linear = embedded_frame(&ctx, &mut linear_engine, &mut scene, format, false);
     assert_eq!(linear.dimensions(), (WIDTH, HEIGHT));
 }
 
