@@ -30,7 +30,7 @@ fn memory_stays_flat_over_many_frames() {
 fn memory_stays_flat_while_the_scene_churns() {
     let ctx = common::context();
     let scene = default_scene_with_objects(2_000);
-    let report = soak::run(&ctx, &scene, 500, 150, 50, 64, 48, multidraw::Detail::default(), 1_000, &mut |_, _| {})
+    let report = soak::run(&ctx, &scene, 800, 300, 50, 64, 48, multidraw::Detail::default(), 1_000, &mut |_, _| {})
         .expect("soak run with churn");
     eprintln!("churn soak: {} frames in {:.1} s; {}", report.frames, report.seconds, report.growth_line());
     assert!(report.flat(4 * 1024 * 1024), "memory grew after warm-up: {report:#?}");

@@ -86,10 +86,12 @@ fn spare(record: &GpuObject) -> GpuObject {
     GpuObject { model: Mat4::ZERO, bounds: Vec4::new(0.0, 0.0, 0.0, -1.0e30), animation: 0, ..*record }
 }
 
-/// A capacity for `count` objects: doubled from `current` until it fits, halved (lazily) when
-/// under a quarter is used.
+/// A capacity for `count` objects: `current` while it fits and at least a quarter is used,
+/// else the power of two at or above one and a half times the count.
 fn capacity_for(count: u32, current: Option<u32>) -> u32 {
-    let fit = count.next_power_of_two().max(MIN_CAPACITY);
+    // Half as much again as the count before rounding up: a key whose count wanders about a
+    // power of two would otherwise outgrow its run again and again.
+    let fit = (count + count / 2).next_power_of_two().max(MIN_CAPACITY);
     // Capacities are powers of two, so the power of two that fits is the current one doubled
     // as often as needed.
     match current {
@@ -282,6 +284,6 @@ mod tests {
         assert_eq!(capacity_for(5, Some(4)), 8);
         assert_eq!(capacity_for(17, Some(4)), 32);
         assert_eq!(capacity_for(9, Some(32)), 32);
-        assert_eq!(capacity_for(7, Some(32)), 8);
+        assert_eq!(capacity_for(7, Some(32)), 16);
     }
 }
