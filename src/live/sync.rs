@@ -8,9 +8,10 @@
 //!
 //! Per frame: a removed (or hidden) object's GPU slot is overwritten with a spare and goes on
 //! its key's free list; an added object takes a free slot of its key; a moved one is rewritten
-//! where it is. The changed GPU ids are sorted and runs of nearby ids coalesced, so a frame
-//! costs a few `write_buffer` calls of the changed records, whatever the scene's size, and the
-//! host copy the cpu and bundle modes cull from is updated in the same place.
+//! where it is. The changed GPU ids are sorted and runs of nearby ids coalesced; the changed
+//! records go up in one `write_buffer` into a staging buffer and are copied into place, one
+//! copy per run, in a small submit of their own before the frame's. The host copy the cpu and
+//! bundle modes cull from is updated in the same place.
 //!
 //! Only when a key has no free slot (its capacity doubles: spawning is amortised O(1)), or the
 //! mesh or material tables change, is the scene laid out again and its buffers made anew.
@@ -47,8 +48,10 @@ pub struct ApplyStats {
     pub relaid: bool,
     /// Bytes written to the GPU.
     pub upload_bytes: u64,
-    /// `write_buffer` calls of the in-place path.
+    /// `write_buffer` calls of the in-place path (one: the changed records, packed).
     pub writes: u32,
+    /// Buffer copies of the in-place path: one per coalesced range of changed records.
+    pub copies: u32,
     /// Object records rewritten in place.
     pub objects_written: u32,
 }
@@ -79,6 +82,10 @@ pub struct LiveSync {
     dirty: Vec<u32>,
     /// This frame's coalesced ranges, reused.
     ranges: Vec<Range<u32>>,
+    /// This frame's changed records, packed, reused.
+    packed: Vec<u8>,
+    /// Where the packed records are written, to be copied into place; grows by doubling.
+    staging: Option<wgpu::Buffer>,
 }
 
 /// A record no frame draws: see the module docs.
@@ -169,16 +176,45 @@ impl LiveSync {
         self.dirty.dedup();
         coalesce(&self.dirty, COALESCE_GAP, &mut self.ranges);
         let mut stats = ApplyStats { objects_written: self.dirty.len() as u32, ..ApplyStats::default() };
+        if self.ranges.is_empty() {
+            return Ok(stats);
+        }
+        // One write of the changed records, packed, then one copy per range: a `write_buffer`
+        // per range costs a staging allocation each (thousands per frame when changes are
+        // spread over the scene), a copy command far less.
+        self.packed.clear();
         for range in &self.ranges {
             let records = &renderer.prepared.objects[range.start as usize..range.end as usize];
-            let bytes: &[u8] = bytemuck::cast_slice(records);
-            ctx.queue.write_buffer(&renderer.buffers.objects, range.start as u64 * OBJECT_BYTES, bytes);
-            stats.upload_bytes += bytes.len() as u64;
-            stats.writes += 1;
+            self.packed.extend_from_slice(bytemuck::cast_slice(records));
         }
-        if stats.writes > 0 {
-            renderer.invalidate_bundle();
+        let needed = self.packed.len() as u64;
+        if self.staging.as_ref().is_none_or(|b| b.size() < needed) {
+            let size = needed.next_power_of_two().max(OBJECT_BYTES * 64);
+            self.staging = Some(crate::gpu::counted::buffer(
+                &ctx.device,
+                &wgpu::BufferDescriptor {
+                    label: Some("live changes"),
+                    size,
+                    usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                },
+            ));
         }
+        let staging = self.staging.as_ref().expect("made above");
+        ctx.queue.write_buffer(staging, 0, &self.packed);
+        let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("live") });
+        let mut offset = 0;
+        for range in &self.ranges {
+            let size = (range.end - range.start) as u64 * OBJECT_BYTES;
+            let destination = range.start as u64 * OBJECT_BYTES;
+            encoder.copy_buffer_to_buffer(staging, offset, &renderer.buffers.objects, destination, size);
+            offset += size;
+        }
+        ctx.queue.submit([encoder.finish()]);
+        stats.upload_bytes = needed;
+        stats.writes = 1;
+        stats.copies = self.ranges.len() as u32;
+        renderer.invalidate_bundle();
         Ok(stats)
     }
 
@@ -247,7 +283,7 @@ impl LiveSync {
             .map(|buffer| buffer.size())
             .sum::<u64>()
             + b.texture_bytes;
-        Ok(ApplyStats { relaid: true, upload_bytes, writes: 0, objects_written: b.object_count })
+        Ok(ApplyStats { relaid: true, upload_bytes, writes: 0, copies: 0, objects_written: b.object_count })
     }
 
     /// Object slots on the GPU, spare ones included: what the passes dispatch over.
