@@ -38,18 +38,17 @@ struct Gpu {
 
 impl Gpu {
     fn new(instance: wgpu::Instance, surface: Option<&wgpu::Surface<'_>>) -> Gpu {
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            compatible_surface: surface,
-            ..Default::default()
-        }))
+        let adapter = pollster::block_on(
+            instance
+                .request_adapter(&wgpu::RequestAdapterOptions { compatible_surface: surface, ..Default::default() }),
+        )
         .expect("a GPU adapter (on Linux without a GPU: apt-get install mesa-vulkan-drivers)");
         // What multidraw needs: its required features, and the optional ones it uses when present.
         let features = multidraw::gpu::context::REQUIRED_FEATURES
             | (adapter.features() & multidraw::gpu::context::OPTIONAL_FEATURES);
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            required_features: features,
-            ..Default::default()
-        }))
+        let (device, queue) = pollster::block_on(
+            adapter.request_device(&wgpu::DeviceDescriptor { required_features: features, ..Default::default() }),
+        )
         .expect("a device with INDIRECT_FIRST_INSTANCE");
         Gpu { instance, adapter, device, queue }
     }
@@ -148,7 +147,13 @@ fn background_pass(encoder: &mut wgpu::CommandEncoder, view: &wgpu::TextureView)
 }
 
 /// One frame: simulate, the application's pass, multidraw's, submit.
-fn frame(gpu: &Gpu, engine: &mut EmbeddedRenderer, fountain: &mut Fountain, view: &wgpu::TextureView, size: (u32, u32)) {
+fn frame(
+    gpu: &Gpu,
+    engine: &mut EmbeddedRenderer,
+    fountain: &mut Fountain,
+    view: &wgpu::TextureView,
+    size: (u32, u32),
+) {
     puffin::profile_function!();
     fountain.step();
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
@@ -256,9 +261,10 @@ impl ApplicationHandler for App {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     puffin::set_scopes_on(true);
-    let _server = args.iter().any(|a| a == "--puffin-http").then(|| {
-        puffin_http::Server::new(multidraw::profiling::DEFAULT_HTTP_ADDRESS).expect("serve puffin frames")
-    });
+    let _server = args
+        .iter()
+        .any(|a| a == "--puffin-http")
+        .then(|| puffin_http::Server::new(multidraw::profiling::DEFAULT_HTTP_ADDRESS).expect("serve puffin frames"));
     if args.iter().any(|a| a == "--headless") {
         let frames = args
             .iter()

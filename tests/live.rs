@@ -108,15 +108,7 @@ impl Both {
         self.objects.insert(key, handle);
         self.expected.objects.insert(
             key,
-            Object {
-                translation,
-                rotation: Quat::IDENTITY,
-                scale: 0.5,
-                mesh,
-                material,
-                orbit_class: 0,
-                spin_class: 0,
-            },
+            Object { translation, rotation: Quat::IDENTITY, scale: 0.5, mesh, material, orbit_class: 0, spin_class: 0 },
         );
     }
 

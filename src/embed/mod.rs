@@ -106,7 +106,14 @@ impl EmbeddedRenderer {
         // No prewarm: it would submit a frame of its own.
         let options = RendererOptions { prewarm: false, ..RendererOptions::new(color_format) };
         let renderer = Renderer::with_options(&ctx, &placeholder_scene(), &options)?;
-        Ok(Self { ctx, renderer, sync: LiveSync::new(), own_depth: None, mode: DrawMode::Gpu, detail: Detail::default() })
+        Ok(Self {
+            ctx,
+            renderer,
+            sync: LiveSync::new(),
+            own_depth: None,
+            mode: DrawMode::Gpu,
+            detail: Detail::default(),
+        })
     }
 
     /// Applies `scene`'s changes, then records one frame of it seen from `camera` into

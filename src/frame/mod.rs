@@ -33,8 +33,8 @@ use crate::scene::camera::frustum_planes;
 use crate::scene::{animation, Camera, Scene};
 use crate::tunables::WORKGROUP_SIZE;
 pub use plan::{Capabilities, Detail, DrawMode, FramePlan, MainDraws};
-pub use tag::FrameTag;
 use setup::FrameSetup;
+pub use tag::FrameTag;
 
 #[derive(Debug, thiserror::Error)]
 pub enum RendererError {

@@ -6,10 +6,10 @@
 use std::time::Instant;
 
 use super::{plan::MainDraws, FrameInput, FramePlan, FrameStats, Renderer};
-use crate::gpu::target::FrameTarget;
-use crate::passes::cull;
 use crate::gpu::commands::FrameEncoder;
+use crate::gpu::target::FrameTarget;
 use crate::gpu::GpuContext;
+use crate::passes::cull;
 use crate::passes::cull::cpu::CpuCounts;
 use crate::passes::main::{bundle, Draws};
 use crate::passes::Phase;
@@ -132,11 +132,8 @@ impl Renderer {
         // The passes record through a FrameEncoder, which owns its encoder: the caller's is
         // lent to it and given back, an unused one standing in meanwhile.
         let stand_in = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("stand-in") });
-        let mut frame_encoder = FrameEncoder {
-            encoder: std::mem::replace(encoder, stand_in),
-            timer: None,
-            commands: Default::default(),
-        };
+        let mut frame_encoder =
+            FrameEncoder { encoder: std::mem::replace(encoder, stand_in), timer: None, commands: Default::default() };
         self.record_phases(&mut frame_encoder, target, &plan, phases, keep_pyramid);
         let FrameEncoder { encoder: recorded, commands, .. } = frame_encoder;
         *encoder = recorded;

@@ -33,7 +33,9 @@ impl ChurnScene {
         let materials: Vec<MaterialHandle> = scene
             .materials
             .iter()
-            .map(|m| live.add_material(crate::scene::Material { base_color_layer: None, normal_layer: None, ..m.clone() }))
+            .map(|m| {
+                live.add_material(crate::scene::Material { base_color_layer: None, normal_layer: None, ..m.clone() })
+            })
             .collect();
         let mut objects = Vec::with_capacity(scene.objects.len());
         let mut half_extent: f32 = 1.0;

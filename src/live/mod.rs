@@ -27,7 +27,6 @@ use crate::scene::{Camera, Material, Object, Scene, TextureLayers};
 
 pub use sync::{ApplyStats, LiveSync};
 
-
 /// Source of scene ids: each [`LiveScene`] gets its own, and its handles carry it.
 static NEXT_SCENE_ID: AtomicU32 = AtomicU32::new(1);
 
