@@ -118,7 +118,9 @@ impl EmbeddedRenderer {
 
     /// Applies `scene`'s changes, then records one frame of it seen from `camera` into
     /// `encoder`. Call once per submit: the frame's uniforms are written with
-    /// `Queue::write_buffer`, which takes effect at the caller's next submit.
+    /// `Queue::write_buffer`, which takes effect at the caller's next submit. Changed object
+    /// records are copied into place by a small command buffer this call submits itself,
+    /// ahead of the caller's.
     pub fn render(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
