@@ -12,7 +12,7 @@
 //! that knows both; [`passes`], one module per pass; [`frame`], the renderer and its frame
 //! plan; [`live`], scenes edited through handles between frames; [`embed`], the engine on a
 //! caller's device and encoder; and the users of the
-//! renderer: [`profiling`], [`bench`], [`viewer`].
+//! renderer: [`profiling`], [`bench`](mod@bench), [`viewer`].
 //!
 //! # Use it as a library
 //!
