@@ -17,6 +17,8 @@ const LAYERS: &[&str] = &[
     "gpu_scene",
     "passes",
     "frame",
+    "live",
+    "embed",
     "profiling",
     "bench",
     "viewer",

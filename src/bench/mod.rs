@@ -24,6 +24,8 @@ use crate::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use crate::gpu::timer::GpuPassTimes;
 use crate::gpu::GpuContext;
 use crate::gpu_scene::{check_object_count, UploadError};
+use crate::live::churn::ChurnScene;
+use crate::live::LiveSync;
 use crate::profiling::{GpuLane, FRAME_SCOPE};
 use report::{AdapterJson, BenchReport, GpuMs, Row, Stat};
 
@@ -48,6 +50,9 @@ pub struct BenchConfig {
     /// Run every count and mode twice: at full detail ([`Detail::FULL`]: LOD, size and
     /// occlusion culling off) and with `detail`, and print the GPU-time ratio.
     pub compare_detail: bool,
+    /// Objects replaced per frame in a live copy of the scene (removed, added elsewhere, and
+    /// as many more moved; `live::churn`); 0: the scene does not change.
+    pub churn: usize,
 }
 
 /// The object counts `multidraw bench` sweeps by default.
@@ -69,6 +74,7 @@ impl Default for BenchConfig {
             scene: None,
             detail: Detail::default(),
             compare_detail: false,
+            churn: 0,
         }
     }
 }
@@ -106,6 +112,8 @@ pub enum BenchError {
     Gpu { mode: DrawMode, objects: u32, message: String },
     #[error(transparent)]
     SoakPlan(#[from] soak::SoakPlanError),
+    #[error(transparent)]
+    Live(#[from] crate::live::LiveError),
 }
 
 /// Progress of a run: (frames done, frames in all, current row's description).
@@ -158,7 +166,16 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
         animated_scene.set_animated(base.animated && config.animated);
         let mut static_scene = base;
         static_scene.set_animated(false);
-        let mut renderer = Renderer::new(ctx, &animated_scene, COLOR_FORMAT)?;
+        // A churning scene is a live copy, static but for the churn.
+        let mut churning = match config.churn {
+            0 => None,
+            _ => Some((ChurnScene::from_scene(&static_scene, 7)?, LiveSync::new())),
+        };
+        if churning.is_some() {
+            animated_scene.set_animated(false);
+        }
+        let first = churning.as_ref().map(|(churn, _)| churn.live.to_scene());
+        let mut renderer = Renderer::new(ctx, first.as_ref().unwrap_or(&animated_scene), COLOR_FORMAT)?;
         let mut scene_is_animated = animated_scene.animated;
         for &detail in &details {
             for &mode in &config.modes {
@@ -168,7 +185,8 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
                     scene_is_animated = animated;
                 }
                 let label = format!("{mode} at {objects} objects, {}", describe(&detail));
-                let setup = RowSetup { mode, camera: animated_scene.camera, animated, detail, profiling };
+                let churn = churning.as_mut().map(|(scene, sync)| (scene, sync, config.churn));
+                let setup = RowSetup { mode, camera: animated_scene.camera, animated, detail, profiling, churn };
                 lane.recalibrate(ctx);
                 let row = run_row(ctx, &mut renderer, &mut lane, &target, config, setup, &mut |i| {
                     progress(done + i as u64, total, &label)
@@ -213,13 +231,15 @@ pub fn describe(detail: &Detail) -> String {
 }
 
 /// What one row draws.
-struct RowSetup {
+struct RowSetup<'a> {
     mode: DrawMode,
     camera: crate::scene::Camera,
     animated: bool,
     detail: Detail,
     /// Whether puffin scopes are wanted for the measured frames.
     profiling: bool,
+    /// The churning scene, its link to the renderer and the changes per frame.
+    churn: Option<(&'a mut ChurnScene, &'a mut LiveSync, usize)>,
 }
 
 fn run_row(
@@ -228,10 +248,12 @@ fn run_row(
     lane: &mut GpuLane,
     target: &OffscreenTarget,
     config: &BenchConfig,
-    setup: RowSetup,
+    setup: RowSetup<'_>,
     progress: &mut dyn FnMut(u32),
 ) -> Result<Row, BenchError> {
-    let RowSetup { mode, camera, animated, detail, profiling } = setup;
+    let RowSetup { mode, camera, animated, detail, profiling, mut churn } = setup;
+    let mut apply = Vec::new();
+    let mut upload = Vec::new();
     let mut record = Vec::new();
     let mut finish = Vec::new();
     let mut cull = Vec::new();
@@ -254,6 +276,16 @@ fn run_row(
             puffin::profile_scope!(FRAME_SCOPE, tag.to_string());
             let frame_start_ns = puffin::now_ns();
             lane.recalibrate_if_stale(ctx);
+            if let Some((scene, sync, changes)) = churn.as_mut() {
+                puffin::profile_scope!("apply changes");
+                let start = Instant::now();
+                scene.step(*changes)?;
+                let applied = sync.apply(ctx, renderer, &mut scene.live)?;
+                if measured {
+                    apply.push(start.elapsed().as_secs_f64() * 1e3);
+                    upload.push(applied.upload_bytes);
+                }
+            }
             let frame_start = Instant::now();
             let stats = renderer.render(ctx, &target.frame_target(), &input);
             let frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
@@ -320,9 +352,10 @@ fn run_row(
             main_late: timed(main::LATE_NAME),
         }
     });
+    upload.sort_unstable();
     Ok(Row {
         mode,
-        objects: renderer.buffers.object_count,
+        objects: churn.as_ref().map_or(renderer.buffers.object_count, |(scene, _, _)| scene.object_count() as u32),
         visible: visible.last().copied().unwrap_or(0),
         frames: config.frames,
         draw_commands: commands.draw_commands(),
@@ -349,6 +382,9 @@ fn run_row(
         occluded: counts.occluded,
         drawn: counts.drawn,
         levels: counts.levels,
+        churn: churn.map_or(0, |(_, _, changes)| changes),
+        upload_bytes: upload.get(upload.len() / 2).copied().unwrap_or(0),
+        cpu_apply_ms: Stat::of(&apply),
     })
 }
 

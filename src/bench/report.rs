@@ -119,6 +119,17 @@ pub struct Row {
     pub drawn: [u32; 2],
     /// Objects drawn at each level of detail, last measured frame.
     pub levels: [u32; crate::tunables::LOD_LEVELS as usize],
+    /// Objects replaced per frame (`--churn`: removed, added elsewhere, and as many more
+    /// moved); 0 for a scene that does not change.
+    #[serde(default)]
+    pub churn: usize,
+    /// Bytes the changes uploaded per frame, median.
+    #[serde(default)]
+    pub upload_bytes: u64,
+    /// CPU time of applying the changes (the edits through the handles and their upload),
+    /// apart from `cpu_record_ms`.
+    #[serde(default)]
+    pub cpu_apply_ms: Stat,
 }
 
 impl Row {
@@ -268,6 +279,24 @@ impl BenchReport {
                 gpu(&|g| g.total),
                 format!("{:?}", r.bind_group_sets),
             );
+        }
+        if self.rows.iter().any(|r| r.churn > 0) {
+            out += &format!(
+                "\n{:<15} {:>9} {:>8} {:>14} {:>17} {:>17}\n",
+                "churn", "objects", "changes", "upload B", "apply ms", "record ms"
+            );
+            for r in self.rows.iter().filter(|r| r.churn > 0) {
+                let stat = |s: &Stat| format!("{:.3} / {:.3}", s.median, s.p95);
+                out += &format!(
+                    "{:<15} {:>9} {:>8} {:>14} {:>17} {:>17}\n",
+                    r.mode.name(),
+                    r.objects,
+                    r.churn,
+                    r.upload_bytes,
+                    stat(&r.cpu_apply_ms),
+                    stat(&r.cpu_record_ms)
+                );
+            }
         }
         out += "\n";
         out += "lod/occ: levels of detail / occlusion culling; drawn: instances drawn by phase 1 + phase 2; \

@@ -1,6 +1,10 @@
 //! Soak run: many GPU-driven frames of an animated scene, sampling host and GPU memory, to show
 //! that nothing grows per frame once warmed up and no buffer is re-created per frame.
 //!
+//! With churn, a live copy of the scene has objects removed, added and moved every frame
+//! (`live::churn`): after warm-up, once the batches' capacities have settled, no buffer is
+//! made either.
+//!
 //! Host memory is the process's resident set (`/proc/self/statm`, Linux); GPU memory and live
 //! object counts come from wgpu's internal counters (`counters` feature): bytes of buffer and
 //! texture memory, live buffers and device memory allocations.
@@ -12,6 +16,8 @@ use serde::Serialize;
 use crate::frame::{DrawMode, FrameInput, Renderer};
 use crate::gpu::target::OffscreenTarget;
 use crate::gpu::GpuContext;
+use crate::live::churn::ChurnScene;
+use crate::live::LiveSync;
 use crate::scene::Scene;
 
 /// One memory sample.
@@ -154,10 +160,17 @@ pub fn run(
     width: u32,
     height: u32,
     detail: crate::frame::Detail,
+    churn: usize,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<SoakReport, super::BenchError> {
     check_plan(frames, warmup, every)?;
-    let mut renderer = Renderer::new(ctx, scene, crate::gpu::target::COLOR_FORMAT)?;
+    // With churn, the scene is a live copy changed every frame (see `live::churn`).
+    let mut churning = match churn {
+        0 => None,
+        _ => Some((ChurnScene::from_scene(scene, 7)?, LiveSync::new())),
+    };
+    let initial = churning.as_ref().map(|(c, _)| c.live.to_scene());
+    let mut renderer = Renderer::new(ctx, initial.as_ref().unwrap_or(scene), crate::gpu::target::COLOR_FORMAT)?;
     let target = OffscreenTarget::new(&ctx.device, width, height);
     let start = Instant::now();
     let mut samples = Vec::new();
@@ -175,6 +188,10 @@ pub fn run(
             if let Some(lane) = lane.as_mut() {
                 lane.recalibrate_if_stale(ctx);
                 lane.submitted(tag);
+            }
+            if let Some((churn_scene, sync)) = churning.as_mut() {
+                churn_scene.step(churn)?;
+                sync.apply(ctx, &mut renderer, &mut churn_scene.live)?;
             }
             renderer.render(ctx, &target.frame_target(), &input);
             {

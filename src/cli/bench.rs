@@ -61,6 +61,10 @@ pub struct BenchArgs {
     /// say, and print the GPU-time ratio.
     #[arg(long)]
     compare_detail: bool,
+    /// Replace this many objects per frame (remove N, add N elsewhere, move N more) in a live
+    /// copy of the scene; the table adds the upload bytes and CPU time of applying them.
+    #[arg(long, default_value_t = 0)]
+    churn: usize,
 }
 
 /// `--puffin-http [ADDR]`, shared by `bench`, `view` and `soak`.
@@ -117,6 +121,7 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
         gpu_wait: args.wait.unwrap_or_else(|| GpuWait::for_adapter(ctx.info.device_type)),
         detail: args.detail.detail(),
         compare_detail: args.compare_detail,
+        churn: args.churn,
     };
     let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
     let _server = args.puffin_http.serve()?;

@@ -38,6 +38,10 @@ pub struct SoakArgs {
     /// Host memory growth after warm-up tolerated as allocator noise, in KiB.
     #[arg(long, default_value_t = 1024)]
     host_slack_kib: u64,
+    /// Replace this many objects per frame (remove N, add N elsewhere, move N more) in a live
+    /// copy of the scene.
+    #[arg(long, default_value_t = 0)]
+    churn: usize,
     /// Write the memory samples and growth as JSON.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -68,6 +72,7 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
         args.size.width,
         args.size.height,
         args.detail.detail(),
+        args.churn,
         &mut |done, total| progress.update(done, total, ""),
     )?;
     println!("adapter: {} ({:?})", ctx.info.name, ctx.info.backend);

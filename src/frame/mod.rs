@@ -8,6 +8,7 @@
 
 pub mod plan;
 pub mod prewarm;
+mod setup;
 pub mod tag;
 
 use std::sync::Arc;
@@ -23,16 +24,16 @@ use crate::gpu_scene::types::FrameUniforms;
 use crate::gpu_scene::{check_scene, prepare, Layouts, PreparedScene, SceneBuffers, UploadError};
 use crate::passes::build::BuildPass;
 use crate::passes::cull::cpu::{CpuCounts, DrawnObject};
-use crate::passes::cull::{self, CullPass, GpuCounters};
+use crate::passes::cull::{CullPass, GpuCounters};
 use crate::passes::main::indirect::IndirectCall;
-use crate::passes::main::{bundle, Draws, MainPass};
+use crate::passes::main::{bundle, MainPass};
 use crate::passes::pyramid::{self, PyramidPass};
-use crate::passes::Phase;
 use crate::pipelines::PipelineError;
 use crate::scene::camera::frustum_planes;
 use crate::scene::{animation, Camera, Scene};
 use crate::tunables::WORKGROUP_SIZE;
 pub use plan::{Capabilities, Detail, DrawMode, FramePlan, MainDraws};
+use setup::FrameSetup;
 pub use tag::FrameTag;
 
 #[derive(Debug, thiserror::Error)]
@@ -250,7 +251,18 @@ impl Renderer {
     /// Replaces the scene; pipelines and layouts are kept.
     pub fn set_scene(&mut self, ctx: &GpuContext, scene: &Scene) -> Result<(), UploadError> {
         check_scene(scene, &ctx.limits)?;
-        let prepared = prepare(scene);
+        self.set_prepared_scene(ctx, scene, prepare(scene))
+    }
+
+    /// Replaces the scene with one already in GPU order (`prepare(scene)`, possibly edited:
+    /// a live scene hides its spare slots); checks it as [`Renderer::set_scene`] does.
+    pub fn set_prepared_scene(
+        &mut self,
+        ctx: &GpuContext,
+        scene: &Scene,
+        prepared: PreparedScene,
+    ) -> Result<(), UploadError> {
+        check_scene(scene, &ctx.limits)?;
         self.buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &self.layouts, scene, &prepared);
         self.prepared = prepared;
         self.bundle = None;
@@ -334,83 +346,17 @@ impl Renderer {
         puffin::profile_scope!("render", &tag);
         let frame = self.frame_number;
         self.frame_number += 1;
-        let plan = *self.plan(input.mode);
-        let phases = plan.phases(input.detail.occlusion);
-        let mut uniforms = self.frame_uniforms(input, target.width, target.height);
-        // While culling is frozen, the second phase tests against the pyramid of the frozen
-        // view (built before the freeze, kept since), so what the frozen camera cannot see
-        // disappears too; a new depth buffer (first frame, resize) ends that.
-        let keep_pyramid = phases.len() == 2
-            && input.cull_camera.is_some()
-            && self.pyramid_view_proj.is_some()
-            && self.pyramid.fits(target.depth, target.width, target.height);
-        if keep_pyramid {
-            uniforms.occlusion_view_proj = self.pyramid_view_proj.expect("checked above");
-        } else if phases.len() == 2 {
-            // A new depth buffer (first frame, resize) gets a new pyramid before its first use.
-            self.pyramid.fit(&ctx.device, target.depth, target.width, target.height);
-            self.pyramid_view_proj = Some(uniforms.view_proj);
-        }
-        {
-            puffin::profile_scope!("write uniforms");
-            uniforms.write_to(&mut self.uniform_bytes);
-            ctx.queue.write_buffer(&self.buffers.frame, 0, &self.uniform_bytes);
-        }
-
-        // The CPU's share of the modes it culls for: done before recording, as an application
-        // would, and timed apart from it.
-        let mut cpu_cull_ms = 0.0;
-        let mut cpu_counts = None;
-        match plan.main {
-            MainDraws::CpuBaseline => {
-                puffin::profile_scope!("cpu cull");
-                let start = Instant::now();
-                let prepared = &self.prepared;
-                let counts =
-                    cull::cpu::cull_into(&uniforms, &prepared.objects, &prepared.batches, &mut self.visible_scratch);
-                cpu_cull_ms = start.elapsed().as_secs_f64() * 1e3;
-                cpu_counts = Some(counts);
-            }
-            MainDraws::Bundle => {
-                if self.bundle.is_none() {
-                    puffin::profile_scope!("record bundle");
-                    let (drawn, counts) = cull::cpu::cull(&uniforms, &self.prepared.objects, &self.prepared.batches);
-                    let recorded = bundle::record(&ctx.device, &self.main, &self.buffers, &self.prepared, &drawn);
-                    self.bundle = Some((recorded, counts));
-                }
-                cpu_counts = self.bundle.as_ref().map(|(_, counts)| *counts);
-            }
-            MainDraws::Indirect(_) => {}
-        }
+        let FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts } = self.setup(ctx, target, input);
 
         let record_start = Instant::now();
         let finish_start: Instant;
+        // Lent to the frame's encoder while the passes (which borrow the renderer) record.
+        let mut timer = self.timer.take();
         let (command_buffer, commands) = {
             puffin::profile_scope!("record");
             let encode_scope = puffin::profile_scope_custom!("encode");
-            let mut encoder = FrameEncoder::new(&ctx.device, "frame", self.timer.as_mut());
-            for &phase in phases {
-                let hiz = if phase == Phase::Late {
-                    if !keep_pyramid {
-                        self.pyramid.record(&mut encoder);
-                    }
-                    self.pyramid.hiz_bind_group()
-                } else {
-                    &self.buffers.hiz_placeholder
-                };
-                if let Some(output) = plan.cull {
-                    self.cull.record(&mut encoder, &self.buffers, output, phase, hiz);
-                }
-                if plan.build {
-                    self.build.record(&mut encoder, &self.buffers, phase);
-                }
-                let draws = match plan.main {
-                    MainDraws::Indirect(indirect) => Draws::Indirect(indirect),
-                    MainDraws::CpuBaseline => Draws::Baseline(&self.visible_scratch),
-                    MainDraws::Bundle => Draws::Bundle(&self.bundle.as_ref().expect("the bundle was recorded above").0),
-                };
-                self.main.record(&mut encoder, target, &self.buffers, &self.prepared, draws, phase);
-            }
+            let mut encoder = FrameEncoder::new(&ctx.device, "frame", timer.as_mut());
+            self.record_phases(&mut encoder, target, &plan, phases, keep_pyramid);
             if plan.cull.is_some() {
                 self.cull.copy_counters(&mut encoder, &self.buffers, frame);
             }
@@ -424,6 +370,7 @@ impl Renderer {
             finish_start = Instant::now();
             (encoder.finish(), commands)
         };
+        self.timer = timer;
         let finish_ms = finish_start.elapsed().as_secs_f64() * 1e3;
         let record_ms = record_start.elapsed().as_secs_f64() * 1e3;
 

@@ -46,7 +46,11 @@ pub fn prewarm(
     let mut frame = FrameEncoder::new(&ctx.device, "prewarm", None);
     cull.prewarm(&mut frame, buffers);
     build.prewarm(&mut frame, buffers);
-    main.prewarm(&mut frame, buffers, &FrameTarget { color: &color, depth: &depth, width: 1, height: 1 });
+    main.prewarm(
+        &mut frame,
+        buffers,
+        &FrameTarget { color: &color, depth: &depth, width: 1, height: 1, keep_color: false },
+    );
     pyramid.resize(&ctx.device, &depth, 1, 1);
     pyramid.prewarm(&mut frame);
     ctx.queue.submit([frame.encoder.finish()]);

@@ -30,6 +30,16 @@ pub enum ContextError {
     MissingFeature { adapter: String, feature: &'static str },
     #[error("adapter \"{adapter}\" cannot execute indirect draws (DownlevelFlags::INDIRECT_EXECUTION)")]
     NoIndirectExecution { adapter: String },
+    #[error(
+        "the device was created without the feature {feature}, which multidraw needs; add it to \
+         DeviceDescriptor::required_features (the adapter \"{adapter}\" has it: {available})"
+    )]
+    FeatureNotEnabled { adapter: String, feature: &'static str, available: bool },
+    #[error(
+        "the device's limit {limit} is {got}, below the {needed} multidraw needs; request at least \
+         wgpu::Limits::default() in DeviceDescriptor::required_limits"
+    )]
+    LimitTooLow { limit: &'static str, needed: u64, got: u64 },
     /// The message holds wgpu's reason, so it is no `source()` as well (said once in a chain).
     #[error("requesting a device from \"{adapter}\" failed: {error}")]
     RequestDevice { adapter: String, error: wgpu::RequestDeviceError },
@@ -65,6 +75,10 @@ pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::MULTI_DRAW_INDIREC
 
 /// Features the engine cannot work without.
 pub const REQUIRED_FEATURES: wgpu::Features = wgpu::Features::INDIRECT_FIRST_INSTANCE;
+
+/// The limits a caller's device must have ([`GpuContext::from_device`]): wgpu's defaults,
+/// which hold every binding count the passes' layouts use.
+pub const REQUIRED_LIMITS: wgpu::Limits = wgpu::Limits::defaults();
 
 /// The device and what it can do. Cheap to share: every field is reference counted.
 pub struct GpuContext {
@@ -165,6 +179,55 @@ impl GpuContext {
             driver_cache_loaded,
             driver_cache_file,
             errors,
+        })
+    }
+
+    /// Wraps a device the caller opened (an application embedding the engine). Checks what
+    /// [`GpuContext::from_adapter`] requests: [`REQUIRED_FEATURES`] must have been enabled on
+    /// `device`, and the adapter must execute indirect draws. The optional features are used
+    /// where the device has them; its limits are what it was created with. No error handler
+    /// is installed (the device's errors stay the caller's) and nothing is printed.
+    pub fn from_device(
+        instance: &wgpu::Instance,
+        adapter: &wgpu::Adapter,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<Self, ContextError> {
+        let info = adapter.get_info();
+        let enabled = device.features();
+        if !enabled.contains(REQUIRED_FEATURES) {
+            return Err(ContextError::FeatureNotEnabled {
+                adapter: info.name.clone(),
+                feature: "INDIRECT_FIRST_INSTANCE",
+                available: adapter.features().contains(REQUIRED_FEATURES),
+            });
+        }
+        let mut too_low = None;
+        REQUIRED_LIMITS.check_limits_with_fail_fn(&device.limits(), true, |limit, needed, got| {
+            too_low = Some(ContextError::LimitTooLow { limit, needed, got });
+        });
+        if let Some(error) = too_low {
+            return Err(error);
+        }
+        if !adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::INDIRECT_EXECUTION) {
+            return Err(ContextError::NoIndirectExecution { adapter: info.name.clone() });
+        }
+        let features = enabled & (REQUIRED_FEATURES | OPTIONAL_FEATURES);
+        let driver_cache = None;
+        Ok(Self {
+            instance: instance.clone(),
+            adapter: adapter.clone(),
+            device: device.clone(),
+            queue: queue.clone(),
+            info,
+            features,
+            limits: device.limits(),
+            // Whatever the caller's instance does; the engine's draws are bounded either way.
+            indirect_validation: false,
+            pipelines: Arc::new(PipelineCache::new(device.clone(), driver_cache)),
+            driver_cache_loaded: 0,
+            driver_cache_file: None,
+            errors: Arc::new(Mutex::new(Vec::new())),
         })
     }
 

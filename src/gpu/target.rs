@@ -10,6 +10,9 @@ pub struct FrameTarget<'a> {
     pub depth: &'a wgpu::TextureView,
     pub width: u32,
     pub height: u32,
+    /// Draw over what `color` holds (an embedding application's own passes) instead of
+    /// clearing it first; depth is cleared either way.
+    pub keep_color: bool,
 }
 
 impl FrameTarget<'_> {
@@ -70,7 +73,13 @@ impl OffscreenTarget {
     }
 
     pub fn frame_target(&self) -> FrameTarget<'_> {
-        FrameTarget { color: &self.color_view, depth: &self.depth_view, width: self.width, height: self.height }
+        FrameTarget {
+            color: &self.color_view,
+            depth: &self.depth_view,
+            width: self.width,
+            height: self.height,
+            keep_color: false,
+        }
     }
 
     /// Reads the colour target back as tightly packed RGBA8 rows.

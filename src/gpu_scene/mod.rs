@@ -1,5 +1,5 @@
 //! The only layer that knows both the CPU scene and the GPU: the GPU struct types, the scene
-//! in GPU order ([`prepare`]), its buffers and bind groups ([`SceneBuffers`]), the universal
+//! in GPU order ([`mod@prepare`]), its buffers and bind groups ([`SceneBuffers`]), the universal
 //! layout (bind group tables shared by Rust and WGSL) and shader composition.
 
 pub mod buffers;

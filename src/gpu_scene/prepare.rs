@@ -36,11 +36,7 @@ pub struct PreparedScene {
 /// Sorts objects into batches of (variant, mesh, level) and fills the GPU tables.
 pub fn prepare(scene: &Scene) -> PreparedScene {
     let variant_of = |material: u32| scene.materials[material as usize].variant as u32;
-    let mut order: Vec<u32> = (0..scene.objects.len() as u32).collect();
-    order.sort_by_key(|&i| {
-        let o = &scene.objects[i as usize];
-        (variant_of(o.material), o.mesh)
-    });
+    let order = gpu_order(scene);
 
     // Runs of objects sharing (variant, mesh), in sorted order: (variant, mesh, first, count).
     let mut groups: Vec<(u32, u32, u32, u32)> = Vec::new();
@@ -127,6 +123,18 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
     PreparedScene { objects, batches, materials, variants, identity_base: next_instance, textures }
 }
 
+/// The scene's object indices in GPU order: sorted (stably) by (variant, mesh). Entry `i`
+/// is the scene object whose id on the GPU is `i`.
+pub fn gpu_order(scene: &Scene) -> Vec<u32> {
+    let variant_of = |material: u32| scene.materials[material as usize].variant as u32;
+    let mut order: Vec<u32> = (0..scene.objects.len() as u32).collect();
+    order.sort_by_key(|&i| {
+        let o = &scene.objects[i as usize];
+        (variant_of(o.material), o.mesh)
+    });
+    order
+}
+
 /// A level's error as a fraction of the mesh's bounding radius, so the cull pass scales it by
 /// the object's world radius (which already carries the object's scale). A mesh of radius 0
 /// has nothing to simplify: its coarser levels are never picked.
@@ -141,9 +149,15 @@ fn relative_error(error: f32, radius: f32) -> f32 {
 }
 
 fn gpu_object(scene: &Scene, object: &Object, batch: u32) -> GpuObject {
-    let mesh = &scene.meshes.meshes[object.mesh as usize];
+    gpu_object_in(&scene.meshes, scene.animated, object, batch)
+}
+
+/// One object's GPU record in the batch whose level 0 is `batch`: what [`prepare`] writes, and
+/// what a live scene rewrites in place when an object moves.
+pub fn gpu_object_in(meshes: &crate::mesh::MeshArena, animated: bool, object: &Object, batch: u32) -> GpuObject {
+    let mesh = &meshes.meshes[object.mesh as usize];
     let model = Mat4::from_scale_rotation_translation(Vec3::splat(object.scale), object.rotation, object.translation);
-    let (orbit, spin) = if scene.animated { (object.orbit_class as u32, object.spin_class as u32) } else { (0, 0) };
+    let (orbit, spin) = if animated { (object.orbit_class as u32, object.spin_class as u32) } else { (0, 0) };
     GpuObject {
         model,
         bounds: mesh.bounds.truncate().extend(mesh.bounds.w * object.scale.abs()),

@@ -11,7 +11,7 @@
 //!
 //! Errors: every creation runs inside validation and out-of-memory error scopes. wgpu 27 keeps
 //! one scope stack per device, shared by all threads, so with creations running in parallel an
-//! error may land in another thread's scope. [`ScopedCreation`] handles that: every popped
+//! error may land in another thread's scope. `ScopedCreation` handles that: every popped
 //! error goes into one shared list, and a creation decides its outcome only once no creation
 //! is in flight any more, by looking for errors that name its label.
 

@@ -105,6 +105,12 @@ impl SurfaceState {
 
     /// The scene's target: `color` (a view of the acquired texture) with this surface's depth.
     pub fn frame_target<'a>(&'a self, color: &'a wgpu::TextureView) -> FrameTarget<'a> {
-        FrameTarget { color, depth: &self.depth, width: self.config.width, height: self.config.height }
+        FrameTarget {
+            color,
+            depth: &self.depth,
+            width: self.config.width,
+            height: self.config.height,
+            keep_color: false,
+        }
     }
 }

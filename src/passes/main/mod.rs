@@ -182,6 +182,7 @@ impl MainPass {
         store: wgpu::StoreOp,
     ) -> CountingRenderPass<'f> {
         let (color, depth) = match load {
+            LoadOps::Clear if target.keep_color => (wgpu::LoadOp::Load, wgpu::LoadOp::Clear(1.0)),
             LoadOps::Clear => (wgpu::LoadOp::Clear(CLEAR_COLOR), wgpu::LoadOp::Clear(1.0)),
             LoadOps::Load => (wgpu::LoadOp::Load, wgpu::LoadOp::Load),
         };

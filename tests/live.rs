@@ -1,0 +1,252 @@
+//! Live scenes: a scene built change by change through handles (adds, moves, removes, adds
+//! into freed slots, growth past every capacity) renders, after each step, the same image as
+//! the same scene built at once from scratch, in the gpu and the cpu mode, and the GPU counts
+//! the objects the CPU reference counts. Handles that were removed or belong to another scene
+//! are refused.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use glam::{Quat, Vec3, Vec4};
+use multidraw::frame::FrameStats;
+use multidraw::gpu::target::OffscreenTarget;
+use multidraw::live::{LiveError, LiveObject, LiveScene, LiveSync, MaterialHandle, MeshHandle, ObjectHandle};
+use multidraw::mesh::{procedural, MeshArena};
+use multidraw::scene::{Camera, Material, Object, Scene, TextureLayers, Variant};
+use multidraw::{DrawMode, FrameInput, GpuContext, Renderer};
+
+const WIDTH: u32 = 160;
+const HEIGHT: u32 = 120;
+
+fn camera() -> Camera {
+    Camera {
+        position: Vec3::new(0.0, 2.0, 16.0),
+        target: Vec3::ZERO,
+        up: Vec3::Y,
+        fov_y: 60f32.to_radians(),
+        near: 0.1,
+        far: 100.0,
+    }
+}
+
+fn materials() -> Vec<Material> {
+    vec![
+        Material::colored("red", Vec4::new(0.8, 0.2, 0.2, 1.0)),
+        Material::colored("blue", Vec4::new(0.2, 0.3, 0.9, 1.0)),
+        Material { variant: Variant::DoubleSided, ..Material::colored("green", Vec4::new(0.2, 0.8, 0.3, 1.0)) },
+    ]
+}
+
+/// Grid cell `i` (20 columns × 8 rows, some out of view to the sides), so objects never
+/// overlap and their order cannot change the image.
+fn cell(i: u32) -> Vec3 {
+    Vec3::new((i % 20) as f32 * 1.5 - 14.25, (i / 20 % 8) as f32 * 1.5 - 5.0, -((i / 160) as f32) * 3.0)
+}
+
+/// The scene the test expects, kept apart from the live scene's own bookkeeping: objects by
+/// a key the test chooses, meshes and materials in the order they were added.
+struct Expected {
+    meshes: MeshArena,
+    materials: Vec<Material>,
+    objects: BTreeMap<u32, Object>,
+}
+
+impl Expected {
+    fn scene(&self) -> Scene {
+        Scene {
+            name: "expected".into(),
+            meshes: self.meshes.clone(),
+            materials: self.materials.clone(),
+            objects: self.objects.values().copied().collect(),
+            camera: camera(),
+            animated: false,
+            base_color_textures: TextureLayers::default(),
+            normal_textures: TextureLayers::default(),
+        }
+    }
+}
+
+/// The live scene and the expected one, changed together.
+struct Both {
+    live: LiveScene,
+    expected: Expected,
+    meshes: Vec<MeshHandle>,
+    materials: Vec<MaterialHandle>,
+    objects: BTreeMap<u32, ObjectHandle>,
+}
+
+impl Both {
+    fn new() -> Self {
+        let mut live = LiveScene::new(camera());
+        let mut expected = Expected { meshes: MeshArena::default(), materials: Vec::new(), objects: BTreeMap::new() };
+        let shapes = [("cube", procedural::cube()), ("sphere", procedural::uv_sphere(16, 8))];
+        let meshes = shapes
+            .into_iter()
+            .map(|(name, data)| {
+                expected.meshes.add(name, data.clone()).expect("valid mesh");
+                live.add_mesh(name, data).expect("valid mesh")
+            })
+            .collect();
+        let materials = materials()
+            .into_iter()
+            .map(|m| {
+                expected.materials.push(m.clone());
+                live.add_material(m)
+            })
+            .collect();
+        Self { live, expected, meshes, materials, objects: BTreeMap::new() }
+    }
+
+    fn add(&mut self, key: u32, mesh: u32, material: u32) {
+        let translation = cell(key);
+        let object = LiveObject {
+            scale: 0.5,
+            ..LiveObject::new(self.meshes[mesh as usize], self.materials[material as usize], translation)
+        };
+        let handle = self.live.add_object(object).expect("add");
+        self.objects.insert(key, handle);
+        self.expected.objects.insert(
+            key,
+            Object { translation, rotation: Quat::IDENTITY, scale: 0.5, mesh, material, orbit_class: 0, spin_class: 0 },
+        );
+    }
+
+    fn remove(&mut self, key: u32) {
+        let handle = self.objects.remove(&key).expect("known key");
+        self.live.remove_object(handle).expect("remove");
+        self.expected.objects.remove(&key);
+    }
+
+    fn move_to(&mut self, key: u32, translation: Vec3, rotation: Quat) {
+        self.live.set_transform(self.objects[&key], translation, rotation, 0.5).expect("move");
+        let object = self.expected.objects.get_mut(&key).expect("known key");
+        object.translation = translation;
+        object.rotation = rotation;
+    }
+}
+
+fn render(ctx: &GpuContext, renderer: &mut Renderer, mode: DrawMode) -> (image::RgbaImage, FrameStats) {
+    let target = OffscreenTarget::new(&ctx.device, WIDTH, HEIGHT);
+    let stats = renderer.render(ctx, &target.frame_target(), &FrameInput::new(camera(), mode));
+    ctx.wait_idle();
+    let image = target.read_rgba(&ctx.device, &ctx.queue);
+    common::assert_no_gpu_errors(ctx);
+    (image, stats)
+}
+
+/// The live renderer's frames against a fresh renderer of the expected scene, in both modes,
+/// and the GPU's visible count against the CPU reference's.
+fn check_step(ctx: &GpuContext, name: &str, live: &mut Renderer, expected: &Scene) {
+    let mut reference = common::renderer(ctx, expected);
+    for mode in [DrawMode::Gpu, DrawMode::Cpu] {
+        let (got, stats) = render(ctx, live, mode);
+        let (want, _) = render(ctx, &mut reference, mode);
+        let (count, bounds) = common::differing_pixels(&want, &got);
+        if count > 0 {
+            let (actual, diff) = common::write_mismatch(&format!("live-{name}-{mode}"), &want, &got);
+            panic!(
+                "step {name}, {mode}: {count} pixels differ (bounds {bounds:?}) from the scene built at once: {} {}",
+                actual.display(),
+                diff.display()
+            );
+        }
+        match mode {
+            DrawMode::Gpu => {
+                let gpu = common::gpu_visible(ctx, live);
+                let (_, cpu_stats) = render(ctx, &mut reference, DrawMode::Cpu);
+                assert_eq!(Some(gpu), cpu_stats.cpu_visible, "step {name}: GPU visible count vs the CPU reference");
+            }
+            _ => assert!(stats.cpu_visible.is_some()),
+        }
+    }
+}
+
+#[test]
+fn a_scene_built_change_by_change_renders_as_one_built_at_once() {
+    let ctx = common::context();
+    let mut both = Both::new();
+    for key in 0..6 {
+        both.add(key, key % 2, key % 3);
+    }
+    let mut renderer = common::renderer(&ctx, &both.live.to_scene());
+    let mut sync = LiveSync::new();
+    sync.apply(&ctx, &mut renderer, &mut both.live).expect("first upload");
+    check_step(&ctx, "initial", &mut renderer, &both.expected.scene());
+
+    // Moves only: rewritten in place, nothing re-made.
+    both.move_to(1, Vec3::new(-3.0, -7.0, 0.0), Quat::from_rotation_y(0.7));
+    both.move_to(4, Vec3::new(3.0, -7.0, 0.5), Quat::from_rotation_x(0.4));
+    let stats = sync.apply(&ctx, &mut renderer, &mut both.live).expect("moves");
+    assert!(!stats.relaid, "moves are written in place: {stats:?}");
+    assert_eq!(stats.objects_written, 2);
+    assert!(stats.writes == 1 && stats.copies >= 1 && stats.copies <= 2, "{stats:?}");
+    check_step(&ctx, "moved", &mut renderer, &both.expected.scene());
+
+    // Removes, then adds into the freed slots.
+    let capacity = both.live.object_capacity();
+    both.remove(0);
+    both.remove(3);
+    let stats = sync.apply(&ctx, &mut renderer, &mut both.live).expect("removes");
+    assert!(!stats.relaid && stats.objects_written == 2, "removes are written in place: {stats:?}");
+    check_step(&ctx, "removed", &mut renderer, &both.expected.scene());
+    both.add(20, 1, 2);
+    both.add(21, 0, 1);
+    assert_eq!(both.live.object_capacity(), capacity, "adds reuse the freed slots");
+    let stats = sync.apply(&ctx, &mut renderer, &mut both.live).expect("adds into freed slots");
+    assert!(!stats.relaid, "adds into spare slots are written in place: {stats:?}");
+    check_step(&ctx, "refilled", &mut renderer, &both.expected.scene());
+
+    // Growth past every batch's capacity, with moves and removes in the same frame.
+    for key in 40..150 {
+        both.add(key, key % 2, key % 3);
+    }
+    both.move_to(20, Vec3::new(0.0, -7.0, 0.0), Quat::from_rotation_z(0.3));
+    both.remove(41);
+    let stats = sync.apply(&ctx, &mut renderer, &mut both.live).expect("growth");
+    assert!(stats.relaid, "growth past the capacities lays the scene out again: {stats:?}");
+    check_step(&ctx, "grown", &mut renderer, &both.expected.scene());
+
+    // Hidden objects are not drawn; shown again, they are.
+    both.live.set_visible(both.objects[&42], false).expect("hide");
+    let hidden = both.expected.objects.remove(&42).expect("known key");
+    sync.apply(&ctx, &mut renderer, &mut both.live).expect("hide");
+    check_step(&ctx, "hidden", &mut renderer, &both.expected.scene());
+    both.live.set_visible(both.objects[&42], true).expect("show");
+    both.expected.objects.insert(42, hidden);
+    sync.apply(&ctx, &mut renderer, &mut both.live).expect("show");
+    check_step(&ctx, "shown", &mut renderer, &both.expected.scene());
+}
+
+#[test]
+fn removed_and_foreign_handles_are_refused() {
+    let mut both = Both::new();
+    both.add(0, 0, 0);
+    let handle = both.objects[&0];
+    both.remove(0);
+    let removed = || LiveError::Removed { kind: "object", slot: handle.slot() };
+    assert_eq!(both.live.remove_object(handle), Err(removed()));
+    assert_eq!(both.live.set_transform(handle, Vec3::ZERO, Quat::IDENTITY, 1.0), Err(removed()));
+    assert_eq!(both.live.set_visible(handle, false), Err(removed()));
+    // Its slot's next object is not reachable through the old handle.
+    both.add(1, 0, 0);
+    assert_eq!(both.objects[&1].slot(), handle.slot());
+    assert_eq!(both.live.object(handle).err(), Some(removed()));
+    assert!(both.live.object(both.objects[&1]).is_ok());
+
+    let mut other = Both::new();
+    other.add(0, 0, 0);
+    let foreign = || LiveError::Foreign { kind: "object" };
+    assert_eq!(both.live.remove_object(other.objects[&0]), Err(foreign()));
+    assert_eq!(both.live.object(other.objects[&0]).err(), Some(foreign()));
+    let object = LiveObject::new(other.meshes[0], both.materials[0], Vec3::ZERO);
+    assert_eq!(both.live.add_object(object), Err(LiveError::Foreign { kind: "mesh" }));
+
+    // A mesh or material in use is not removed; unused, it is, and its handle is then refused.
+    assert!(matches!(both.live.remove_mesh(both.meshes[0]), Err(LiveError::InUse { .. })));
+    both.live.remove_mesh(both.meshes[1]).expect("unused mesh");
+    let object = LiveObject::new(both.meshes[1], both.materials[0], Vec3::ZERO);
+    assert_eq!(both.live.add_object(object), Err(LiveError::Removed { kind: "mesh", slot: 1 }));
+    both.live.remove_material(both.materials[2]).expect("unused material");
+    assert!(both.live.set_material(both.objects[&1], both.materials[2]).is_err());
+}
