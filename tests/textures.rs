@@ -60,6 +60,7 @@ fn quad_scene(texture: Texture, uv_min: Vec2, uv_max: Vec2, distance: f32) -> Sc
         animated: false,
         base_color_textures: TextureLayers { layers: vec![texture] },
         normal_textures: TextureLayers::default(),
+        notes: Vec::new(),
     }
 }
 
