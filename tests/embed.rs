@@ -71,7 +71,7 @@ fn embedded_frame(
     ctx.queue.submit([encoder.finish()]);
     ctx.wait_idle();
     let image = target.read_rgba(&ctx.device, &ctx.queue);
-    common::assert_no_gpu_errors(&ctx);
+    common::assert_no_gpu_errors(ctx);
     image
 }
 

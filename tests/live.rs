@@ -63,6 +63,7 @@ impl Expected {
             animated: false,
             base_color_textures: TextureLayers::default(),
             normal_textures: TextureLayers::default(),
+            notes: Vec::new(),
         }
     }
 }

@@ -86,6 +86,7 @@ fn placeholder_scene() -> Scene {
         animated: false,
         base_color_textures: TextureLayers::default(),
         normal_textures: TextureLayers::default(),
+        notes: Vec::new(),
     }
 }
 

@@ -500,6 +500,7 @@ impl LiveScene {
             animated: false,
             base_color_textures: TextureLayers::default(),
             normal_textures: TextureLayers::default(),
+            notes: Vec::new(),
         }
     }
 }

@@ -3,15 +3,15 @@
 //! and `scenes/default.toml` (embedded as [`DEFAULT_SCENE_TOML`]) is the built-in stress scene.
 //!
 //! Loading runs in stages so that each error names what the user wrote:
-//! 1. `toml` deserialises the text into the [`spec`] types (syntax errors, wrong types and
+//! 1. `toml` deserialises the text into the `spec` types (syntax errors, wrong types and
 //!    unknown keys come back with a line and column);
 //! 2. while deserialising, every number that becomes an `f32` is checked to be finite
-//!    ([`finite`]: TOML allows `nan`, `inf` and numbers beyond `f32`'s range), so a refused
+//!    (`finite`: TOML allows `nan`, `inf` and numbers beyond `f32`'s range), so a refused
 //!    number has a line and column too;
 //! 3. the object total is computed from the counts alone, and every mesh's size from its
 //!    parameters or glTF accessors, so a scene over its [`Budget`] is refused before anything
 //!    is generated;
-//! 4. [`build`] makes meshes, materials and texture layers, then the object sets (through
+//! 4. `build` makes meshes, materials and texture layers, then the object sets (through
 //!    [`crate::scene::placement`]), then the camera, and checks the result finite.
 //!
 //! Every file (the scene file, its glTF files, their buffers and images) is read through one
