@@ -22,10 +22,13 @@ run: deps
 
 # One test at a time: lavapipe already uses every core, and tests that open devices or set
 # environment variables should not overlap. (RUST_TEST_THREADS, not --test-threads: the
-# criterion bench, run here once in test mode, does not take libtest's flags.) `--all-targets`
+# criterion bench, run here once in test mode, does not take libtest's flags.) The examples are
+# built first as programs: tests/embed.rs runs examples/embed (test mode builds them under a
+# hashed name). `--all-targets`
 # leaves out the doc tests (the crate docs' example), so they run next; the docs must build
 # without a warning.
 test: deps test-deps
+	$(CARGO) build --examples
 	RUST_TEST_THREADS=1 $(CARGO) test --all-targets
 	RUST_TEST_THREADS=1 $(CARGO) test --doc
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps

@@ -100,17 +100,7 @@ impl Builder<'_> {
 
     /// After `[[mesh]]` `index` is built: the arena so far and the plan for the rest.
     pub(super) fn check_built(&mut self, index: usize) -> Result<(), SceneError> {
-        if let Some(size) = self.planned_meshes.get_mut(index) {
-            *size = MeshSize::default();
-        }
-        if let Some(import) = self.planned_imports.get_mut(index) {
-            *import = 0;
-        }
-        let arena = MeshSize {
-            vertices: self.meshes.vertices.len() as u64,
-            indices: self.meshes.indices.len() as u64,
-            levels: 0,
-        };
+        let arena = self.settle_plan(index);
         let mesh = &self.meshes.meshes[self.meshes.meshes.len() - 1];
         let cause = format!(
             "the meshes up to [[mesh]] \"{}\" (mesh[{index}], {} vertices with its levels of detail) have {} vertices \
@@ -126,17 +116,7 @@ impl Builder<'_> {
     /// After the model planned at `index` (after the `[[mesh]]` entries) is built: the arena so
     /// far and the plan for the rest.
     pub(super) fn check_model_built(&mut self, index: usize, name: &str) -> Result<(), SceneError> {
-        if let Some(size) = self.planned_meshes.get_mut(index) {
-            *size = MeshSize::default();
-        }
-        if let Some(import) = self.planned_imports.get_mut(index) {
-            *import = 0;
-        }
-        let arena = MeshSize {
-            vertices: self.meshes.vertices.len() as u64,
-            indices: self.meshes.indices.len() as u64,
-            levels: 0,
-        };
+        let arena = self.settle_plan(index);
         let cause = format!(
             "the meshes up to [[model]] \"{}\" have {} vertices and {} indices with their levels of detail",
             super::short(name),
@@ -144,6 +124,17 @@ impl Builder<'_> {
             text::count(arena.indices)
         );
         self.check_needs(arena, &|_| cause.clone())
+    }
+
+    /// Drops plan entry `index` (now built) and returns the arena's size so far.
+    fn settle_plan(&mut self, index: usize) -> MeshSize {
+        if let Some(size) = self.planned_meshes.get_mut(index) {
+            *size = MeshSize::default();
+        }
+        if let Some(import) = self.planned_imports.get_mut(index) {
+            *import = 0;
+        }
+        MeshSize { vertices: self.meshes.vertices.len() as u64, indices: self.meshes.indices.len() as u64, levels: 0 }
     }
 
     /// The layers of the fullest texture array against the adapter's array limit, and the
