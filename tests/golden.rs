@@ -63,9 +63,7 @@ fn gltf_matches_its_golden_image() {
 /// JPEG; the Duck's 0.01 node scale and embedded PNG.
 #[test]
 fn real_models_match_their_golden_images() {
-    for (name, path) in
-        [("truck", "models/CesiumMilkTruck/CesiumMilkTruck.gltf"), ("duck", "models/Duck/Duck.glb")]
-    {
+    for (name, path) in [("truck", "models/CesiumMilkTruck/CesiumMilkTruck.gltf"), ("duck", "models/Duck/Duck.glb")] {
         let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(path);
         let scene = multidraw::scene::file::load(&full).unwrap_or_else(|e| panic!("{path}: {}", e.chain()));
         check_scene(name, &scene);

@@ -33,9 +33,17 @@ fn stderr(output: &Output) -> String {
 fn unsupported_features_are_one_warning_per_file() {
     let cases = [
         ("scenes/models/Fox/Fox.glb", "Fox.glb", &["skins (drawn in the bind pose)", "animations (drawn at rest)"][..]),
-        ("scenes/models/MeshPrimitiveModes/MeshPrimitiveModes.gltf", "MeshPrimitiveModes.gltf", &["points and lines (left out)"]),
+        (
+            "scenes/models/MeshPrimitiveModes/MeshPrimitiveModes.gltf",
+            "MeshPrimitiveModes.gltf",
+            &["points and lines (left out)"],
+        ),
         ("scenes/models/BoxVertexColors/BoxVertexColors.gltf", "BoxVertexColors.gltf", &["COLOR_0"]),
-        ("scenes/models/TextureTransformTest/TextureTransformTest.gltf", "TextureTransformTest.gltf", &["KHR_texture_transform"]),
+        (
+            "scenes/models/TextureTransformTest/TextureTransformTest.gltf",
+            "TextureTransformTest.gltf",
+            &["KHR_texture_transform"],
+        ),
     ];
     for (path, file_name, features) in cases {
         let output = multidraw(&["check", path], &root());

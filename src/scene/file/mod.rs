@@ -166,7 +166,9 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Scene, SceneError
 
 /// Whether `path` names a glTF model (`.gltf` or `.glb`) rather than a scene file.
 pub fn is_model_file(path: &Path) -> bool {
-    path.extension().and_then(|e| e.to_str()).is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
 }
 
 /// The scene-file text that shows one glTF model: a `[[model]]` named after the file, from `gltf`

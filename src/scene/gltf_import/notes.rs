@@ -25,7 +25,10 @@ impl GltfFile {
             (primitives.iter().any(|p| p.morph_targets().len() > 0), "morph targets (drawn without them)"),
             (primitives.iter().any(|p| !has_triangles(p)), "points and lines (left out)"),
             (primitives.iter().any(|p| p.get(&Semantic::Colors(0)).is_some()), "vertex colours, COLOR_0 (ignored)"),
-            (any_material(&|m| m.alpha_mode() == AlphaMode::Blend), "alphaMode BLEND (drawn as MASK at its alphaCutoff)"),
+            (
+                any_material(&|m| m.alpha_mode() == AlphaMode::Blend),
+                "alphaMode BLEND (drawn as MASK at its alphaCutoff)",
+            ),
             (any_material(&|m| m.normal_texture().is_some()), "normal textures (lit by the vertex normals)"),
             (
                 any_material(&|m| {
