@@ -123,8 +123,8 @@ pub const HOST_MEMORY_SHARE: (u64, u64) = (1, 2);
 /// detail, before the build is refused (`--max-triangles`). Building and measuring levels of
 /// detail costs about 1 µs per triangle on a 2-core machine (ten distinct 256 × 256 spheres,
 /// 1.7 M triangles with their levels: 1.8 s), so this bounds a load at about half a minute:
-/// without it a 40 KB file of 500 distinct dense shapes fits the memory budget and builds for
-/// minutes. 126 spheres of 256 × 256 (21 M triangles) still fit.
+/// without it a 29 KB file of 400 distinct dense spheres (42 M triangles with their levels)
+/// fits the memory budget and builds for 46 s. 126 spheres of 256 × 256 (21 M triangles) still fit.
 pub const MAX_BUILD_TRIANGLES: u64 = 32_000_000;
 
 /// Host memory assumed where /proc/meminfo cannot be read (not Linux): the default budget is
