@@ -12,11 +12,12 @@
 //! (`fs_opaque` without back-face culling; lighting uses the facing normal) and debug
 //! (`fs_debug`, one colour per mesh).
 //!
-//! Textures: a material names per role a size class (one texture array per class and role)
-//! and a layer. Picking the array is a `switch` (`sample_base_color_class`,
+//! Textures: a material names per role (base colour, normal map) a size class (one texture
+//! array per class and role), a layer, a texture-coordinate set and its transform
+//! (`GpuTextureRef`). Picking the array is a `switch` (`sample_base_color_class`,
 //! `sample_normal_class`, generated from the `textures` table), non-uniform control flow
 //! where `textureSample` is not allowed, so each fragment entry point takes the UV
-//! derivatives first, in uniform flow (`surface_uv`), and every texture read is a
+//! derivatives of both coordinate sets first, in uniform flow (`surface_uv`), and every texture read is a
 //! `textureSampleLevel` at the level they give (`mip_level`): trilinear, mip level from the
 //! unwrapped coordinates, so folding them for clamp and mirror modes makes no seam.
 
@@ -27,6 +28,11 @@ struct VertexIn {
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
+    @location(3) uv1: vec2<f32>,
+    /// xyz: unit tangent; w: the bitangent's sign. Zero when the mesh has none.
+    @location(4) tangent: vec4<f32>,
+    /// Linear RGBA (glTF COLOR_0), white when the mesh has none.
+    @location(5) color: vec4<f32>,
 }
 
 struct VertexOut {
@@ -36,6 +42,9 @@ struct VertexOut {
     @location(2) @interpolate(flat) material: u32,
     @location(3) @interpolate(flat) mesh: u32,
     @location(4) @interpolate(flat) level: u32,
+    @location(5) uv1: vec2<f32>,
+    @location(6) world_tangent: vec4<f32>,
+    @location(7) color: vec4<f32>,
 }
 
 @vertex
@@ -50,18 +59,42 @@ fn vs_main(vertex: VertexIn, @builtin(instance_index) instance: u32) -> VertexOu
     out.material = object.material;
     out.mesh = object.mesh;
     out.level = entry >> LEVEL_SHIFT;
+    out.uv1 = vertex.uv1;
+    out.world_tangent = vec4<f32>(animate_direction(object, vertex.tangent.xyz), vertex.tangent.w);
+    out.color = vertex.color;
     return out;
 }
 
-/// Texture coordinates with their screen-space derivatives, taken in uniform control flow.
+/// Both texture-coordinate sets with their screen-space derivatives, taken in uniform control
+/// flow.
 struct SurfaceUv {
+    uv0: vec2<f32>,
+    ddx0: vec2<f32>,
+    ddy0: vec2<f32>,
+    uv1: vec2<f32>,
+    ddx1: vec2<f32>,
+    ddy1: vec2<f32>,
+}
+
+fn surface_uv(in: VertexOut) -> SurfaceUv {
+    return SurfaceUv(in.uv, dpdx(in.uv), dpdy(in.uv), in.uv1, dpdx(in.uv1), dpdy(in.uv1));
+}
+
+/// Where one texture reads: its coordinate set through its transform, the derivatives through
+/// the transform's linear part (the transform is affine, so that is exact).
+struct TexCoord {
     uv: vec2<f32>,
     ddx: vec2<f32>,
     ddy: vec2<f32>,
 }
 
-fn surface_uv(uv: vec2<f32>) -> SurfaceUv {
-    return SurfaceUv(uv, dpdx(uv), dpdy(uv));
+fn texture_coordinates(texture: GpuTextureRef, at: SurfaceUv) -> TexCoord {
+    var coordinates = TexCoord(at.uv0, at.ddx0, at.ddy0);
+    if texture.uv_set == 1u {
+        coordinates = TexCoord(at.uv1, at.ddx1, at.ddy1);
+    }
+    let m = mat2x2<f32>(texture.transform.xy, texture.transform.zw);
+    return TexCoord(m * coordinates.uv + texture.offset, m * coordinates.ddx, m * coordinates.ddy);
 }
 
 /// One coordinate by its wrap mode, for the repeating sampler: a repeating axis as it is (the
@@ -82,7 +115,7 @@ fn wrap_coordinate(t: f32, mode: u32, inset: f32) -> f32 {
 /// The coordinates to sample a texture of size class `size_class` with, given its wrap bits (u in
 /// bits 0-1, v in bits 2-3). The inset is half a texel of the coarser of the two mip levels
 /// trilinear filtering reads (the level from the same derivatives the sampler uses).
-fn wrapped_uv(size_class: u32, wrap: u32, at: SurfaceUv) -> vec2<f32> {
+fn wrapped_uv(size_class: u32, wrap: u32, at: TexCoord) -> vec2<f32> {
     if wrap == WRAP_REPEAT {
         return at.uv;
     }
@@ -92,28 +125,43 @@ fn wrapped_uv(size_class: u32, wrap: u32, at: SurfaceUv) -> vec2<f32> {
     return vec2<f32>(wrap_coordinate(at.uv.x, wrap & 3u, inset), wrap_coordinate(at.uv.y, wrap >> 2u, inset));
 }
 
-/// Base colour × its texture, if the material has one.
-fn surface_color(material: GpuMaterial, at: SurfaceUv) -> vec4<f32> {
+/// Base colour × its texture, if the material has one, × the vertex colour.
+fn surface_color(material: GpuMaterial, vertex_color: vec4<f32>, at: SurfaceUv) -> vec4<f32> {
     var texel = vec4<f32>(1.0);
-    if material.base_color_layer >= 0 {
-        let size_class = material.base_color_slot;
-        let uv = wrapped_uv(size_class, material.base_color_wrap, at);
-        texel = sample_base_color_class(size_class, material.base_color_layer, uv, at.ddx, at.ddy);
+    let texture = material.base_color_texture;
+    if texture.layer >= 0 {
+        let coordinates = texture_coordinates(texture, at);
+        let uv = wrapped_uv(texture.size_class, texture.wrap, coordinates);
+        texel = sample_base_color_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy);
     }
-    return material.base_color * texel;
+    return material.base_color * texel * vertex_color;
 }
 
-/// Directional light + ambient. The normal map is sampled for its tangent-space z, which
-/// darkens bumps.
-fn shade(material: GpuMaterial, color: vec3<f32>, normal: vec3<f32>, at: SurfaceUv) -> vec3<f32> {
-    var detail = 1.0;
-    if material.normal_layer >= 0 {
-        let size_class = material.normal_slot;
-        let uv = wrapped_uv(size_class, material.normal_wrap, at);
-        detail = sample_normal_class(size_class, material.normal_layer, uv, at.ddx, at.ddy).z;
+/// The shading normal of a front face: the vertex normal, turned by the normal map where the
+/// material has one and the vertex a tangent (tangent space: x along the tangent, y along
+/// `cross(normal, tangent) × w`, z along the normal; the map's x and y scaled by its
+/// `scale`). A back face's is its negation, taken by the caller.
+fn surface_normal(material: GpuMaterial, vertex_normal: vec3<f32>, tangent: vec4<f32>, at: SurfaceUv) -> vec3<f32> {
+    let n = normalize(vertex_normal);
+    let texture = material.normal_texture;
+    let along = tangent.xyz - n * dot(n, tangent.xyz);
+    if texture.layer < 0 || dot(along, along) < 1e-12 {
+        return n;
     }
-    let n = normalize(normal);
-    let diffuse = max(dot(n, frame.light_direction.xyz), 0.0) * detail;
+    let t = normalize(along);
+    let b = cross(n, t) * select(1.0, -1.0, tangent.w < 0.0);
+    let coordinates = texture_coordinates(texture, at);
+    let uv = wrapped_uv(texture.size_class, texture.wrap, coordinates);
+    let texel = sample_normal_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy).xyz;
+    let mapped = texel * 2.0 - 1.0;
+    let scaled = vec3<f32>(mapped.xy * texture.scale, mapped.z);
+    let turned = t * scaled.x + b * scaled.y + n * scaled.z;
+    return select(n, normalize(turned), dot(turned, turned) > 1e-12);
+}
+
+/// Directional light + ambient.
+fn shade(color: vec3<f32>, normal: vec3<f32>) -> vec3<f32> {
+    let diffuse = max(dot(normal, frame.light_direction.xyz), 0.0);
     return color * (frame.light_direction.w + (1.0 - frame.light_direction.w) * diffuse);
 }
 
@@ -137,33 +185,37 @@ fn debug_color(color: vec4<f32>, level: u32) -> vec4<f32> {
 
 /// The lit colour, or in the albedo debug view (`frame.debug_view == 2`) the base colour ×
 /// texture unlit, so a texel comes out as it went in.
-fn lit_or_albedo(material: GpuMaterial, color: vec4<f32>, normal: vec3<f32>, at: SurfaceUv) -> vec4<f32> {
+fn lit_or_albedo(color: vec4<f32>, normal: vec3<f32>) -> vec4<f32> {
     if frame.debug_view == 2u {
         return vec4<f32>(color.rgb, 1.0);
     }
-    return vec4<f32>(shade(material, color.rgb, normal, at), 1.0);
+    return vec4<f32>(shade(color.rgb, normal), 1.0);
+}
+
+/// The shading normal of this fragment, facing the viewer on either side.
+fn facing_normal(material: GpuMaterial, in: VertexOut, front: bool, at: SurfaceUv) -> vec3<f32> {
+    let normal = surface_normal(material, in.world_normal, in.world_tangent, at);
+    return select(-normal, normal, front);
 }
 
 @fragment
 fn fs_opaque(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
-    let at = surface_uv(in.uv);
+    let at = surface_uv(in);
     let material = materials[in.material];
-    let color = debug_color(surface_color(material, at), in.level);
-    let normal = select(-in.world_normal, in.world_normal, front);
-    return lit_or_albedo(material, color, normal, at);
+    let color = debug_color(surface_color(material, in.color, at), in.level);
+    return lit_or_albedo(color, facing_normal(material, in, front, at));
 }
 
 @fragment
 fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
-    let at = surface_uv(in.uv);
+    let at = surface_uv(in);
     let material = materials[in.material];
-    let color = surface_color(material, at);
+    let color = surface_color(material, in.color, at);
     if color.a < material.alpha_cutoff {
         discard;
     }
     let shown = debug_color(color, in.level);
-    let normal = select(-in.world_normal, in.world_normal, front);
-    return lit_or_albedo(material, shown, normal, at);
+    return lit_or_albedo(shown, facing_normal(material, in, front, at));
 }
 
 /// One colour per mesh, from a hash, lit so shapes stay readable.

@@ -59,11 +59,18 @@ fn gltf_matches_its_golden_image() {
 }
 
 /// Third-party models (the Khronos samples in scenes/models/), loaded as `render MODEL`
-/// loads them: the truck's four-level node tree, three materials in one mesh and its 2048²
-/// JPEG; the Duck's 0.01 node scale and embedded PNG.
+/// loads them, framed by their bounds: the truck's four-level node tree, three materials in
+/// one mesh and its 2048² JPEG; the Duck's 0.01 node scale and embedded PNG; BoxVertexColors'
+/// COLOR_0; TextureTransformTest's offsets, rotations and scales (every arrow on its green
+/// mark, every check mark shown).
 #[test]
 fn real_models_match_their_golden_images() {
-    for (name, path) in [("truck", "models/CesiumMilkTruck/CesiumMilkTruck.gltf"), ("duck", "models/Duck/Duck.glb")] {
+    for (name, path) in [
+        ("truck", "models/CesiumMilkTruck/CesiumMilkTruck.gltf"),
+        ("duck", "models/Duck/Duck.glb"),
+        ("vertex-colors", "models/BoxVertexColors/BoxVertexColors.gltf"),
+        ("texture-transform", "models/TextureTransformTest/TextureTransformTest.gltf"),
+    ] {
         let full = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(path);
         let scene = multidraw::scene::file::load(&full).unwrap_or_else(|e| panic!("{path}: {}", e.chain()));
         check_scene(name, &scene);

@@ -7,7 +7,9 @@
 use std::mem::{offset_of, size_of};
 
 use multidraw::gpu_scene::layout::{BindingKind, ALL_GROUPS};
-use multidraw::gpu_scene::types::{DrawIndexedIndirectArgs, FrameUniforms, GpuBatch, GpuMaterial, GpuObject};
+use multidraw::gpu_scene::types::{
+    DrawIndexedIndirectArgs, FrameUniforms, GpuBatch, GpuMaterial, GpuObject, GpuTextureRef,
+};
 use multidraw::passes::{cull, SHADERS};
 use multidraw::pipelines::validate_wgsl as validate;
 use multidraw::tunables::WORKGROUP_SIZE;
@@ -174,17 +176,11 @@ fn host_structs_match_wgsl() {
         ),
         (
             "GpuMaterial",
-            host_layout!(GpuMaterial {
-                base_color,
-                base_color_layer,
-                normal_layer,
-                variant,
-                alpha_cutoff,
-                base_color_slot,
-                normal_slot,
-                base_color_wrap,
-                normal_wrap
-            }),
+            host_layout!(GpuMaterial { base_color, base_color_texture, normal_texture, variant, alpha_cutoff, _pad }),
+        ),
+        (
+            "GpuTextureRef",
+            host_layout!(GpuTextureRef { transform, offset, layer, size_class, wrap, uv_set, scale, _pad }),
         ),
         (
             "DrawIndexedIndirectArgs",

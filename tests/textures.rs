@@ -20,10 +20,10 @@ use multidraw::{DrawMode, FrameInput};
 /// A quad filling the view from `x, y` in [-1, 1], with `u` from `uv_min.x` (left) to
 /// `uv_max.x` (right) and `v` from `uv_min.y` (top) to `uv_max.y` (bottom).
 fn quad(uv_min: Vec2, uv_max: Vec2) -> MeshData {
-    let corner = |x: f32, y: f32| Vertex {
-        position: [x, y, 0.0],
-        normal: [0.0, 0.0, 1.0],
-        uv: [uv_min.x + (x + 1.0) / 2.0 * (uv_max.x - uv_min.x), uv_min.y + (1.0 - y) / 2.0 * (uv_max.y - uv_min.y)],
+    let corner = |x: f32, y: f32| {
+        let uv =
+            [uv_min.x + (x + 1.0) / 2.0 * (uv_max.x - uv_min.x), uv_min.y + (1.0 - y) / 2.0 * (uv_max.y - uv_min.y)];
+        Vertex::new([x, y, 0.0], [0.0, 0.0, 1.0], uv)
     };
     MeshData {
         vertices: vec![corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)],

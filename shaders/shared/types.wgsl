@@ -85,21 +85,33 @@ struct GpuBatch {
 }
 
 /// One material (group 1 `materials[]`).
-struct GpuMaterial {
-    base_color: vec4<f32>,
-    /// Layer of the base-colour texture in its slot, or -1 for none.
-    base_color_layer: i32,
-    /// Layer of the normal map in its slot, or -1 for none.
-    normal_layer: i32,
-    variant: u32,
-    alpha_cutoff: f32,
-    /// Size class of each texture (0: the smallest), which picks the array of its role.
-    base_color_slot: u32,
-    normal_slot: u32,
+/// How a material reads one texture.
+struct GpuTextureRef {
+    /// The texture coordinates' transform (KHR_texture_transform): linear part as columns
+    /// (xy, zw), then `offset`.
+    transform: vec4<f32>,
+    offset: vec2<f32>,
+    /// Layer in its size class's array, or -1 for none.
+    layer: i32,
+    /// Size class (0: the smallest), which picks the array of its role.
+    size_class: u32,
     /// Wrap modes: u in bits 0-1, v in bits 2-3 (WRAP_REPEAT, WRAP_CLAMP_TO_EDGE,
     /// WRAP_MIRRORED_REPEAT).
-    base_color_wrap: u32,
-    normal_wrap: u32,
+    wrap: u32,
+    /// Texture-coordinate set: 0 (TEXCOORD_0) or 1 (TEXCOORD_1).
+    uv_set: u32,
+    /// Normal maps: the scale of the tangent-space normal's x and y.
+    scale: f32,
+    _pad: u32,
+}
+
+struct GpuMaterial {
+    base_color: vec4<f32>,
+    base_color_texture: GpuTextureRef,
+    normal_texture: GpuTextureRef,
+    variant: u32,
+    alpha_cutoff: f32,
+    _pad: vec2<u32>,
 }
 
 /// `wgpu::util::DrawIndexedIndirectArgs`, as the GPU writes it.

@@ -1,10 +1,10 @@
 //! CPU → GPU order: objects sorted by batch, batches sorted by variant.
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec3, Vec4};
 
 use super::textures::{self, TexturePlacement};
-use super::types::{GpuBatch, GpuMaterial, GpuObject};
-use crate::scene::{Object, Scene, Variant};
+use super::types::{GpuBatch, GpuMaterial, GpuObject, GpuTextureRef};
+use crate::scene::{Object, Scene, UvTransform, Variant};
 use crate::tunables::VARIANT_COUNT;
 
 /// Where one variant's batches and objects live.
@@ -96,28 +96,40 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
     }
 
     let textures = textures::place(scene);
-    // A material's texture as the shader names it: (slot, layer, wrap bits), or layer -1.
-    let texture = |index: Option<u32>, places: &[(u32, u32)], role: &crate::scene::TextureLayers| {
+    // A material's texture as the shader names it, or GpuTextureRef::NONE.
+    let texture = |index: Option<u32>, places: &[(u32, u32)], role: &crate::scene::TextureLayers, uv: UvTransform| {
         let found = index.and_then(|i| Some((places.get(i as usize)?, role.layers.get(i as usize)?)));
-        found.map_or((0, -1, 0), |(&(slot, layer), t)| (slot, layer as i32, textures::wrap_bits(t.wrap)))
+        found.map_or(GpuTextureRef::NONE, |(&(slot, layer), t)| {
+            let (matrix, offset) = uv.matrix();
+            GpuTextureRef {
+                transform: Vec4::from(matrix.to_cols_array()),
+                offset,
+                layer: layer as i32,
+                size_class: slot,
+                wrap: textures::wrap_bits(t.wrap),
+                uv_set: uv.set,
+                ..GpuTextureRef::NONE
+            }
+        })
     };
     let materials = scene
         .materials
         .iter()
-        .map(|m| {
-            let base_color = texture(m.base_color_layer, &textures.base_color, &scene.base_color_textures);
-            let normal = texture(m.normal_layer, &textures.normal, &scene.normal_textures);
-            GpuMaterial {
-                base_color: m.base_color,
-                base_color_layer: base_color.1,
-                normal_layer: normal.1,
-                variant: m.variant as u32,
-                alpha_cutoff: if m.variant == Variant::Masked { m.alpha_cutoff } else { 0.0 },
-                base_color_slot: base_color.0,
-                normal_slot: normal.0,
-                base_color_wrap: base_color.2,
-                normal_wrap: normal.2,
-            }
+        .map(|m| GpuMaterial {
+            base_color: m.base_color,
+            base_color_texture: texture(
+                m.base_color_layer,
+                &textures.base_color,
+                &scene.base_color_textures,
+                m.base_color_uv,
+            ),
+            normal_texture: GpuTextureRef {
+                scale: m.normal_scale,
+                ..texture(m.normal_layer, &textures.normal, &scene.normal_textures, m.normal_uv)
+            },
+            variant: m.variant as u32,
+            alpha_cutoff: if m.variant == Variant::Masked { m.alpha_cutoff } else { 0.0 },
+            _pad: [0; 2],
         })
         .collect();
     PreparedScene { objects, batches, materials, variants, identity_base: next_instance, textures }

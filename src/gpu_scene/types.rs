@@ -9,7 +9,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use encase::ShaderType;
-use glam::{Mat4, UVec2, Vec4};
+use glam::{Mat4, UVec2, Vec2, Vec4};
 
 use crate::tunables::ANIMATION_CLASSES;
 
@@ -101,19 +101,45 @@ pub struct GpuBatch {
     pub relative_error: f32,
 }
 
+/// See `GpuTextureRef` in WGSL.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
+pub struct GpuTextureRef {
+    /// The coordinate transform's linear part, columns (x, y) then (z, w).
+    pub transform: Vec4,
+    pub offset: Vec2,
+    pub layer: i32,
+    pub size_class: u32,
+    pub wrap: u32,
+    pub uv_set: u32,
+    pub scale: f32,
+    pub _pad: u32,
+}
+
+impl GpuTextureRef {
+    /// No texture.
+    pub const NONE: GpuTextureRef = GpuTextureRef {
+        transform: Vec4::new(1.0, 0.0, 0.0, 1.0),
+        offset: Vec2::ZERO,
+        layer: -1,
+        size_class: 0,
+        wrap: 0,
+        uv_set: 0,
+        scale: 1.0,
+        _pad: 0,
+    };
+}
+
 /// See `GpuMaterial` in WGSL.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
 pub struct GpuMaterial {
     pub base_color: Vec4,
-    pub base_color_layer: i32,
-    pub normal_layer: i32,
+    pub base_color_texture: GpuTextureRef,
+    pub normal_texture: GpuTextureRef,
     pub variant: u32,
     pub alpha_cutoff: f32,
-    pub base_color_slot: u32,
-    pub normal_slot: u32,
-    pub base_color_wrap: u32,
-    pub normal_wrap: u32,
+    pub _pad: [u32; 2],
 }
 
 /// The indirect arguments, as wgpu defines them; the WGSL struct must match it.

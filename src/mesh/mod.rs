@@ -7,18 +7,66 @@ pub mod lod;
 pub mod procedural;
 pub mod simplify;
 pub mod size;
+pub mod tangents;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};
 
-/// One vertex: 32 bytes, `@location(0..3)` in `shaders/draw.wgsl` (its vertex buffer layout
-/// is `gpu_scene::vertex_layout`).
+/// One vertex: 56 bytes, `@location(0..6)` in `shaders/draw.wgsl` (its vertex buffer layout
+/// is `gpu_scene::vertex_layout`). Position, normal and both texture-coordinate sets are
+/// floats; the tangent is stored as four signed-normalised shorts (xyz the unit tangent, w the
+/// bitangent's sign ±1, all zero when the mesh has none: the shader then lights with the
+/// vertex normal) and the vertex colour (glTF `COLOR_0`, linear RGBA) as four
+/// unsigned-normalised shorts, white when the mesh has none.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable, PartialEq)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
 pub struct Vertex {
     pub position: [f32; 3],
     pub normal: [f32; 3],
+    /// `TEXCOORD_0`.
     pub uv: [f32; 2],
+    /// `TEXCOORD_1` (0, 0 when the mesh has none).
+    pub uv1: [f32; 2],
+    pub tangent: [i16; 4],
+    pub color: [u16; 4],
+}
+
+impl Default for Vertex {
+    fn default() -> Self {
+        Vertex::new([0.0; 3], [0.0; 3], [0.0; 2])
+    }
+}
+
+impl Vertex {
+    /// A vertex with one texture-coordinate set, no tangent, white.
+    pub fn new(position: [f32; 3], normal: [f32; 3], uv: [f32; 2]) -> Self {
+        Vertex { position, normal, uv, uv1: [0.0; 2], tangent: [0; 4], color: [u16::MAX; 4] }
+    }
+
+    /// The tangent (xyz) and bitangent sign (w), as the shader reads it.
+    pub fn tangent(&self) -> Vec4 {
+        Vec4::from(self.tangent.map(|c| (c as f32 / i16::MAX as f32).max(-1.0)))
+    }
+
+    /// Stores `tangent` (xyz unit, w ±1) as signed-normalised shorts.
+    pub fn set_tangent(&mut self, tangent: Vec4) {
+        self.tangent = tangent.to_array().map(|c| (c.clamp(-1.0, 1.0) * i16::MAX as f32).round() as i16);
+    }
+
+    /// The vertex colour, linear RGBA in [0, 1].
+    pub fn color(&self) -> Vec4 {
+        Vec4::from(self.color.map(|c| c as f32 / u16::MAX as f32))
+    }
+
+    /// Stores a linear RGBA colour (clamped to [0, 1]) as unsigned-normalised shorts.
+    pub fn set_color(&mut self, color: Vec4) {
+        self.color = color.to_array().map(|c| (c.clamp(0.0, 1.0) * u16::MAX as f32).round() as u16);
+    }
+
+    /// Whether every float component is finite (the packed ones always are).
+    pub fn is_finite(&self) -> bool {
+        self.position.iter().chain(&self.normal).chain(&self.uv).chain(&self.uv1).all(|x| x.is_finite())
+    }
 }
 
 /// Geometry of one mesh before it is packed.
@@ -209,8 +257,7 @@ impl MeshArena {
         if let Some(&index) = data.indices.iter().find(|&&i| i as usize >= data.vertices.len()) {
             return Err(MeshError::IndexOutOfRange { name: name(), index, vertices: data.vertices.len() });
         }
-        let finite = |v: &Vertex| v.position.iter().chain(&v.normal).chain(&v.uv).all(|x| x.is_finite());
-        if !data.vertices.iter().all(finite) {
+        if !data.vertices.iter().all(Vertex::is_finite) {
             return Err(MeshError::NonFinite { name: name() });
         }
         Ok(())

@@ -8,14 +8,15 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use glam::{Vec2, Vec3};
 
-use super::{LodChain, MeshData, Vertex};
+use super::{tangents, LodChain, MeshData, Vertex};
 
 fn vertex(position: Vec3, normal: Vec3, uv: Vec2) -> Vertex {
-    Vertex { position: position.into(), normal: normal.normalize_or_zero().into(), uv: uv.into() }
+    Vertex::new(position.into(), normal.normalize_or_zero().into(), uv.into())
 }
 
 fn finish(mut data: MeshData) -> MeshData {
     data.orient_to_normals();
+    tangents::accumulate(&mut data);
     data
 }
 

@@ -13,7 +13,7 @@ pub mod placement;
 pub mod sandbox;
 pub mod textures;
 
-use glam::{Quat, Vec3, Vec4};
+use glam::{Mat2, Quat, Vec2, Vec3, Vec4};
 
 pub use camera::Camera;
 pub use generator::StressParams;
@@ -60,6 +60,12 @@ pub struct Material {
     pub variant: Variant,
     /// Masked variant: fragments with alpha below this are discarded.
     pub alpha_cutoff: f32,
+    /// Which texture coordinates the base-colour texture reads, and how they are transformed.
+    pub base_color_uv: UvTransform,
+    /// Which texture coordinates the normal map reads, and how they are transformed.
+    pub normal_uv: UvTransform,
+    /// Scale of the normal map's x and y (glTF `normalTexture.scale`): 0 flattens it.
+    pub normal_scale: f32,
 }
 
 impl Material {
@@ -71,7 +77,38 @@ impl Material {
             normal_layer: None,
             variant: Variant::Opaque,
             alpha_cutoff: 0.5,
+            base_color_uv: UvTransform::default(),
+            normal_uv: UvTransform::default(),
+            normal_scale: 1.0,
         }
+    }
+}
+
+/// How a material's texture reads texture coordinates: the set (`TEXCOORD_0` or `_1`) and the
+/// `KHR_texture_transform` applied to it: `uv' = offset + R(rotation) · (scale ⊙ uv)`, where
+/// `R` turns the coordinates counter-clockwise in the texture's own axes (v pointing down), as
+/// the extension's specification defines it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UvTransform {
+    pub set: u32,
+    pub offset: Vec2,
+    /// Radians.
+    pub rotation: f32,
+    pub scale: Vec2,
+}
+
+impl Default for UvTransform {
+    fn default() -> Self {
+        UvTransform { set: 0, offset: Vec2::ZERO, rotation: 0.0, scale: Vec2::ONE }
+    }
+}
+
+impl UvTransform {
+    /// The linear part (columns) and the offset: `uv' = matrix · uv + offset`.
+    pub fn matrix(&self) -> (Mat2, Vec2) {
+        let (sin, cos) = self.rotation.sin_cos();
+        let rotation = Mat2::from_cols(Vec2::new(cos, -sin), Vec2::new(sin, cos));
+        (rotation * Mat2::from_diagonal(self.scale), self.offset)
     }
 }
 

@@ -33,10 +33,11 @@ use toml::de::DeTable;
 use super::budget::{Budget, OverBudget};
 use super::gltf_import::ImportError;
 use super::sandbox::{Sandbox, SandboxError};
-use super::Scene;
+use super::{Camera, Scene};
 use crate::mesh::MeshError;
 use crate::text;
 use build::{build, Options};
+use glam::Vec3;
 use spec::SceneSpec;
 
 pub use super::textures::TEXTURE_SIZE;
@@ -200,7 +201,44 @@ pub fn load_model_with(path: &Path, options: &LoadOptions) -> Result<Scene, Scen
     let file_name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
     let text = model_scene_text(&file_name, 1, 0.0);
     let name = path.display().to_string();
-    parse_with(&text, &name, Some(base_dir), options).map_err(|error| error.located_at_file(&name))
+    let mut scene = parse_with(&text, &name, Some(base_dir), options).map_err(|error| error.located_at_file(&name))?;
+    if let Some(camera) = framing_camera(&scene) {
+        scene.camera = camera;
+    }
+    Ok(scene)
+}
+
+/// A camera that shows every object whole: looking at the centre of the box around their
+/// bounding spheres from the front (+Z, glTF's front), a little from the right and above, far
+/// enough for a sphere about that centre holding all of them to fit the 60° view. `None` for an empty scene or
+/// bounds that do not fit in f32.
+pub fn framing_camera(scene: &Scene) -> Option<Camera> {
+    let spheres: Vec<(Vec3, f32)> = scene
+        .objects
+        .iter()
+        .map(|object| {
+            let bounds = scene.meshes.meshes[object.mesh as usize].bounds;
+            let center = object.translation + object.rotation * (bounds.truncate() * object.scale);
+            (center, bounds.w * object.scale)
+        })
+        .collect();
+    let (lo, hi) = spheres.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &(center, radius)| {
+        (lo.min(center - Vec3::splat(radius)), hi.max(center + Vec3::splat(radius)))
+    });
+    let center = (lo + hi) * 0.5;
+    let radius = spheres.iter().map(|&(c, r)| c.distance(center) + r).fold(0.0, f32::max);
+    let fov_y = 60f32.to_radians();
+    let distance = radius / (fov_y * 0.5).sin();
+    let camera = Camera {
+        position: center + Vec3::new(0.35, 0.3, 1.0).normalize() * distance,
+        target: center,
+        up: Vec3::Y,
+        fov_y,
+        near: (distance - radius).max(distance * 1e-3) * 0.5,
+        far: (distance + radius) * 2.0,
+    };
+    let finite = camera.position.is_finite() && camera.far.is_finite() && camera.near > 0.0;
+    (finite && radius > 0.0 && camera.far > camera.near).then_some(camera)
 }
 
 /// Parses scene-file text. `name` is the file name used in messages (and the scene's name

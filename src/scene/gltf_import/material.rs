@@ -1,12 +1,12 @@
 //! Materials: the alpha mode, factors, base-colour image and its sampler's wrap modes and
 //! filter that the scene needs (the images themselves are [`super::images`]'s).
 
-use glam::Vec4;
+use glam::{Vec2, Vec4};
 use gltf::texture::{MagFilter, WrappingMode};
 
 use super::{describe, select, GltfFile, GltfMaterial, ImportError, Selector};
 use crate::scene::textures::{Filter, Sampling};
-use crate::scene::Wrap;
+use crate::scene::{UvTransform, Wrap};
 
 impl GltfMaterial {
     /// The material glTF gives a primitive that names none: opaque white, single-sided.
@@ -16,6 +16,11 @@ impl GltfMaterial {
             base_color: Vec4::ONE,
             base_color_image: None,
             base_color_sampling: Default::default(),
+            base_color_uv: UvTransform::default(),
+            normal_image: None,
+            normal_sampling: Default::default(),
+            normal_uv: UvTransform::default(),
+            normal_scale: 1.0,
             masked: false,
             alpha_cutoff: 0.5,
             double_sided: false,
@@ -37,14 +42,35 @@ impl GltfFile {
                 reason: "its base colour factor is not finite".into(),
             });
         }
+        let what = || format!("material {}", describe(index, names[index]));
+        let base = pbr.base_color_texture();
+        let base_color_uv = match &base {
+            Some(info) => {
+                uv_transform(info.tex_coord(), info.extension_value(TEXTURE_TRANSFORM), &what, "baseColorTexture")?
+            }
+            None => UvTransform::default(),
+        };
+        let normal = material.normal_texture();
+        let normal_uv = match &normal {
+            Some(info) => {
+                uv_transform(info.tex_coord(), info.extension_value(TEXTURE_TRANSFORM), &what, "normalTexture")?
+            }
+            None => UvTransform::default(),
+        };
+        let normal_scale = normal.as_ref().map_or(1.0, |n| n.scale());
+        if !normal_scale.is_finite() {
+            return Err(ImportError::Corrupt { what: what(), reason: "its normalTexture scale is not finite".into() });
+        }
         Ok(GltfMaterial {
             name: material.name().map(str::to_string),
             base_color,
-            base_color_image: pbr.base_color_texture().map(|info| info.texture().source().index()),
-            base_color_sampling: pbr
-                .base_color_texture()
-                .map(|info| sampling(&info.texture().sampler()))
-                .unwrap_or_default(),
+            base_color_image: base.as_ref().map(|info| info.texture().source().index()),
+            base_color_sampling: base.as_ref().map(|info| sampling(&info.texture().sampler())).unwrap_or_default(),
+            base_color_uv,
+            normal_image: normal.as_ref().map(|info| info.texture().source().index()),
+            normal_sampling: normal.as_ref().map(|info| sampling(&info.texture().sampler())).unwrap_or_default(),
+            normal_uv,
+            normal_scale,
             // BLEND is drawn as MASK at its cutoff (there is no blended variant);
             // `GltfFile::unsupported` says so once per file.
             masked: material.alpha_mode() != gltf::material::AlphaMode::Opaque,
@@ -52,6 +78,57 @@ impl GltfFile {
             double_sided: material.double_sided(),
         })
     }
+}
+
+/// `KHR_texture_transform`: read from the extension object the `gltf` crate keeps as it is.
+pub(super) const TEXTURE_TRANSFORM: &str = "KHR_texture_transform";
+
+/// A texture reference's coordinate set and transform: `tex_coord` (the textureInfo's), then
+/// the `KHR_texture_transform` object if there is one (its `texCoord` overrides). Sets past
+/// `TEXCOORD_1` read `TEXCOORD_0` (`GltfFile::unsupported` names them).
+pub(super) fn uv_transform(
+    tex_coord: u32,
+    extension: Option<&serde_json::Value>,
+    what: &dyn Fn() -> String,
+    role: &str,
+) -> Result<UvTransform, ImportError> {
+    let corrupt =
+        |reason: String| ImportError::Corrupt { what: format!("{} {role} {TEXTURE_TRANSFORM}", what()), reason };
+    let mut transform = UvTransform { set: tex_coord, ..UvTransform::default() };
+    if let Some(extension) = extension {
+        let object = extension.as_object().ok_or_else(|| corrupt("it is not an object".into()))?;
+        let pair = |key: &str, default: Vec2| -> Result<Vec2, ImportError> {
+            match object.get(key) {
+                None => Ok(default),
+                Some(value) => value
+                    .as_array()
+                    .filter(|a| a.len() == 2)
+                    .and_then(|a| Some(Vec2::new(a[0].as_f64()? as f32, a[1].as_f64()? as f32)))
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| corrupt(format!("{key} must be two finite numbers"))),
+            }
+        };
+        transform.offset = pair("offset", Vec2::ZERO)?;
+        transform.scale = pair("scale", Vec2::ONE)?;
+        transform.rotation = match object.get("rotation") {
+            None => 0.0,
+            Some(value) => value
+                .as_f64()
+                .map(|r| r as f32)
+                .filter(|r| r.is_finite())
+                .ok_or_else(|| corrupt("rotation must be a finite number".into()))?,
+        };
+        if let Some(value) = object.get("texCoord") {
+            transform.set = value
+                .as_u64()
+                .and_then(|s| u32::try_from(s).ok())
+                .ok_or_else(|| corrupt("texCoord must be a non-negative integer".into()))?;
+        }
+    }
+    if transform.set > 1 {
+        transform.set = 0;
+    }
+    Ok(transform)
 }
 
 /// A glTF sampler as the engine honours it: both wrap modes, and `magFilter` as the filter the

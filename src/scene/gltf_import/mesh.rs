@@ -2,20 +2,23 @@
 //! or one primitive on its own (a part of a `[[model]]`), each accessor checked against its
 //! buffer view before the `gltf` crate's readers walk it.
 
-use glam::{DVec3, Vec3};
+use glam::{DVec3, Vec3, Vec4};
 use gltf::accessor::{DataType, Dimensions};
 use gltf::mesh::Mode;
 
+use super::material::{uv_transform, TEXTURE_TRANSFORM};
 use super::{describe, select, GltfFile, ImportError, Selector};
 use crate::mesh::size::MeshSize;
-use crate::mesh::{MeshData, Vertex};
+use crate::mesh::{tangents, MeshData, Vertex};
 
 /// Component types of positions and texture coordinates: floats, and the integers
 /// `KHR_mesh_quantization` allows (normalised or not).
 const POSITION_TYPES: &[DataType] = &[DataType::F32, DataType::I8, DataType::U8, DataType::I16, DataType::U16];
 const UV_TYPES: &[DataType] = POSITION_TYPES;
-/// Normals: floats, or normalised signed bytes and shorts.
+/// Normals and tangents: floats, or normalised signed bytes and shorts.
 const NORMAL_TYPES: &[DataType] = &[DataType::F32, DataType::I8, DataType::I16];
+/// Vertex colours: floats, or normalised unsigned bytes and shorts.
+const COLOR_TYPES: &[DataType] = &[DataType::F32, DataType::U8, DataType::U16];
 
 impl GltfFile {
     /// One mesh with all its triangle primitives merged. Missing normals are generated from
@@ -86,10 +89,8 @@ impl GltfFile {
         // Counted and typed by triangle_vertex_count.
         let positions = primitive.get(&gltf::Semantic::Positions).ok_or_else(|| read_failed("POSITION"))?;
         let positions = self.read_floats(positions, 3).ok_or_else(|| read_failed("POSITION"))?;
-        let mut vertices: Vec<Vertex> = positions
-            .chunks_exact(3)
-            .map(|p| Vertex { position: [p[0], p[1], p[2]], normal: [0.0; 3], uv: [0.0; 2] })
-            .collect();
+        let mut vertices: Vec<Vertex> =
+            positions.chunks_exact(3).map(|p| Vertex::new([p[0], p[1], p[2]], [0.0; 3], [0.0; 2])).collect();
         if vertices.len() != count {
             return Err(read_failed("POSITION"));
         }
@@ -105,11 +106,46 @@ impl GltfFile {
                 vertex.normal = [normal[0], normal[1], normal[2]];
             }
         }
-        if let Some(uvs) = primitive.get(&gltf::Semantic::TexCoords(0)) {
-            self.check_vertex_attribute(&uvs, &format!("{what} TEXCOORD_0"), count, &[(Dimensions::Vec2, UV_TYPES)])?;
-            let uvs = self.read_floats(uvs, 2).ok_or_else(|| read_failed("TEXCOORD_0"))?;
+        for set in 0..2 {
+            let Some(uvs) = primitive.get(&gltf::Semantic::TexCoords(set)) else { continue };
+            let name = format!("TEXCOORD_{set}");
+            self.check_vertex_attribute(&uvs, &format!("{what} {name}"), count, &[(Dimensions::Vec2, UV_TYPES)])?;
+            let uvs = self.read_floats(uvs, 2).ok_or_else(|| read_failed(&name))?;
             for (vertex, uv) in vertices.iter_mut().zip(uvs.chunks_exact(2)) {
-                vertex.uv = [uv[0], uv[1]];
+                *(if set == 0 { &mut vertex.uv } else { &mut vertex.uv1 }) = [uv[0], uv[1]];
+            }
+        }
+        if let Some(colors) = primitive.get(&gltf::Semantic::Colors(0)) {
+            let allowed = [(Dimensions::Vec3, COLOR_TYPES), (Dimensions::Vec4, COLOR_TYPES)];
+            self.check_vertex_attribute(&colors, &format!("{what} COLOR_0"), count, &allowed)?;
+            let width = if colors.dimensions() == Dimensions::Vec3 { 3 } else { 4 };
+            let colors = self.read_floats(colors, width).ok_or_else(|| read_failed("COLOR_0"))?;
+            for (vertex, c) in vertices.iter_mut().zip(colors.chunks_exact(width)) {
+                let alpha = if width == 4 { c[3] } else { 1.0 };
+                let color = Vec4::new(c[0], c[1], c[2], alpha);
+                if !color.is_finite() {
+                    return Err(ImportError::Corrupt {
+                        what: format!("{what} COLOR_0"),
+                        reason: "a colour is not finite".into(),
+                    });
+                }
+                vertex.set_color(color);
+            }
+        }
+        let tangents = primitive.get(&gltf::Semantic::Tangents);
+        if let Some(tangents) = &tangents {
+            self.check_vertex_attribute(
+                tangents,
+                &format!("{what} TANGENT"),
+                count,
+                &[(Dimensions::Vec4, NORMAL_TYPES)],
+            )?;
+            let tangents = self.read_floats(tangents.clone(), 4).ok_or_else(|| read_failed("TANGENT"))?;
+            for (vertex, t) in vertices.iter_mut().zip(tangents.chunks_exact(4)) {
+                // Unit xyz and w = ±1 as glTF asks; what has no direction is left without.
+                let direction = Vec3::new(t[0], t[1], t[2]).try_normalize();
+                let w = if t[3] < 0.0 { -1.0 } else { 1.0 };
+                vertex.set_tangent(direction.map_or(Vec4::ZERO, |d| d.extend(w)));
             }
         }
         let indices: Vec<u32> = match primitive.indices() {
@@ -138,12 +174,17 @@ impl GltfFile {
         } else {
             repair_normals(&mut vertices, &indices);
         }
-        if let Some(bad) =
-            vertices.iter().position(|v| !v.position.iter().chain(&v.normal).chain(&v.uv).all(|x| x.is_finite()))
-        {
+        if let Some(bad) = vertices.iter().position(|v| !v.is_finite()) {
             return Err(ImportError::Corrupt { what, reason: format!("vertex {bad} has a non-finite component") });
         }
-        Ok(MeshData { vertices, indices })
+        let mut data = MeshData { vertices, indices };
+        if tangents.is_none() {
+            match mikktspace_set(primitive) {
+                Some(set) => tangents::mikktspace(&mut data, set),
+                None => tangents::accumulate(&mut data),
+            }
+        }
+        Ok(data)
     }
 
     /// The vertex and index counts [`GltfFile::mesh`] would import (level 0), from the
@@ -175,7 +216,12 @@ impl GltfFile {
             Mode::TriangleStrip | Mode::TriangleFan => indices.saturating_sub(2).saturating_mul(3),
             _ => indices,
         };
-        Ok(MeshSize { vertices: count as u64, indices: indices as u64, levels: 1 })
+        // MikkTSpace may split vertices, up to one per triangle corner.
+        let vertices = match mikktspace_set(primitive) {
+            Some(_) if primitive.get(&gltf::Semantic::Tangents).is_none() => count.max(indices),
+            _ => count,
+        };
+        Ok(MeshSize { vertices: vertices as u64, indices: indices as u64, levels: 1 })
     }
 
     /// Checks that a primitive is made of triangles (a list, a strip or a fan) with a valid
@@ -310,6 +356,16 @@ fn triangle_list(mode: Mode, indices: Vec<u32>) -> Vec<u32> {
     }
 }
 
+/// The texture-coordinate set of a primitive's normal map, when its material has one: the
+/// set MikkTSpace tangents are generated from where the file gives none.
+fn mikktspace_set(primitive: &gltf::Primitive) -> Option<u32> {
+    let normal = primitive.material().normal_texture()?;
+    let extension = normal.extension_value(TEXTURE_TRANSFORM);
+    // A malformed transform is refused when the material is read; its set is the plain one here.
+    let set = uv_transform(normal.tex_coord(), extension, &String::new, "").map_or(normal.tex_coord(), |t| t.set);
+    Some(if set > 1 { 0 } else { set })
+}
+
 /// `mesh #0 "crate" primitive 1`, as messages name a primitive.
 fn primitive_label(mesh: usize, name: Option<&str>, primitive: usize) -> String {
     format!("mesh {} primitive {primitive}", describe(mesh, name))
@@ -390,7 +446,7 @@ mod tests {
 
     #[test]
     fn zero_normals_are_generated_and_long_ones_shortened() {
-        let vertex = |position: [f32; 3], normal: [f32; 3]| Vertex { position, normal, uv: [0.0; 2] };
+        let vertex = |position: [f32; 3], normal: [f32; 3]| Vertex::new(position, normal, [0.0; 2]);
         let mut vertices = vec![
             vertex([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]),
             vertex([1.0, 0.0, 0.0], [0.0, 0.0, 2.0]),

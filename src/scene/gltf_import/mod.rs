@@ -81,6 +81,14 @@ pub struct GltfMaterial {
     pub base_color_image: Option<usize>,
     /// The base-colour texture's wrap modes and filter (glTF's defaults without one).
     pub base_color_sampling: crate::scene::textures::Sampling,
+    /// The base-colour texture's coordinate set and `KHR_texture_transform`.
+    pub base_color_uv: crate::scene::UvTransform,
+    /// Index of the image holding the normal map, if any.
+    pub normal_image: Option<usize>,
+    pub normal_sampling: crate::scene::textures::Sampling,
+    pub normal_uv: crate::scene::UvTransform,
+    /// `normalTexture.scale`.
+    pub normal_scale: f32,
     /// `alphaMode: MASK`.
     pub masked: bool,
     pub alpha_cutoff: f32,
@@ -142,7 +150,8 @@ pub fn from_bytes(bytes: &[u8], dir: &Path, sandbox: &Sandbox) -> Result<GltfFil
     }
     // Required extensions are checked here, before the crate's validator, which refuses every
     // one it does not implement (these two included) with a message of its own.
-    if let Some(required) = json.extensions_required.iter().find(|&e| e != nodes::INSTANCING && e != QUANTIZATION) {
+    let readable = [nodes::INSTANCING, QUANTIZATION, material::TEXTURE_TRANSFORM];
+    if let Some(required) = json.extensions_required.iter().find(|e| !readable.contains(&e.as_str())) {
         return Err(ImportError::Unsupported(format!("required extension {required}")));
     }
     json.extensions_required.clear();

@@ -4,8 +4,8 @@
 //! when it is opened instead.
 
 use gltf::material::AlphaMode;
-use gltf::Semantic;
 
+use super::material::TEXTURE_TRANSFORM;
 use super::nodes::{has_triangles, INSTANCING};
 use super::{GltfFile, QUANTIZATION};
 
@@ -17,19 +17,19 @@ impl GltfFile {
         let primitives: Vec<gltf::Primitive> = document.meshes().flat_map(|mesh| mesh.primitives()).collect();
         let materials: Vec<gltf::Material> = document.materials().collect();
         let any_material = |test: &dyn Fn(&gltf::Material) -> bool| materials.iter().any(test);
-        let extensions: Vec<&str> =
-            document.extensions_used().filter(|name| ![QUANTIZATION, INSTANCING].contains(name)).collect();
+        let extensions: Vec<&str> = document
+            .extensions_used()
+            .filter(|name| ![QUANTIZATION, INSTANCING, TEXTURE_TRANSFORM].contains(name))
+            .collect();
         let found = [
             (document.skins().len() > 0, "skins (drawn in the bind pose)"),
             (document.animations().len() > 0, "animations (drawn at rest)"),
             (primitives.iter().any(|p| p.morph_targets().len() > 0), "morph targets (drawn without them)"),
             (primitives.iter().any(|p| !has_triangles(p)), "points and lines (left out)"),
-            (primitives.iter().any(|p| p.get(&Semantic::Colors(0)).is_some()), "vertex colours, COLOR_0 (ignored)"),
             (
                 any_material(&|m| m.alpha_mode() == AlphaMode::Blend),
                 "alphaMode BLEND (drawn as MASK at its alphaCutoff)",
             ),
-            (any_material(&|m| m.normal_texture().is_some()), "normal textures (lit by the vertex normals)"),
             (
                 any_material(&|m| {
                     m.pbr_metallic_roughness().metallic_roughness_texture().is_some()
@@ -39,8 +39,11 @@ impl GltfFile {
                 "metallic-roughness, occlusion and emissive textures (only the base colour is drawn)",
             ),
             (
-                any_material(&|m| m.pbr_metallic_roughness().base_color_texture().is_some_and(|t| t.tex_coord() != 0)),
-                "base-colour textures on TEXCOORD_1 or later (read with TEXCOORD_0)",
+                any_material(&|m| {
+                    m.pbr_metallic_roughness().base_color_texture().is_some_and(|t| t.tex_coord() > 1)
+                        || m.normal_texture().is_some_and(|t| t.tex_coord() > 1)
+                }),
+                "textures on TEXCOORD_2 or later (read with TEXCOORD_0)",
             ),
             (document.cameras().len() > 0, "cameras (the scene's own camera is used)"),
         ];

@@ -12,7 +12,7 @@ use crate::scene::file::spec::{MaterialSpec, NormalTextureKind, TextureKind};
 use crate::scene::file::SceneError;
 use crate::scene::gltf_import::{GltfFile, GltfMaterial, ImportError, Selector};
 use crate::scene::textures::{self, TEXTURE_SIZE};
-use crate::scene::{Material, Texture, TextureLayers, Variant};
+use crate::scene::{Material, Texture, TextureEncoding, TextureLayers, Variant};
 
 /// The textures of one role, deduplicated by content (texels, encoding and wrap modes) so
 /// that materials sharing a generated or imported texture share its layer.
@@ -83,7 +83,11 @@ impl Builder<'_> {
                     None => self.imported_texture(&file, &material).map_err(gltf_error)?,
                     Some(_) => None,
                 };
-                Some((material, texture))
+                let normal = match spec.normal_texture {
+                    None => self.imported_normal(&file, &material).map_err(gltf_error)?,
+                    Some(_) => None,
+                };
+                Some((material, texture, normal))
             }
             None => None,
         };
@@ -108,15 +112,15 @@ impl Builder<'_> {
                 }
                 rgba
             }
-            None => imported.as_ref().map_or(Vec4::ONE, |(m, _)| m.base_color),
+            None => imported.as_ref().map_or(Vec4::ONE, |(m, ..)| m.base_color),
         };
         let variant = match (spec.variant, &imported) {
             (Some(variant), _) => variant.into(),
-            (None, Some((m, _))) => imported_variant(m),
+            (None, Some((m, ..))) => imported_variant(m),
             (None, None) => Variant::Opaque,
         };
         let alpha_cutoff =
-            spec.alpha_cutoff.map(|cutoff| cutoff.0).or(imported.as_ref().map(|(m, _)| m.alpha_cutoff)).unwrap_or(0.5);
+            spec.alpha_cutoff.map(|cutoff| cutoff.0).or(imported.as_ref().map(|(m, ..)| m.alpha_cutoff)).unwrap_or(0.5);
         if !(0.0..=1.0).contains(&alpha_cutoff) {
             return Err(fail(format!("alpha_cutoff must be between 0 and 1, got {alpha_cutoff}")));
         }
@@ -126,23 +130,36 @@ impl Builder<'_> {
                 variant.name()
             )));
         }
-        let base_color_layer = match (spec.texture, imported.and_then(|(_, texture)| texture)) {
-            (Some(kind), _) => Some(self.base_color_layers.insert(procedural_texture(kind))),
-            (None, Some(texture)) => Some(self.base_color_layers.insert(texture)),
-            (None, None) => None,
+        let (imported, imported_texture, imported_normal) = match imported {
+            Some((material, texture, normal)) => (Some(material), texture, normal),
+            None => (None, None, None),
         };
-        let normal_layer = spec.normal_texture.map(|NormalTextureKind::Bumps| {
-            self.normal_layers.insert(Texture::linear(TEXTURE_SIZE, textures::bumps(TEXTURE_SIZE)))
-        });
+        let mut material = Material { variant, alpha_cutoff, ..Material::colored(name, base_color) };
+        match (spec.texture, imported_texture) {
+            (Some(kind), _) => {
+                material.base_color_layer = Some(self.base_color_layers.insert(procedural_texture(kind)))
+            }
+            (None, Some(texture)) => {
+                material.base_color_layer = Some(self.base_color_layers.insert(texture));
+                material.base_color_uv = imported.as_ref().map_or_else(Default::default, |m| m.base_color_uv);
+            }
+            (None, None) => {}
+        }
+        match (spec.normal_texture, imported_normal) {
+            (Some(NormalTextureKind::Bumps), _) => {
+                let bumps = Texture::linear(TEXTURE_SIZE, textures::bumps(TEXTURE_SIZE));
+                material.normal_layer = Some(self.normal_layers.insert(bumps));
+            }
+            (None, Some(texture)) => {
+                material.normal_layer = Some(self.normal_layers.insert(texture));
+                if let Some(imported) = &imported {
+                    (material.normal_uv, material.normal_scale) = (imported.normal_uv, imported.normal_scale);
+                }
+            }
+            (None, None) => {}
+        }
         self.material_ids.insert(name.clone(), self.materials.len() as u32);
-        self.materials.push(Material {
-            name: name.clone(),
-            base_color,
-            base_color_layer,
-            normal_layer,
-            variant,
-            alpha_cutoff,
-        });
+        self.materials.push(material);
         Ok(())
     }
 }
@@ -175,7 +192,7 @@ impl Builder<'_> {
             None => GltfMaterial::gltf_default(),
         };
         let texture = self.imported_texture(file, &material).map_err(gltf_error)?;
-        let base_color_layer = texture.map(|texture| self.base_color_layers.insert(texture));
+        let normal = self.imported_normal(file, &material).map_err(gltf_error)?;
         if !(0.0..=1.0).contains(&material.alpha_cutoff) {
             return Err(invalid(
                 at,
@@ -187,12 +204,14 @@ impl Builder<'_> {
             ));
         }
         self.materials.push(Material {
-            name: name.to_string(),
-            base_color: material.base_color,
-            base_color_layer,
-            normal_layer: None,
+            base_color_layer: texture.map(|texture| self.base_color_layers.insert(texture)),
+            normal_layer: normal.map(|texture| self.normal_layers.insert(texture)),
             variant: imported_variant(&material),
             alpha_cutoff: material.alpha_cutoff,
+            base_color_uv: material.base_color_uv,
+            normal_uv: material.normal_uv,
+            normal_scale: material.normal_scale,
+            ..Material::colored(name, material.base_color)
         });
         Ok(self.materials.len() as u32 - 1)
     }
@@ -205,6 +224,15 @@ impl Builder<'_> {
         let sampling = material.base_color_sampling;
         let texture = file.image_layer(image, budget.largest_texture(), sampling.filter, &mut self.images, budget)?;
         Ok(Some(Texture { wrap: sampling.wrap, ..texture }))
+    }
+
+    /// An imported material's normal map: like its base-colour texture, but the data linear.
+    fn imported_normal(&mut self, file: &GltfFile, material: &GltfMaterial) -> Result<Option<Texture>, ImportError> {
+        let Some(image) = material.normal_image else { return Ok(None) };
+        let budget = self.options.budget;
+        let sampling = material.normal_sampling;
+        let texture = file.image_layer(image, budget.largest_texture(), sampling.filter, &mut self.images, budget)?;
+        Ok(Some(Texture { wrap: sampling.wrap, encoding: TextureEncoding::Linear, ..texture }))
     }
 }
 

@@ -85,16 +85,22 @@ fn split(world: &glam::DMat4) -> Option<Split> {
     })
 }
 
-/// Bakes a linear matrix into a mesh: positions by it, normals by its inverse transpose
-/// (renormalised in f64), and the winding flipped where it mirrors.
+/// Bakes a linear matrix into a mesh: positions and tangents by it, normals by its inverse
+/// transpose (renormalised in f64), and where it mirrors the winding flipped and the
+/// bitangent sign negated (so `cross(normal, tangent) × w` still follows the texture's v axis).
 fn bake(data: &mut MeshData, linear: DMat3) {
     let normal_matrix = linear.inverse().transpose();
+    let mirrors = linear.determinant() < 0.0;
     for vertex in &mut data.vertices {
         vertex.position = (linear * Vec3::from(vertex.position).as_dvec3()).as_vec3().into();
         let normal = normal_matrix * Vec3::from(vertex.normal).as_dvec3();
         vertex.normal = normal.try_normalize().map_or(vertex.normal, |n| n.as_vec3().into());
+        let tangent = vertex.tangent();
+        if let Some(turned) = (linear * tangent.truncate().as_dvec3()).try_normalize() {
+            vertex.set_tangent(turned.as_vec3().extend(if mirrors { -tangent.w } else { tangent.w }));
+        }
     }
-    if linear.determinant() < 0.0 {
+    if mirrors {
         for triangle in data.indices.chunks_exact_mut(3) {
             triangle.swap(1, 2);
         }

@@ -1,0 +1,310 @@
+//! What a glTF material does to a surface, through the whole path (file → scene → GPU): vertex
+//! colours, `KHR_texture_transform`, texture-coordinate sets and normal maps with given and
+//! generated (MikkTSpace) tangents. Each test draws one quad filling the view head-on, in gpu
+//! and cpu modes (which must agree), and reads the pixels.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+use multidraw::scene::file;
+use multidraw::scene::gltf_import::encode_base64;
+use multidraw::scene::textures::linear_to_srgb;
+use multidraw::scene::Scene;
+use multidraw::{DrawMode, FrameInput};
+use serde_json::{json, Value};
+
+/// The quad's attributes: corners (-1, -1) … (1, 1) at z = 0 facing +Z, counter-clockwise,
+/// bottom-left first; `uv` / `uv1` per corner; optional colours and tangents.
+#[derive(Clone)]
+struct Quad {
+    uv: [[f32; 2]; 4],
+    uv1: Option<[[f32; 2]; 4]>,
+    colors: Option<[[f32; 4]; 4]>,
+    tangents: Option<[[f32; 4]; 4]>,
+}
+
+/// The texture upright on the quad: u to the right, v down.
+const UPRIGHT: [[f32; 2]; 4] = [[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]];
+/// Mirrored left to right.
+const MIRRORED: [[f32; 2]; 4] = [[1.0, 1.0], [0.0, 1.0], [0.0, 0.0], [1.0, 0.0]];
+
+impl Quad {
+    fn upright() -> Quad {
+        Quad { uv: UPRIGHT, uv1: None, colors: None, tangents: None }
+    }
+}
+
+/// A 64 × 64 PNG: red, green, blue and white quadrants (top left, top right, bottom left,
+/// bottom right), or one colour.
+fn quadrants_png() -> Vec<u8> {
+    png(|x, y| match (x < 32, y < 32) {
+        (true, true) => [255, 0, 0, 255],
+        (false, true) => [0, 255, 0, 255],
+        (true, false) => [0, 0, 255, 255],
+        (false, false) => [255, 255, 255, 255],
+    })
+}
+
+fn png(texel: impl Fn(u32, u32) -> [u8; 4]) -> Vec<u8> {
+    let image = image::RgbaImage::from_fn(64, 64, |x, y| image::Rgba(texel(x, y)));
+    let mut bytes = Vec::new();
+    image.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png).expect("encode a PNG");
+    bytes
+}
+
+/// A glTF file of the quad with `material` (its textures index `images` in order, each with a
+/// nearest, clamping sampler).
+fn model(quad: &Quad, material: Value, images: &[Vec<u8>]) -> Vec<u8> {
+    let mut buffer: Vec<u8> = Vec::new();
+    let mut views = Vec::new();
+    let mut accessors = Vec::new();
+    let mut attributes = serde_json::Map::new();
+    let mut push = |floats: Vec<f32>, kind: &str, semantic: &str, extra: Value| {
+        let offset = buffer.len();
+        buffer.extend(floats.iter().flat_map(|f| f.to_le_bytes()));
+        views.push(json!({ "buffer": 0, "byteOffset": offset, "byteLength": floats.len() * 4 }));
+        let mut accessor = json!({ "bufferView": views.len() - 1, "componentType": 5126, "count": 4, "type": kind });
+        if let (Some(accessor), Some(extra)) = (accessor.as_object_mut(), extra.as_object()) {
+            accessor.extend(extra.clone());
+        }
+        accessors.push(accessor);
+        attributes.insert(semantic.into(), json!(accessors.len() - 1));
+    };
+    let corners = [[-1.0f32, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+    push(
+        corners.iter().flat_map(|&[x, y]| [x, y, 0.0]).collect(),
+        "VEC3",
+        "POSITION",
+        json!({ "min": [-1.0, -1.0, 0.0], "max": [1.0, 1.0, 0.0] }),
+    );
+    push([0.0, 0.0, 1.0].repeat(4), "VEC3", "NORMAL", json!({}));
+    push(quad.uv.concat(), "VEC2", "TEXCOORD_0", json!({}));
+    if let Some(uv1) = quad.uv1 {
+        push(uv1.concat(), "VEC2", "TEXCOORD_1", json!({}));
+    }
+    if let Some(colors) = quad.colors {
+        push(colors.concat(), "VEC4", "COLOR_0", json!({}));
+    }
+    if let Some(tangents) = quad.tangents {
+        push(tangents.concat(), "VEC4", "TANGENT", json!({}));
+    }
+    let index_offset = buffer.len();
+    buffer.extend([0u16, 1, 2, 0, 2, 3].iter().flat_map(|i| i.to_le_bytes()));
+    views.push(json!({ "buffer": 0, "byteOffset": index_offset, "byteLength": 12 }));
+    accessors.push(json!({ "bufferView": views.len() - 1, "componentType": 5123, "count": 6, "type": "SCALAR" }));
+    let indices = accessors.len() - 1;
+    let images: Vec<Value> =
+        images.iter().map(|png| json!({ "uri": format!("data:image/png;base64,{}", encode_base64(png)) })).collect();
+    let textures: Vec<Value> = (0..images.len()).map(|i| json!({ "source": i, "sampler": 0 })).collect();
+    let document = json!({
+        "asset": { "version": "2.0" },
+        "extensionsUsed": ["KHR_texture_transform"],
+        "scene": 0,
+        "scenes": [{ "nodes": [0] }],
+        "nodes": [{ "mesh": 0 }],
+        "meshes": [{ "primitives": [{ "attributes": attributes, "indices": indices, "material": 0 }] }],
+        "materials": [material],
+        "images": images,
+        "samplers": [{ "magFilter": 9728, "wrapS": 33071, "wrapT": 33071 }],
+        "textures": textures,
+        "accessors": accessors,
+        "bufferViews": views,
+        "buffers": [{ "byteLength": buffer.len(),
+            "uri": format!("data:application/octet-stream;base64,{}", encode_base64(&buffer)) }],
+    });
+    serde_json::to_vec(&document).expect("JSON")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gltf-materials").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch directory");
+    dir
+}
+
+/// The model in a scene whose camera looks at the quad head-on, filling the view.
+fn load(name: &str, model: &[u8]) -> Scene {
+    let dir = scratch(name);
+    std::fs::write(dir.join("quad.gltf"), model).expect("write the model");
+    let path = dir.join("scene.toml");
+    std::fs::write(
+        &path,
+        "[scene]\nname = \"quad\"\n\n[camera]\nposition = [0.0, 0.0, 1.0]\ntarget = [0.0, 0.0, 0.0]\n\
+         fov_y_degrees = 90.0\nnear = 0.01\nfar = 10.0\n\n[[model]]\nname = \"quad\"\ngltf = \"quad.gltf\"\n\n\
+         [[objects]]\ntransforms = [{ model = \"quad\", position = [0.0, 0.0, 0.0] }]\n",
+    )
+    .expect("write the scene");
+    let scene = file::load(&path).unwrap_or_else(|e| panic!("{name}: {}", e.chain()));
+    assert!(scene.notes.is_empty(), "{name}: nothing left undrawn, got {:?}", scene.notes);
+    scene
+}
+
+/// The scene drawn 32 × 32 (unlit base colour when `albedo`), gpu and cpu modes agreeing.
+fn render(name: &str, scene: &Scene, albedo: bool) -> image::RgbaImage {
+    let ctx = common::context();
+    let mut renderer = common::renderer(&ctx, scene);
+    let mut frame = |mode| {
+        let input = FrameInput { albedo, ..FrameInput::new(scene.camera, mode) };
+        common::render_image(&ctx, &mut renderer, &input, 32, 32)
+    };
+    let gpu = frame(DrawMode::Gpu);
+    let cpu = frame(DrawMode::Cpu);
+    let (differing, bounds) = common::differing_pixels(&gpu, &cpu);
+    assert_eq!(differing, 0, "{name}: gpu and cpu differ within {bounds:?}");
+    gpu.save(common::output_dir().join(format!("gltf-materials-{name}.png"))).expect("write the image");
+    gpu
+}
+
+fn assert_pixel(image: &image::RgbaImage, x: u32, y: u32, expected: [u8; 3], what: &str) {
+    let actual = image.get_pixel(x, y).0;
+    let close = (0..3).all(|c| actual[c].abs_diff(expected[c]) <= 2);
+    assert!(close, "{what}: pixel ({x}, {y}) is {actual:?}, expected {expected:?}");
+}
+
+/// The colour of each screen quadrant's centre pixel (top left, top right, bottom left, bottom
+/// right) must be the named texture quadrant's.
+fn assert_quadrants(image: &image::RgbaImage, expected: [[u8; 3]; 4], what: &str) {
+    for (i, (x, y)) in [(8, 8), (24, 8), (8, 24), (24, 24)].into_iter().enumerate() {
+        assert_pixel(image, x, y, expected[i], &format!("{what}, screen quadrant {i}"));
+    }
+}
+
+const RED: [u8; 3] = [255, 0, 0];
+const GREEN: [u8; 3] = [0, 255, 0];
+const BLUE: [u8; 3] = [0, 0, 255];
+const WHITE: [u8; 3] = [255, 255, 255];
+
+fn textured(texture_info: Value) -> Value {
+    json!({ "pbrMetallicRoughness": { "baseColorTexture": texture_info } })
+}
+
+#[test]
+fn vertex_colours_multiply_the_base_colour() {
+    let quad = Quad { colors: Some([[0.5, 0.25, 1.0, 1.0]; 4]), ..Quad::upright() };
+    let material = json!({ "pbrMetallicRoughness": { "baseColorFactor": [1.0, 1.0, 0.5, 1.0] } });
+    let image = render("color0", &load("color0", &model(&quad, material, &[])), true);
+    let expected = [0.5, 0.25, 0.5].map(linear_to_srgb);
+    for (x, y) in [(2, 2), (16, 16), (29, 29)] {
+        assert_pixel(&image, x, y, expected, "COLOR_0 × baseColorFactor");
+    }
+}
+
+#[test]
+fn texture_transforms_offset_rotate_and_scale_the_coordinates() {
+    let quad = Quad::upright();
+    let plain =
+        render("plain", &load("plain", &model(&quad, textured(json!({ "index": 0 })), &[quadrants_png()])), true);
+    assert_quadrants(&plain, [RED, GREEN, BLUE, WHITE], "no transform");
+
+    // Half the texture, moved right by half: the top-right quadrant everywhere.
+    let transform =
+        json!({ "index": 0, "extensions": { "KHR_texture_transform": { "offset": [0.5, 0.0], "scale": [0.5, 0.5] } } });
+    let image = render("offset", &load("offset", &model(&quad, textured(transform), &[quadrants_png()])), true);
+    assert_quadrants(&image, [GREEN; 4], "offset and scale");
+
+    // A quarter turn counter-clockwise of the coordinates, then down by one: (u, v) reads
+    // (v, 1 − u), so the image shows turned clockwise (the specification's example).
+    let transform = json!({ "index": 0, "extensions": { "KHR_texture_transform": {
+        "offset": [0.0, 1.0], "rotation": std::f32::consts::FRAC_PI_2 } } });
+    let image = render("rotation", &load("rotation", &model(&quad, textured(transform), &[quadrants_png()])), true);
+    assert_quadrants(&image, [BLUE, RED, WHITE, GREEN], "rotation");
+}
+
+#[test]
+fn each_texture_reads_the_coordinate_set_it_names() {
+    // Set 0 points at the red quadrant, set 1 at the green one.
+    let quad = Quad { uv: [[0.25, 0.25]; 4], uv1: Some([[0.75, 0.25]; 4]), ..Quad::upright() };
+    let image = render(
+        "texcoord1",
+        &load("texcoord1", &model(&quad, textured(json!({ "index": 0, "texCoord": 1 })), &[quadrants_png()])),
+        true,
+    );
+    assert_quadrants(&image, [GREEN; 4], "texCoord 1");
+    // The extension's texCoord overrides the textureInfo's.
+    let info = json!({ "index": 0, "texCoord": 1, "extensions": { "KHR_texture_transform": { "texCoord": 0 } } });
+    let image = render(
+        "texcoord-override",
+        &load("texcoord-override", &model(&quad, textured(info), &[quadrants_png()])),
+        true,
+    );
+    assert_quadrants(&image, [RED; 4], "KHR_texture_transform texCoord 0");
+}
+
+/// The lit grey of a white surface whose normal is `normal`, as the main pass shades it.
+fn lit(normal: Vec3) -> [u8; 3] {
+    let light = Vec3::new(0.4, 0.8, 0.45).normalize();
+    let value = 0.25 + 0.75 * normal.normalize().dot(light).max(0.0);
+    [linear_to_srgb(value); 3]
+}
+
+/// A normal map of one tangent-space normal.
+fn normal_png(normal: Vec3) -> Vec<u8> {
+    let texel = (normal.normalize() * 0.5 + Vec3::splat(0.5)) * 255.0;
+    let [r, g, b] = texel.round().to_array().map(|c| c as u8);
+    png(move |_, _| [r, g, b, 255])
+}
+
+fn normal_mapped(quad: &Quad, map: Vec3, scale: f32) -> Vec<u8> {
+    let material = json!({ "normalTexture": { "index": 0, "scale": scale } });
+    model(quad, material, &[normal_png(map)])
+}
+
+#[test]
+fn normal_maps_turn_the_shading_normal_in_tangent_space() {
+    let flat = render("flat", &load("flat", &model(&Quad::upright(), json!({}), &[])), false);
+    assert_pixel(&flat, 16, 16, lit(Vec3::Z), "no normal map");
+
+    // Tangent-space +y is "up" in the image; on the upright quad that is world +Y. Generated
+    // (MikkTSpace) and given tangents agree.
+    let up = Vec3::new(0.0, 0.6, 0.8);
+    let given = Quad { tangents: Some([[1.0, 0.0, 0.0, 1.0]; 4]), ..Quad::upright() };
+    for (name, quad) in [("generated", Quad::upright()), ("given", given)] {
+        let image = render(&format!("normal-up-{name}"), &load(name, &normal_mapped(&quad, up, 1.0)), false);
+        assert_pixel(&image, 16, 16, lit(up), &format!("map +y, {name} tangents"));
+    }
+    // Tangent-space +x follows u: on a quad mirrored left to right it is world −X.
+    let right = Vec3::new(0.6, 0.0, 0.8);
+    let image = render("normal-right", &load("right", &normal_mapped(&Quad::upright(), right, 1.0)), false);
+    assert_pixel(&image, 16, 16, lit(right), "map +x on the upright quad");
+    let mirrored = Quad { uv: MIRRORED, ..Quad::upright() };
+    let image = render("normal-right-mirrored", &load("mirrored", &normal_mapped(&mirrored, right, 1.0)), false);
+    assert_pixel(&image, 16, 16, lit(Vec3::new(-0.6, 0.0, 0.8)), "map +x on the mirrored quad");
+    // `scale` multiplies the map's x and y: 0 flattens it.
+    let image = render("normal-scale-0", &load("scale0", &normal_mapped(&Quad::upright(), up, 0.0)), false);
+    assert_pixel(&image, 16, 16, lit(Vec3::Z), "scale 0");
+}
+
+#[test]
+fn vertex_colours_and_tangents_survive_import_of_quantised_and_byte_colours() {
+    // COLOR_0 as normalised unsigned bytes (VEC3): read as linear [0, 1].
+    let mut document: Value = serde_json::from_slice(&model(&Quad::upright(), json!({}), &[])).unwrap();
+    let colours: Vec<u8> = [[255u8, 128, 0, 0]; 4].concat();
+    let buffer_uri = document["buffers"][0]["uri"].as_str().unwrap().to_string();
+    let mut buffer = decode_data(&buffer_uri);
+    let offset = buffer.len();
+    buffer.extend(&colours);
+    document["buffers"][0]["uri"] = json!(format!("data:application/octet-stream;base64,{}", encode_base64(&buffer)));
+    document["buffers"][0]["byteLength"] = json!(buffer.len());
+    let views = document["bufferViews"].as_array_mut().unwrap();
+    views.push(json!({ "buffer": 0, "byteOffset": offset, "byteLength": 16, "byteStride": 4 }));
+    let view = views.len() - 1;
+    let accessors = document["accessors"].as_array_mut().unwrap();
+    accessors
+        .push(json!({ "bufferView": view, "componentType": 5121, "normalized": true, "count": 4, "type": "VEC3" }));
+    let accessor = accessors.len() - 1;
+    document["meshes"][0]["primitives"][0]["attributes"]["COLOR_0"] = json!(accessor);
+    let scene = load("color-bytes", &serde_json::to_vec(&document).unwrap());
+    let image = render("color-bytes", &scene, true);
+    let expected = [1.0, 128.0 / 255.0, 0.0].map(linear_to_srgb);
+    assert_pixel(&image, 16, 16, expected, "unsigned-byte COLOR_0");
+    let vertex = scene.meshes.vertices[0];
+    assert_eq!(vertex.color()[3], 1.0, "a VEC3 colour is opaque");
+    assert!(vertex.tangent().truncate().distance(Vec3::X) < 1e-3, "generated tangent along u");
+}
+
+fn decode_data(uri: &str) -> Vec<u8> {
+    let (_, data) = uri.split_once("base64,").expect("a base64 data URI");
+    multidraw::scene::gltf_import::decode_base64(data).expect("valid base64")
+}
