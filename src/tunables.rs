@@ -143,11 +143,12 @@ pub const HOST_BYTES_PER_OBJECT: u64 = 400;
 /// a CPU adapter (1 more). An estimate from those copies, not a measurement.
 pub const HOST_BYTES_PER_TEXTURE_BYTE: u64 = 2;
 
-/// Peak host bytes per vertex of the mesh arena (32 bytes each): the arena, the upload (host
-/// memory on a CPU adapter) and a transient copy while meshes are packed. With
-/// [`HOST_BYTES_PER_INDEX`] it predicted `render`'s peak growth from 6 to 126 meshes of
-/// 256 × 256 segments on lavapipe (10.6 M vertices, 62.5 M indices) within 1%.
-pub const HOST_BYTES_PER_VERTEX: u64 = 3 * 32;
+/// Peak host bytes per vertex of the mesh arena (three copies of a 56-byte vertex; the budget
+/// checks the size at compile time): the arena, the upload (host memory on a CPU adapter) and a
+/// transient copy while meshes are packed. With [`HOST_BYTES_PER_INDEX`] it predicted
+/// `render`'s peak growth from 6 to 126 meshes of 256 × 256 segments on lavapipe (10.6 M
+/// vertices, 62.5 M indices) within 1% when a vertex was 32 bytes.
+pub const HOST_BYTES_PER_VERTEX: u64 = 3 * 56;
 
 /// Peak host bytes per index of the mesh arena (4 bytes each), counted like vertices.
 pub const HOST_BYTES_PER_INDEX: u64 = 3 * 4;

@@ -458,7 +458,7 @@ fn black_png_decodes() {
 fn check_scene_bounds_every_buffer() {
     use multidraw::gpu_scene::{check_scene, UploadError};
     let scene = multidraw::scene::file::parse(&scene(ONE_BALL, ""), "one.toml", None).unwrap();
-    let vertex_bytes = scene.meshes.vertices.len() as u64 * 32;
+    let vertex_bytes = scene.meshes.vertices.len() as u64 * size_of::<multidraw::mesh::Vertex>() as u64;
     let small = wgpu::Limits { max_buffer_size: vertex_bytes - 1, ..wgpu::Limits::default() };
     let error = check_scene(&scene, &small).unwrap_err();
     assert!(matches!(error, UploadError::BufferTooLarge { buffer: "vertices", .. }), "{error}");

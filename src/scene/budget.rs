@@ -20,6 +20,9 @@ use crate::tunables::{
 
 /// Bytes per vertex of the mesh arena.
 pub const VERTEX_BYTES: u64 = std::mem::size_of::<Vertex>() as u64;
+
+// The host estimate counts three copies of each vertex.
+const _: () = assert!(HOST_BYTES_PER_VERTEX == 3 * VERTEX_BYTES);
 /// Bytes per index of the mesh arena.
 pub const INDEX_BYTES: u64 = 4;
 
@@ -333,7 +336,8 @@ mod tests {
         DeviceBudget {
             max_objects: 1000,
             objects_limit: "test".into(),
-            max_buffer_bytes: 32 * 100,
+            // 100 vertices, or as many bytes of indices.
+            max_buffer_bytes: VERTEX_BYTES * 100,
             max_texture_layers: 4,
             max_texture_size: 16384,
         }
@@ -346,7 +350,7 @@ mod tests {
         let ok = Needs {
             objects: 1000,
             vertices: 100,
-            indices: 800,
+            indices: VERTEX_BYTES * 100 / INDEX_BYTES,
             texture_layers: 4,
             texture_bytes: 0,
             transient_bytes: 0,
@@ -355,7 +359,7 @@ mod tests {
         let refused = |needs: Needs| budget.check(&needs, &cause).unwrap_err();
         assert_eq!(refused(Needs { objects: 1001, ..ok }).quantity, "objects");
         assert_eq!(refused(Needs { vertices: 101, ..ok }).quantity, "vertices");
-        assert_eq!(refused(Needs { indices: 801, ..ok }).quantity, "indices");
+        assert_eq!(refused(Needs { indices: ok.indices + 1, ..ok }).quantity, "indices");
         assert_eq!(refused(Needs { texture_layers: 5, ..ok }).quantity, "texture layers");
         assert_eq!(refused(Needs { texture_bytes: 1 << 20, ..ok }).quantity, "texture bytes");
         let few = Budget::unlimited().with_triangles(100, "test");
