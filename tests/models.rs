@@ -394,12 +394,13 @@ fn model_scene_renders_the_same_in_gpu_and_cpu_modes_with_constant_recording() {
     let drawn = gpu.pixels().filter(|p| p.0 != gpu.get_pixel(0, 0).0).count();
     assert!(drawn > 96 * 64 / 10, "the model scene covers the frame ({drawn} pixels differ from the corner)");
 
-    let small = model_scene(1_000);
+    let (small, large) = (model_scene(1_000), model_scene(100_000));
+    assert!(large.objects.len() > 400_000, "100,000 crate sets of four parts: {}", large.objects.len());
     for mode in [DrawMode::Gpu, DrawMode::GpuNocount] {
         assert_eq!(
             frame_commands(&ctx, &small, mode),
-            frame_commands(&ctx, &scene, mode),
-            "{mode}: 1,000 vs 12,000 instances"
+            frame_commands(&ctx, &large, mode),
+            "{mode}: 1,000 vs 100,000 instances"
         );
     }
 }
