@@ -36,7 +36,7 @@ impl GltfFile {
                         || m.occlusion_texture().is_some()
                         || m.emissive_texture().is_some()
                 }),
-                "metallic-roughness, occlusion and emissive textures (only the base colour is drawn)",
+                "metallic-roughness, occlusion and emissive textures (base colour and normal maps are drawn)",
             ),
             (
                 any_material(&|m| {
