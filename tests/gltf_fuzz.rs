@@ -2,7 +2,9 @@
 //! `.gltf` text, as a `.glb` (its buffer moved to the BIN chunk and its image to a buffer view),
 //! and as `.gltf` with external files, mutated by a seeded generator (bytes and tokens, JSON
 //! nodes replaced, removed or multiplied, GLB chunk headers and lengths) and fed to the
-//! importer in-process: open, every mesh's size and data, every material, every image.
+//! importer in-process: open, every mesh's size and data, every material, every image. The
+//! model is given a normal map on `TEXCOORD_1` (MikkTSpace tangents), texture transforms and
+//! vertex colours first, so those readers are fuzzed too.
 //! No case may panic, and each must finish within [`CASE_LIMIT`].
 //!
 //! `MULTIDRAW_FUZZ_CASES` sets the number of cases (default 50,000, about 6 s in `make test`);
@@ -67,7 +69,17 @@ fn models(dir: &Path) -> Models {
         "matrix": [0.0, 0.0, -2.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 1.0] }));
     nodes.push(json!({ "name": "instanced", "mesh": 2, "scale": [1.0, -1.0, 1.0],
         "extensions": { "EXT_mesh_gpu_instancing": { "attributes": { "TRANSLATION": 8 } } } }));
-    text["extensionsUsed"] = json!(["EXT_mesh_gpu_instancing"]);
+    text["extensionsUsed"] = json!(["EXT_mesh_gpu_instancing", "KHR_texture_transform"]);
+    // Material inputs: the crate's texture also as a normal map on the second coordinate set,
+    // both through KHR_texture_transform (so its primitives get MikkTSpace tangents), and
+    // vertex colours (the normals' accessor, as VEC3 floats).
+    let transform = json!({ "offset": [0.25, 0.5], "rotation": 0.3, "scale": [2.0, 0.5] });
+    text["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["extensions"] =
+        json!({ "KHR_texture_transform": transform });
+    text["materials"][0]["normalTexture"] =
+        json!({ "index": 0, "scale": 0.8, "texCoord": 1, "extensions": { "KHR_texture_transform": transform } });
+    text["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_1"] = json!(2);
+    text["meshes"][0]["primitives"][0]["attributes"]["COLOR_0"] = json!(1);
     // The marker's positions through a sparse accessor: two of them replaced by the shard's
     // (its min and max stay: the crate's validator needs them, not that they hold).
     text["accessors"][8]["sparse"] =
