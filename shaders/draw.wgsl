@@ -24,44 +24,79 @@
 // Bindings: groups `frame`, `scene` and `textures`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
 
+/// The vertex buffer's attributes (`GpuVertex`); the optional inputs (tangent, colour,
+/// TEXCOORD_1) are read from the scene group's arrays by vertex index, only for the objects that
+/// use them (`vertex_extras`).
 struct VertexIn {
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
-    @location(3) uv1: vec2<f32>,
-    /// xyz: unit tangent; w: the bitangent's sign. Zero when the mesh has none.
-    @location(4) tangent: vec4<f32>,
-    /// Linear RGBA (glTF COLOR_0), white when the mesh has none.
-    @location(5) color: vec4<f32>,
 }
 
+/// The optional vertex inputs: what `vertex_extras` fetches, or their defaults.
+struct VertexExtras {
+    /// xyz: unit tangent; w: the bitangent's sign. Zero when the mesh has none.
+    tangent: vec4<f32>,
+    /// Linear RGBA (glTF COLOR_0), white when the mesh has none.
+    color: vec4<f32>,
+    uv1: vec2<f32>,
+}
+
+/// The optional inputs of vertex `index` that the object's material (`vertex_inputs`) and mesh
+/// (VERTEX_COLORS_BIT) use; defaults for the rest, without reading them.
+fn vertex_extras(index: u32, object: GpuObject) -> VertexExtras {
+    var extras = VertexExtras(vec4<f32>(0.0), vec4<f32>(1.0), vec2<f32>(0.0));
+    let inputs = materials[object.material].vertex_inputs;
+    if (inputs & READS_TANGENT) != 0u {
+        let packed = vertex_tangents[index];
+        extras.tangent = vec4<f32>(unpack2x16snorm(packed.x), unpack2x16snorm(packed.y));
+    }
+    if (inputs & READS_UV1) != 0u {
+        extras.uv1 = vertex_uv1[index];
+    }
+    if (object.animation & VERTEX_COLORS_BIT) != 0u {
+        let packed = vertex_colors[index];
+        extras.color = vec4<f32>(unpack2x16unorm(packed.x), unpack2x16unorm(packed.y));
+    }
+    return extras;
+}
+
+/// Packed into as few locations as the values allow: on NVIDIA the main pass of small
+/// triangles is bound by the vertex outputs, and every location costs a four-component slot.
 struct VertexOut {
     @builtin(position) clip_position: vec4<f32>,
-    @location(0) world_normal: vec3<f32>,
-    @location(1) uv: vec2<f32>,
-    @location(2) @interpolate(flat) material: u32,
-    @location(3) @interpolate(flat) mesh: u32,
-    @location(4) @interpolate(flat) level: u32,
-    @location(5) uv1: vec2<f32>,
-    @location(6) world_tangent: vec4<f32>,
-    @location(7) color: vec4<f32>,
+    /// xyz: world normal; w: the vertex colour's alpha.
+    @location(0) normal_alpha: vec4<f32>,
+    /// xyz: world tangent; w: the bitangent's sign.
+    @location(1) world_tangent: vec4<f32>,
+    /// xy: TEXCOORD_0; zw: TEXCOORD_1.
+    @location(2) uvs: vec4<f32>,
+    /// The vertex colour's rgb.
+    @location(3) color: vec3<f32>,
+    /// Material, mesh and level of detail.
+    @location(4) @interpolate(flat) ids: vec3<u32>,
 }
 
 @vertex
-fn vs_main(vertex: VertexIn, @builtin(instance_index) instance: u32) -> VertexOut {
+fn vs_main(
+    vertex: VertexIn,
+    @builtin(vertex_index) index: u32,
+    @builtin(instance_index) instance: u32,
+) -> VertexOut {
     let entry = instances[instance];
     let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
     let world = animate_point(object, vertex.position);
+    let extras = vertex_extras(index, object);
     var out: VertexOut;
     out.clip_position = frame.view_proj * vec4<f32>(world, 1.0);
-    out.world_normal = animate_direction(object, vertex.normal);
-    out.uv = vertex.uv;
-    out.material = object.material;
-    out.mesh = object.mesh;
-    out.level = entry >> LEVEL_SHIFT;
-    out.uv1 = vertex.uv1;
-    out.world_tangent = vec4<f32>(animate_direction(object, vertex.tangent.xyz), vertex.tangent.w);
-    out.color = vertex.color;
+    out.normal_alpha = vec4<f32>(animate_direction(object, vertex.normal), extras.color.a);
+    out.world_tangent = vec4<f32>(0.0);
+    if any(extras.tangent != vec4<f32>(0.0)) {
+        out.world_tangent = vec4<f32>(animate_direction(object, extras.tangent.xyz), extras.tangent.w);
+    }
+    out.uvs = vec4<f32>(vertex.uv, extras.uv1);
+    out.color = extras.color.rgb;
+    out.ids = vec3<u32>(object.material, object.mesh, entry >> LEVEL_SHIFT);
     return out;
 }
 
@@ -77,7 +112,9 @@ struct SurfaceUv {
 }
 
 fn surface_uv(in: VertexOut) -> SurfaceUv {
-    return SurfaceUv(in.uv, dpdx(in.uv), dpdy(in.uv), in.uv1, dpdx(in.uv1), dpdy(in.uv1));
+    let uv0 = in.uvs.xy;
+    let uv1 = in.uvs.zw;
+    return SurfaceUv(uv0, dpdx(uv0), dpdy(uv0), uv1, dpdx(uv1), dpdy(uv1));
 }
 
 /// Where one texture reads: its coordinate set through its transform, the derivatives through
@@ -125,29 +162,35 @@ fn wrapped_uv(size_class: u32, wrap: u32, at: TexCoord) -> vec2<f32> {
     return vec2<f32>(wrap_coordinate(at.uv.x, wrap & 3u, inset), wrap_coordinate(at.uv.y, wrap >> 2u, inset));
 }
 
-/// Base colour × its texture, if the material has one, × the vertex colour.
-fn surface_color(material: GpuMaterial, vertex_color: vec4<f32>, at: SurfaceUv) -> vec4<f32> {
+// The fragment functions take the material's index and read only the fields they use: copying
+// the whole `GpuMaterial` (128 bytes) per fragment costs time on the H200.
+
+/// Base colour × its texture, if material `m` has one, × the vertex colour.
+fn surface_color(m: u32, vertex_color: vec4<f32>, at: SurfaceUv) -> vec4<f32> {
     var texel = vec4<f32>(1.0);
-    let texture = material.base_color_texture;
-    if texture.layer >= 0 {
+    if materials[m].base_color_texture.layer >= 0 {
+        let texture = materials[m].base_color_texture;
         let coordinates = texture_coordinates(texture, at);
         let uv = wrapped_uv(texture.size_class, texture.wrap, coordinates);
         texel = sample_base_color_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy);
     }
-    return material.base_color * texel * vertex_color;
+    return materials[m].base_color * texel * vertex_color;
 }
 
-/// The shading normal of a front face: the vertex normal, turned by the normal map where the
-/// material has one and the vertex a tangent (tangent space: x along the tangent, y along
+/// The shading normal of a front face: the vertex normal, turned by the normal map where
+/// material `m` has one and the vertex a tangent (tangent space: x along the tangent, y along
 /// `cross(normal, tangent) × w`, z along the normal; the map's x and y scaled by its
 /// `scale`). A back face's is its negation, taken by the caller.
-fn surface_normal(material: GpuMaterial, vertex_normal: vec3<f32>, tangent: vec4<f32>, at: SurfaceUv) -> vec3<f32> {
+fn surface_normal(m: u32, vertex_normal: vec3<f32>, tangent: vec4<f32>, at: SurfaceUv) -> vec3<f32> {
     let n = normalize(vertex_normal);
-    let texture = material.normal_texture;
-    let along = tangent.xyz - n * dot(n, tangent.xyz);
-    if texture.layer < 0 || dot(along, along) < 1e-12 {
+    if materials[m].normal_texture.layer < 0 {
         return n;
     }
+    let along = tangent.xyz - n * dot(n, tangent.xyz);
+    if dot(along, along) < 1e-12 {
+        return n;
+    }
+    let texture = materials[m].normal_texture;
     let t = normalize(along);
     let b = cross(n, t) * select(1.0, -1.0, tangent.w < 0.0);
     let coordinates = texture_coordinates(texture, at);
@@ -193,38 +236,40 @@ fn lit_or_albedo(color: vec4<f32>, normal: vec3<f32>) -> vec4<f32> {
 }
 
 /// The shading normal of this fragment, facing the viewer on either side.
-fn facing_normal(material: GpuMaterial, in: VertexOut, front: bool, at: SurfaceUv) -> vec3<f32> {
-    let normal = surface_normal(material, in.world_normal, in.world_tangent, at);
+fn facing_normal(in: VertexOut, front: bool, at: SurfaceUv) -> vec3<f32> {
+    let normal = surface_normal(in.ids.x, in.normal_alpha.xyz, in.world_tangent, at);
     return select(-normal, normal, front);
+}
+
+fn vertex_color(in: VertexOut) -> vec4<f32> {
+    return vec4<f32>(in.color, in.normal_alpha.w);
 }
 
 @fragment
 fn fs_opaque(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let at = surface_uv(in);
-    let material = materials[in.material];
-    let color = debug_color(surface_color(material, in.color, at), in.level);
-    return lit_or_albedo(color, facing_normal(material, in, front, at));
+    let color = debug_color(surface_color(in.ids.x, vertex_color(in), at), in.ids.z);
+    return lit_or_albedo(color, facing_normal(in, front, at));
 }
 
 @fragment
 fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let at = surface_uv(in);
-    let material = materials[in.material];
-    let color = surface_color(material, in.color, at);
-    if color.a < material.alpha_cutoff {
+    let color = surface_color(in.ids.x, vertex_color(in), at);
+    if color.a < materials[in.ids.x].alpha_cutoff {
         discard;
     }
-    let shown = debug_color(color, in.level);
-    return lit_or_albedo(shown, facing_normal(material, in, front, at));
+    let shown = debug_color(color, in.ids.z);
+    return lit_or_albedo(shown, facing_normal(in, front, at));
 }
 
 /// One colour per mesh, from a hash, lit so shapes stay readable.
 @fragment
 fn fs_debug(in: VertexOut) -> @location(0) vec4<f32> {
-    var h = in.mesh * 747796405u + 2891336453u;
+    var h = in.ids.y * 747796405u + 2891336453u;
     h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
     h = (h >> 22u) ^ h;
     let color = vec3<f32>(f32(h & 255u), f32((h >> 8u) & 255u), f32((h >> 16u) & 255u)) / 255.0;
-    let diffuse = max(dot(normalize(in.world_normal), frame.light_direction.xyz), 0.0);
+    let diffuse = max(dot(normalize(in.normal_alpha.xyz), frame.light_direction.xyz), 0.0);
     return vec4<f32>(color * (0.3 + 0.7 * diffuse), 1.0);
 }

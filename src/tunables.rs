@@ -187,6 +187,17 @@ pub const MAX_PASSES: usize = 8;
 /// them never stalls the frame.
 pub const READBACK_RING: usize = 3;
 
+/// Bit of `GpuObject::animation` (above the orbit class in bits 0-15 and the spin class in
+/// bits 16-30) set when the object's mesh has vertex colours, so the vertex shader reads them
+/// (`vertex_colors`); without it the colour is white and nothing is read.
+pub const VERTEX_COLORS_BIT: u32 = 1 << 31;
+const _: () = assert!(ANIMATION_CLASSES <= 1 << 15, "spin classes fit below VERTEX_COLORS_BIT");
+
+/// Bits of `GpuMaterial::vertex_inputs`: the material reads the vertex tangent (it has a normal
+/// map) and `TEXCOORD_1` (a texture reads set 1). The vertex shader fetches only what is set.
+pub const READS_TANGENT: u32 = 1;
+pub const READS_UV1: u32 = 2;
+
 /// WGSL constants generated from the tunables above. `workgroup_size` may be overridden (tests
 /// use a tiny one to push a dispatch past 65,535 workgroups without a multi-gigabyte scene).
 pub fn wgsl_constants(workgroup_size: u32) -> String {
@@ -198,6 +209,9 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const ANIMATION_CLASSES: u32 = {ANIMATION_CLASSES}u;\n\
          const LOD_LEVELS: u32 = {LOD_LEVELS}u;\n\
          const LEVEL_SHIFT: u32 = {LEVEL_SHIFT}u;\n\
+         const VERTEX_COLORS_BIT: u32 = {VERTEX_COLORS_BIT}u;\n\
+         const READS_TANGENT: u32 = {READS_TANGENT}u;\n\
+         const READS_UV1: u32 = {READS_UV1}u;\n\
          const COUNTER_VISIBLE: u32 = {COUNTER_VISIBLE}u;\n\
          const COUNTER_IN_FRUSTUM: u32 = {COUNTER_IN_FRUSTUM}u;\n\
          const COUNTER_TOO_SMALL: u32 = {COUNTER_TOO_SMALL}u;\n\

@@ -176,7 +176,15 @@ fn host_structs_match_wgsl() {
         ),
         (
             "GpuMaterial",
-            host_layout!(GpuMaterial { base_color, base_color_texture, normal_texture, variant, alpha_cutoff, _pad }),
+            host_layout!(GpuMaterial {
+                base_color,
+                base_color_texture,
+                normal_texture,
+                variant,
+                alpha_cutoff,
+                vertex_inputs,
+                _pad
+            }),
         ),
         (
             "GpuTextureRef",

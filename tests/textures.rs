@@ -276,6 +276,7 @@ fn textures_keep_their_size_up_to_the_adapter_and_count_against_the_budget() {
         max_objects: 1 << 20,
         objects_limit: "test".into(),
         max_buffer_bytes: 1 << 30,
+        max_binding_bytes: 1 << 27,
         max_texture_layers: 256,
         max_texture_size,
     };

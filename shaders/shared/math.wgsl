@@ -11,7 +11,7 @@ fn orbit_of(animation: u32) -> vec2<f32> {
 }
 
 fn spin_of(animation: u32) -> vec2<f32> {
-    return frame.animation[animation >> 16u].zw;
+    return frame.animation[(animation >> 16u) & 0x7fffu].zw;
 }
 
 /// Object space → world space at the current frame: spin about the object's own Y axis, the

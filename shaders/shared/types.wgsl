@@ -111,7 +111,9 @@ struct GpuMaterial {
     normal_texture: GpuTextureRef,
     variant: u32,
     alpha_cutoff: f32,
-    _pad: vec2<u32>,
+    /// READS_TANGENT | READS_UV1: the optional vertex inputs the vertex shader fetches.
+    vertex_inputs: u32,
+    _pad: u32,
 }
 
 /// `wgpu::util::DrawIndexedIndirectArgs`, as the GPU writes it.

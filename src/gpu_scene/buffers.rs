@@ -9,7 +9,7 @@ use encase::ShaderSize;
 use super::layout::{Layouts, CULL_IO, FRAME, HIZ, SCENE};
 use super::prepare::PreparedScene;
 use super::textures::SceneTextures;
-use super::types::{FrameUniforms, GpuBatch, GpuMaterial, GpuObject, DRAW_ARGS_SIZE};
+use super::types::{FrameUniforms, GpuBatch, GpuMaterial, GpuObject, GpuVertex, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::budget::DeviceBudget;
 use crate::scene::Scene;
@@ -50,6 +50,7 @@ pub fn device_budget(limits: &wgpu::Limits) -> DeviceBudget {
             text::count(max_objects as u64)
         ),
         max_buffer_bytes: limits.max_buffer_size,
+        max_binding_bytes: limits.max_storage_buffer_binding_size as u64,
         max_texture_layers: limits.max_texture_array_layers as u64,
         max_texture_size: limits.max_texture_dimension_2d as u64,
     }
@@ -150,7 +151,10 @@ fn check_buffer_sizes(scene: &Scene, limits: &wgpu::Limits) -> Result<(), Upload
     let (buffer_limit, binding) = (limits.max_buffer_size, limits.max_storage_buffer_binding_size as u64);
     let batches: u64 = scene.meshes.meshes.iter().map(|m| m.lods.len() as u64).sum::<u64>() * VARIANT_COUNT as u64;
     let sizes = [
-        ("vertices", scene.meshes.vertices.len() as u64 * size_of::<crate::mesh::Vertex>() as u64, false),
+        ("vertices", scene.meshes.vertices.len() as u64 * size_of::<GpuVertex>() as u64, false),
+        ("vertex tangents", scene.meshes.vertices.len() as u64 * OPTIONAL_INPUT_BYTES, true),
+        ("vertex colours", scene.meshes.vertices.len() as u64 * OPTIONAL_INPUT_BYTES, true),
+        ("vertex uv1", scene.meshes.vertices.len() as u64 * OPTIONAL_INPUT_BYTES, true),
         ("indices", scene.meshes.indices.len() as u64 * 4, false),
         ("batches", batches * size_of::<GpuBatch>() as u64, true),
         ("materials", scene.materials.len() as u64 * size_of::<GpuMaterial>() as u64, true),
@@ -168,10 +172,37 @@ fn check_buffer_sizes(scene: &Scene, limits: &wgpu::Limits) -> Result<(), Upload
     Ok(())
 }
 
+use crate::scene::budget::{OPTIONAL_VERTEX_BYTES as OPTIONAL_INPUT_BYTES, VERTEX_BYTES};
+
+const _: () = assert!(size_of::<GpuVertex>() as u64 == VERTEX_BYTES && size_of::<[i16; 4]>() as u64 == OPTIONAL_INPUT_BYTES);
+
+/// The mesh arena's vertices as the GPU keeps them: the vertex stream and, beside it, one
+/// array per optional input.
+struct SplitVertices {
+    stream: Vec<GpuVertex>,
+    tangents: Vec<[i16; 4]>,
+    colors: Vec<[u16; 4]>,
+    uv1: Vec<[f32; 2]>,
+}
+
+impl SplitVertices {
+    fn new(vertices: &[crate::mesh::Vertex]) -> Self {
+        SplitVertices {
+            stream: vertices.iter().map(|v| GpuVertex { position: v.position, normal: v.normal, uv: v.uv }).collect(),
+            tangents: vertices.iter().map(|v| v.tangent).collect(),
+            colors: vertices.iter().map(|v| v.color).collect(),
+            uv1: vertices.iter().map(|v| v.uv1).collect(),
+        }
+    }
+}
+
 /// Every buffer of an uploaded scene. Field docs say who writes and who reads.
 pub struct SceneBuffers {
-    /// All meshes' vertices. Written at upload; read by the main pass.
+    /// All meshes' vertices (`GpuVertex`). Written at upload; read by the main pass.
     pub vertices: wgpu::Buffer,
+    /// The optional vertex inputs beside them (tangents, colours, `TEXCOORD_1`), one array
+    /// each. Written at upload; read by the main pass's vertex shader where an object uses them.
+    pub vertex_inputs: [wgpu::Buffer; 3],
     /// All meshes' indices. Written at upload; read by the main pass.
     pub indices: wgpu::Buffer,
     /// `GpuObject` per object, sorted by batch. Written at upload; read by cull and main.
@@ -257,14 +288,24 @@ impl SceneBuffers {
         let object_count = prepared.objects.len() as u32;
         let batch_count = prepared.batches.len() as u32;
         let draw_capacity = object_count.max(batch_count).max(1);
+        let split = SplitVertices::new(&scene.meshes.vertices);
         let vertices = counted::buffer_init(
             device,
             &wgpu::util::BufferInitDescriptor {
                 label: Some("vertices"),
-                contents: bytemuck::cast_slice(&scene.meshes.vertices),
+                contents: bytemuck::cast_slice(&split.stream),
                 usage: wgpu::BufferUsages::VERTEX,
             },
         );
+        let optional = |label, contents: &[u8]| {
+            storage_buffer(device, label, contents, OPTIONAL_INPUT_BYTES as usize, wgpu::BufferUsages::empty())
+        };
+        let vertex_inputs = [
+            optional("vertex tangents", bytemuck::cast_slice(&split.tangents)),
+            optional("vertex colours", bytemuck::cast_slice(&split.colors)),
+            optional("vertex uv1", bytemuck::cast_slice(&split.uv1)),
+        ];
+        drop(split);
         let indices = counted::buffer_init(
             device,
             &wgpu::util::BufferInitDescriptor {
@@ -363,6 +404,9 @@ impl SceneBuffers {
                 SCENE.buffer("objects", &objects),
                 SCENE.buffer("instances", &instances),
                 SCENE.buffer("materials", &materials),
+                SCENE.buffer("vertex_tangents", &vertex_inputs[0]),
+                SCENE.buffer("vertex_colors", &vertex_inputs[1]),
+                SCENE.buffer("vertex_uv1", &vertex_inputs[2]),
             ],
         });
         let texture_bind_group = textures.bind_group(device, layouts);
@@ -394,6 +438,7 @@ impl SceneBuffers {
             frame,
             frame_bind_group,
             scene_bind_group,
+            vertex_inputs,
             texture_bind_group,
             texture_bytes: textures.bytes,
             cull_bind_group,

@@ -97,6 +97,12 @@ pub const SCENE: Group = Group {
         binding("objects", BindingKind::StorageRead("array<GpuObject>")),
         binding("instances", BindingKind::StorageRead("array<u32>")),
         binding("materials", BindingKind::StorageRead("array<GpuMaterial>")),
+        // The optional vertex inputs, by vertex index (see `GpuVertex`): tangents as four
+        // signed-normalised 16-bit values, colours as four unsigned-normalised ones,
+        // TEXCOORD_1 as floats.
+        binding("vertex_tangents", BindingKind::StorageRead("array<vec2<u32>>")),
+        binding("vertex_colors", BindingKind::StorageRead("array<vec2<u32>>")),
+        binding("vertex_uv1", BindingKind::StorageRead("array<vec2<f32>>")),
     ],
     functions: None,
 };

@@ -5,7 +5,7 @@ use glam::{Mat4, Vec3, Vec4};
 use super::textures::{self, TexturePlacement};
 use super::types::{GpuBatch, GpuMaterial, GpuObject, GpuTextureRef};
 use crate::scene::{Object, Scene, UvTransform, Variant};
-use crate::tunables::VARIANT_COUNT;
+use crate::tunables::{READS_TANGENT, READS_UV1, VARIANT_COUNT, VERTEX_COLORS_BIT};
 
 /// Where one variant's batches and objects live.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -129,10 +129,19 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
             },
             variant: m.variant as u32,
             alpha_cutoff: if m.variant == Variant::Masked { m.alpha_cutoff } else { 0.0 },
-            _pad: [0; 2],
+            vertex_inputs: vertex_inputs(m),
+            _pad: 0,
         })
         .collect();
     PreparedScene { objects, batches, materials, variants, identity_base: next_instance, textures }
+}
+
+/// The optional vertex inputs a material's textures read (`GpuMaterial::vertex_inputs`).
+fn vertex_inputs(material: &crate::scene::Material) -> u32 {
+    let normal_map = material.normal_layer.is_some();
+    let set1 = (material.base_color_layer.is_some() && material.base_color_uv.set == 1)
+        || (normal_map && material.normal_uv.set == 1);
+    (if normal_map { READS_TANGENT } else { 0 }) | (if set1 { READS_UV1 } else { 0 })
 }
 
 /// The scene's object indices in GPU order: sorted (stably) by (variant, mesh). Entry `i`
@@ -170,12 +179,13 @@ pub fn gpu_object_in(meshes: &crate::mesh::MeshArena, animated: bool, object: &O
     let mesh = &meshes.meshes[object.mesh as usize];
     let model = Mat4::from_scale_rotation_translation(Vec3::splat(object.scale), object.rotation, object.translation);
     let (orbit, spin) = if animated { (object.orbit_class as u32, object.spin_class as u32) } else { (0, 0) };
+    let colors = if mesh.has_colors { VERTEX_COLORS_BIT } else { 0 };
     GpuObject {
         model,
         bounds: mesh.bounds.truncate().extend(mesh.bounds.w * object.scale.abs()),
         mesh: object.mesh,
         material: object.material,
         batch,
-        animation: orbit | (spin << 16),
+        animation: orbit | (spin << 16) | colors,
     }
 }

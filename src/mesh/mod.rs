@@ -142,6 +142,9 @@ pub struct MeshRange {
     pub bounds: Vec4,
     /// Level 0 first, then ever coarser levels; at most [`MAX_LODS`].
     pub lods: Vec<LodRange>,
+    /// Whether a vertex of level 0 has a colour other than white (the vertex shader reads the
+    /// colours of such meshes only).
+    pub has_colors: bool,
 }
 
 /// Most levels of detail one mesh has (level 0 included).
@@ -234,6 +237,8 @@ impl MeshArena {
             self.indices.extend_from_slice(&data.indices);
         }
         let base = lods[0];
+        let level0 = &self.vertices[base.base_vertex as usize..][..base.vertex_count as usize];
+        let has_colors = level0.iter().any(|v| v.color != [u16::MAX; 4]);
         self.meshes.push(MeshRange {
             name,
             first_index: base.first_index,
@@ -242,6 +247,7 @@ impl MeshArena {
             vertex_count: base.vertex_count,
             bounds,
             lods,
+            has_colors,
         });
         Ok(self.meshes.len() as u32 - 1)
     }

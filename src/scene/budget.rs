@@ -18,11 +18,14 @@ use crate::tunables::{
     HOST_BYTES_PER_TEXTURE_BYTE, HOST_BYTES_PER_VERTEX, HOST_MEMORY_SHARE, MAX_BUILD_TRIANGLES, MAX_OBJECT_IDS,
 };
 
-/// Bytes per vertex of the mesh arena.
-pub const VERTEX_BYTES: u64 = std::mem::size_of::<Vertex>() as u64;
+/// Bytes per vertex of the vertex buffer (position, normal, `TEXCOORD_0`: `GpuVertex`).
+pub const VERTEX_BYTES: u64 = 32;
+/// Bytes per vertex of each optional-input storage array beside it (tangents, colours,
+/// `TEXCOORD_1`), each one binding.
+pub const OPTIONAL_VERTEX_BYTES: u64 = 8;
 
-// The host estimate counts three copies of each vertex.
-const _: () = assert!(HOST_BYTES_PER_VERTEX == 3 * VERTEX_BYTES);
+// The host estimate counts three copies of each vertex as the CPU keeps it.
+const _: () = assert!(HOST_BYTES_PER_VERTEX == 3 * std::mem::size_of::<Vertex>() as u64);
 /// Bytes per index of the mesh arena.
 pub const INDEX_BYTES: u64 = 4;
 
@@ -36,6 +39,8 @@ pub struct DeviceBudget {
     pub objects_limit: String,
     /// Largest buffer (`max_buffer_size`): the vertex arena and the index arena each.
     pub max_buffer_bytes: u64,
+    /// Largest storage binding (`max_storage_buffer_binding_size`): each optional-input array.
+    pub max_binding_bytes: u64,
     /// Most layers of one texture array (`max_texture_array_layers`).
     pub max_texture_layers: u64,
     /// Largest texture edge (`max_texture_dimension_2d`): no texture is kept larger.
@@ -158,6 +163,20 @@ impl Budget {
                         format!("this adapter's max_buffer_size of {} bytes", text::count(device.max_buffer_bytes)),
                     ));
                 }
+            }
+            let optional = needs.vertices.saturating_mul(OPTIONAL_VERTEX_BYTES);
+            let binding = device.max_binding_bytes.min(device.max_buffer_bytes);
+            if optional > binding {
+                return Err(over(
+                    Quantity::Vertices,
+                    format!(
+                        "{} bytes for each optional vertex input (tangents, colours, TEXCOORD_1: {} × \
+                         {OPTIONAL_VERTEX_BYTES} bytes, every level of detail)",
+                        text::count(optional),
+                        text::count(needs.vertices)
+                    ),
+                    format!("this adapter's max_storage_buffer_binding_size of {} bytes", text::count(binding)),
+                ));
             }
             if needs.texture_layers > device.max_texture_layers {
                 return Err(over(
@@ -338,6 +357,7 @@ mod tests {
             objects_limit: "test".into(),
             // 100 vertices, or as many bytes of indices.
             max_buffer_bytes: VERTEX_BYTES * 100,
+            max_binding_bytes: VERTEX_BYTES * 100,
             max_texture_layers: 4,
             max_texture_size: 16384,
         }
