@@ -69,11 +69,11 @@ struct VertexOut {
     @location(0) normal_alpha: vec4<f32>,
     /// xyz: world tangent; w: the bitangent's sign.
     @location(1) world_tangent: vec4<f32>,
-    /// xy: TEXCOORD_0; zw: TEXCOORD_1.
+    /// xy: the material's main coordinate set (MAIN_SET_1); zw: the other one.
     @location(2) uvs: vec4<f32>,
     /// The vertex colour's rgb.
     @location(3) color: vec3<f32>,
-    /// Material, mesh and level of detail.
+    /// Material, mesh, and the level of detail with VERTEX_COLORS_BIT.
     @location(4) @interpolate(flat) ids: vec3<u32>,
 }
 
@@ -94,27 +94,29 @@ fn vs_main(
     if any(extras.tangent != vec4<f32>(0.0)) {
         out.world_tangent = vec4<f32>(animate_direction(object, extras.tangent.xyz), extras.tangent.w);
     }
-    out.uvs = vec4<f32>(vertex.uv, extras.uv1);
+    let main_is_1 = (materials[object.material].vertex_inputs & MAIN_SET_1) != 0u;
+    out.uvs = select(vec4<f32>(vertex.uv, extras.uv1), vec4<f32>(extras.uv1, vertex.uv), main_is_1);
     out.color = extras.color.rgb;
-    out.ids = vec3<u32>(object.material, object.mesh, entry >> LEVEL_SHIFT);
+    out.ids = vec3<u32>(object.material, object.mesh, (entry >> LEVEL_SHIFT) | (object.animation & VERTEX_COLORS_BIT));
     return out;
 }
 
-/// Both texture-coordinate sets with their screen-space derivatives, taken in uniform control
-/// flow.
+/// The main texture-coordinate set with its screen-space derivatives, taken in uniform control
+/// flow; the other set is read only where a normal map on it needs it (`other_uv`). The
+/// fragment shader takes one set's derivatives, not two: on the H200 the second pair (and
+/// interpolating what it reads) slowed the default scene's main pass by a third.
 struct SurfaceUv {
-    uv0: vec2<f32>,
-    ddx0: vec2<f32>,
-    ddy0: vec2<f32>,
-    uv1: vec2<f32>,
-    ddx1: vec2<f32>,
-    ddy1: vec2<f32>,
+    uv: vec2<f32>,
+    ddx: vec2<f32>,
+    ddy: vec2<f32>,
+    /// 0 or 1: which set `uv` is.
+    uv_set: u32,
 }
 
 fn surface_uv(in: VertexOut) -> SurfaceUv {
-    let uv0 = in.uvs.xy;
-    let uv1 = in.uvs.zw;
-    return SurfaceUv(uv0, dpdx(uv0), dpdy(uv0), uv1, dpdx(uv1), dpdy(uv1));
+    let uv = in.uvs.xy;
+    let uv_set = select(0u, 1u, (materials[in.ids.x].vertex_inputs & MAIN_SET_1) != 0u);
+    return SurfaceUv(uv, dpdx(uv), dpdy(uv), uv_set);
 }
 
 /// Where one texture reads: its coordinate set through its transform, the derivatives through
@@ -125,13 +127,13 @@ struct TexCoord {
     ddy: vec2<f32>,
 }
 
-fn texture_coordinates(texture: GpuTextureRef, at: SurfaceUv) -> TexCoord {
-    var coordinates = TexCoord(at.uv0, at.ddx0, at.ddy0);
-    if texture.uv_set == 1u {
-        coordinates = TexCoord(at.uv1, at.ddx1, at.ddy1);
-    }
+/// `texture`'s coordinates: the main set, or `other` (the other set, for a normal map on it:
+/// sampled at the level of the main set's derivatives, an approximation where the two sets
+/// are scaled differently).
+fn texture_coordinates(texture: GpuTextureRef, at: SurfaceUv, other: vec2<f32>) -> TexCoord {
+    let uv = select(at.uv, other, texture.uv_set != at.uv_set);
     let m = mat2x2<f32>(texture.transform.xy, texture.transform.zw);
-    return TexCoord(m * coordinates.uv + texture.offset, m * coordinates.ddx, m * coordinates.ddy);
+    return TexCoord(m * uv + texture.offset, m * at.ddx, m * at.ddy);
 }
 
 /// One coordinate by its wrap mode, for the repeating sampler: a repeating axis as it is (the
@@ -170,7 +172,8 @@ fn surface_color(m: u32, vertex_color: vec4<f32>, at: SurfaceUv) -> vec4<f32> {
     var texel = vec4<f32>(1.0);
     if materials[m].base_color_texture.layer >= 0 {
         let texture = materials[m].base_color_texture;
-        let coordinates = texture_coordinates(texture, at);
+        // The base-colour texture reads the main set by construction.
+        let coordinates = texture_coordinates(texture, at, at.uv);
         let uv = wrapped_uv(texture.size_class, texture.wrap, coordinates);
         texel = sample_base_color_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy);
     }
@@ -181,7 +184,7 @@ fn surface_color(m: u32, vertex_color: vec4<f32>, at: SurfaceUv) -> vec4<f32> {
 /// material `m` has one and the vertex a tangent (tangent space: x along the tangent, y along
 /// `cross(normal, tangent) × w`, z along the normal; the map's x and y scaled by its
 /// `scale`). A back face's is its negation, taken by the caller.
-fn surface_normal(m: u32, vertex_normal: vec3<f32>, tangent: vec4<f32>, at: SurfaceUv) -> vec3<f32> {
+fn surface_normal(m: u32, vertex_normal: vec3<f32>, tangent: vec4<f32>, at: SurfaceUv, in: VertexOut) -> vec3<f32> {
     let n = normalize(vertex_normal);
     if materials[m].normal_texture.layer < 0 {
         return n;
@@ -193,7 +196,11 @@ fn surface_normal(m: u32, vertex_normal: vec3<f32>, tangent: vec4<f32>, at: Surf
     let texture = materials[m].normal_texture;
     let t = normalize(along);
     let b = cross(n, t) * select(1.0, -1.0, tangent.w < 0.0);
-    let coordinates = texture_coordinates(texture, at);
+    var other = at.uv;
+    if texture.uv_set != at.uv_set {
+        other = in.uvs.zw;
+    }
+    let coordinates = texture_coordinates(texture, at, other);
     let uv = wrapped_uv(texture.size_class, texture.wrap, coordinates);
     let texel = sample_normal_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy).xyz;
     let mapped = texel * 2.0 - 1.0;
@@ -237,18 +244,28 @@ fn lit_or_albedo(color: vec4<f32>, normal: vec3<f32>) -> vec4<f32> {
 
 /// The shading normal of this fragment, facing the viewer on either side.
 fn facing_normal(in: VertexOut, front: bool, at: SurfaceUv) -> vec3<f32> {
-    let normal = surface_normal(in.ids.x, in.normal_alpha.xyz, in.world_tangent, at);
+    let normal = surface_normal(in.ids.x, in.normal_alpha.xyz, in.world_tangent, at, in);
     return select(-normal, normal, front);
 }
 
+/// The vertex colour: interpolated only for objects whose mesh has colours (white otherwise).
 fn vertex_color(in: VertexOut) -> vec4<f32> {
-    return vec4<f32>(in.color, in.normal_alpha.w);
+    var color = vec4<f32>(1.0);
+    if (in.ids.z & VERTEX_COLORS_BIT) != 0u {
+        color = vec4<f32>(in.color, in.normal_alpha.w);
+    }
+    return color;
+}
+
+/// The level of detail, for the LOD debug view.
+fn level_of(in: VertexOut) -> u32 {
+    return in.ids.z & ~VERTEX_COLORS_BIT;
 }
 
 @fragment
 fn fs_opaque(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let at = surface_uv(in);
-    let color = debug_color(surface_color(in.ids.x, vertex_color(in), at), in.ids.z);
+    let color = debug_color(surface_color(in.ids.x, vertex_color(in), at), level_of(in));
     return lit_or_albedo(color, facing_normal(in, front, at));
 }
 
@@ -259,7 +276,7 @@ fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     if color.a < materials[in.ids.x].alpha_cutoff {
         discard;
     }
-    let shown = debug_color(color, in.ids.z);
+    let shown = debug_color(color, level_of(in));
     return lit_or_albedo(shown, facing_normal(in, front, at));
 }
 

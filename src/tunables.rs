@@ -194,9 +194,12 @@ pub const VERTEX_COLORS_BIT: u32 = 1 << 31;
 const _: () = assert!(ANIMATION_CLASSES <= 1 << 15, "spin classes fit below VERTEX_COLORS_BIT");
 
 /// Bits of `GpuMaterial::vertex_inputs`: the material reads the vertex tangent (it has a normal
-/// map) and `TEXCOORD_1` (a texture reads set 1). The vertex shader fetches only what is set.
+/// map) and `TEXCOORD_1` (a texture reads set 1); the vertex shader fetches only what is set.
+/// `MAIN_SET_1`: its main coordinate set (the base-colour texture's, or without one the normal
+/// map's) is set 1, which the vertex shader then passes first.
 pub const READS_TANGENT: u32 = 1;
 pub const READS_UV1: u32 = 2;
+pub const MAIN_SET_1: u32 = 4;
 
 /// WGSL constants generated from the tunables above. `workgroup_size` may be overridden (tests
 /// use a tiny one to push a dispatch past 65,535 workgroups without a multi-gigabyte scene).
@@ -212,6 +215,7 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const VERTEX_COLORS_BIT: u32 = {VERTEX_COLORS_BIT}u;\n\
          const READS_TANGENT: u32 = {READS_TANGENT}u;\n\
          const READS_UV1: u32 = {READS_UV1}u;\n\
+         const MAIN_SET_1: u32 = {MAIN_SET_1}u;\n\
          const COUNTER_VISIBLE: u32 = {COUNTER_VISIBLE}u;\n\
          const COUNTER_IN_FRUSTUM: u32 = {COUNTER_IN_FRUSTUM}u;\n\
          const COUNTER_TOO_SMALL: u32 = {COUNTER_TOO_SMALL}u;\n\

@@ -277,6 +277,29 @@ fn normal_maps_turn_the_shading_normal_in_tangent_space() {
 }
 
 #[test]
+fn a_normal_map_on_the_other_coordinate_set_reads_it() {
+    // Base colour on set 0 (the red quadrant everywhere), the normal map on set 1, which spans
+    // the map's right half (+x normals; its left half holds +y ones): tangents from set 1.
+    let uv1 = UPRIGHT.map(|[u, v]| [0.55 + 0.4 * u, v]);
+    let quad = Quad { uv: [[0.25, 0.25]; 4], uv1: Some(uv1), ..Quad::upright() };
+    let (up, right) = (Vec3::new(0.0, 0.6, 0.8), Vec3::new(0.6, 0.0, 0.8));
+    let encode = |n: Vec3| ((n.normalize() * 0.5 + Vec3::splat(0.5)) * 255.0).round().to_array().map(|c| c as u8);
+    let (up_texel, right_texel) = (encode(up), encode(right));
+    let map = png(move |x, _| {
+        let [r, g, b] = if x < 32 { up_texel } else { right_texel };
+        [r, g, b, 255]
+    });
+    let material = json!({
+        "pbrMetallicRoughness": { "baseColorTexture": { "index": 0 } },
+        "normalTexture": { "index": 1, "texCoord": 1 },
+    });
+    let scene = load("normal-set1", &model(&quad, material, &[quadrants_png(), map]));
+    let image = render("normal-set1", &scene, false);
+    let [lit_red, ..] = lit(right);
+    assert_pixel(&image, 16, 16, [lit_red, 0, 0], "red lit by the +x half of the map, read through set 1");
+}
+
+#[test]
 fn vertex_colours_and_tangents_survive_import_of_quantised_and_byte_colours() {
     // COLOR_0 as normalised unsigned bytes (VEC3): read as linear [0, 1].
     let mut document: Value = serde_json::from_slice(&model(&Quad::upright(), json!({}), &[])).unwrap();

@@ -5,7 +5,7 @@ use glam::{Mat4, Vec3, Vec4};
 use super::textures::{self, TexturePlacement};
 use super::types::{GpuBatch, GpuMaterial, GpuObject, GpuTextureRef};
 use crate::scene::{Object, Scene, UvTransform, Variant};
-use crate::tunables::{READS_TANGENT, READS_UV1, VARIANT_COUNT, VERTEX_COLORS_BIT};
+use crate::tunables::{MAIN_SET_1, READS_TANGENT, READS_UV1, VARIANT_COUNT, VERTEX_COLORS_BIT};
 
 /// Where one variant's batches and objects live.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -141,7 +141,10 @@ fn vertex_inputs(material: &crate::scene::Material) -> u32 {
     let normal_map = material.normal_layer.is_some();
     let set1 = (material.base_color_layer.is_some() && material.base_color_uv.set == 1)
         || (normal_map && material.normal_uv.set == 1);
-    (if normal_map { READS_TANGENT } else { 0 }) | (if set1 { READS_UV1 } else { 0 })
+    let main_set = if material.base_color_layer.is_some() { material.base_color_uv.set } else { material.normal_uv.set };
+    (if normal_map { READS_TANGENT } else { 0 })
+        | (if set1 { READS_UV1 } else { 0 })
+        | (if set1 && main_set == 1 { MAIN_SET_1 } else { 0 })
 }
 
 /// The scene's object indices in GPU order: sorted (stably) by (variant, mesh). Entry `i`
