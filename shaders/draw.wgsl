@@ -24,6 +24,13 @@
 // Bindings: groups `frame`, `scene` and `textures`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
 
+/// Whether fragments read the vertex colour and a normal map's second coordinate set. The
+/// renderer sets it false (`passes::main::lean_source`) for scenes that use neither: every
+/// interpolated value the fragment shader reads costs per triangle on the H200 (these two took
+/// the default scene's main pass from 3.8 to 5.5 ms), and a constant-false branch lets the
+/// driver drop them.
+const OPTIONAL_SURFACE_INPUTS: bool = true;
+
 /// The vertex buffer's attributes (`GpuVertex`); the optional inputs (tangent, colour,
 /// TEXCOORD_1) are read from the scene group's arrays by vertex index, only for the objects that
 /// use them (`vertex_extras`).
@@ -73,7 +80,8 @@ struct VertexOut {
     @location(2) uvs: vec4<f32>,
     /// The vertex colour's rgb.
     @location(3) color: vec3<f32>,
-    /// Material, mesh, and the level of detail with VERTEX_COLORS_BIT.
+    /// Material, mesh, and the level of detail with VERTEX_COLORS_BIT and MAIN_SET_BIT (the
+    /// fragment shader reads no material field to know them).
     @location(4) @interpolate(flat) ids: vec3<u32>,
 }
 
@@ -97,9 +105,13 @@ fn vs_main(
     let main_is_1 = (materials[object.material].vertex_inputs & MAIN_SET_1) != 0u;
     out.uvs = select(vec4<f32>(vertex.uv, extras.uv1), vec4<f32>(extras.uv1, vertex.uv), main_is_1);
     out.color = extras.color.rgb;
-    out.ids = vec3<u32>(object.material, object.mesh, (entry >> LEVEL_SHIFT) | (object.animation & VERTEX_COLORS_BIT));
+    let flags = (object.animation & VERTEX_COLORS_BIT) | select(0u, MAIN_SET_BIT, main_is_1);
+    out.ids = vec3<u32>(object.material, object.mesh, (entry >> LEVEL_SHIFT) | flags);
     return out;
 }
+
+/// `ids.z`: the main coordinate set is TEXCOORD_1 (the level sits in the low bits).
+const MAIN_SET_BIT: u32 = 0x40000000u;
 
 /// The main texture-coordinate set with its screen-space derivatives, taken in uniform control
 /// flow; the other set is read only where a normal map on it needs it (`other_uv`). The
@@ -115,7 +127,7 @@ struct SurfaceUv {
 
 fn surface_uv(in: VertexOut) -> SurfaceUv {
     let uv = in.uvs.xy;
-    let uv_set = select(0u, 1u, (materials[in.ids.x].vertex_inputs & MAIN_SET_1) != 0u);
+    let uv_set = select(0u, 1u, (in.ids.z & MAIN_SET_BIT) != 0u);
     return SurfaceUv(uv, dpdx(uv), dpdy(uv), uv_set);
 }
 
@@ -197,7 +209,7 @@ fn surface_normal(m: u32, vertex_normal: vec3<f32>, tangent: vec4<f32>, at: Surf
     let t = normalize(along);
     let b = cross(n, t) * select(1.0, -1.0, tangent.w < 0.0);
     var other = at.uv;
-    if texture.uv_set != at.uv_set {
+    if OPTIONAL_SURFACE_INPUTS && texture.uv_set != at.uv_set {
         other = in.uvs.zw;
     }
     let coordinates = texture_coordinates(texture, at, other);
@@ -251,7 +263,7 @@ fn facing_normal(in: VertexOut, front: bool, at: SurfaceUv) -> vec3<f32> {
 /// The vertex colour: interpolated only for objects whose mesh has colours (white otherwise).
 fn vertex_color(in: VertexOut) -> vec4<f32> {
     var color = vec4<f32>(1.0);
-    if (in.ids.z & VERTEX_COLORS_BIT) != 0u {
+    if OPTIONAL_SURFACE_INPUTS && (in.ids.z & VERTEX_COLORS_BIT) != 0u {
         color = vec4<f32>(in.color, in.normal_alpha.w);
     }
     return color;
@@ -259,7 +271,7 @@ fn vertex_color(in: VertexOut) -> vec4<f32> {
 
 /// The level of detail, for the LOD debug view.
 fn level_of(in: VertexOut) -> u32 {
-    return in.ids.z & ~VERTEX_COLORS_BIT;
+    return in.ids.z & ~(VERTEX_COLORS_BIT | MAIN_SET_BIT);
 }
 
 @fragment

@@ -25,6 +25,18 @@ fn every_shader_validates() {
     }
 }
 
+/// The draw shader without vertex colours and second-set normal maps validates too, and differs
+/// from the full one (so its pipelines have their own cache key).
+#[test]
+fn the_lean_draw_shader_validates() {
+    let full = multidraw::passes::main::SHADER.compose(WORKGROUP_SIZE);
+    let lean = multidraw::passes::main::lean_source(&full);
+    assert_ne!(full, lean);
+    if let Err(message) = validate(&lean) {
+        panic!("the lean draw shader failed naga validation:\n{message}");
+    }
+}
+
 #[test]
 fn every_shader_file_is_composed() {
     // A new .wgsl file under shaders/ must be reachable from a pass (or shared/).

@@ -105,7 +105,8 @@ impl EmbeddedRenderer {
     ) -> Result<Self, EmbedError> {
         let ctx = GpuContext::from_device(instance, adapter, device, queue)?;
         // No prewarm: it would submit a frame of its own.
-        let options = RendererOptions { prewarm: false, ..RendererOptions::new(color_format) };
+        // Live scenes may add meshes with vertex colours later.
+        let options = RendererOptions { prewarm: false, optional_inputs: true, ..RendererOptions::new(color_format) };
         let renderer = Renderer::with_options(&ctx, &placeholder_scene(), &options)?;
         Ok(Self {
             ctx,

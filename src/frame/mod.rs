@@ -26,7 +26,7 @@ use crate::passes::build::BuildPass;
 use crate::passes::cull::cpu::{CpuCounts, DrawnObject};
 use crate::passes::cull::{CullPass, GpuCounters};
 use crate::passes::main::indirect::IndirectCall;
-use crate::passes::main::{bundle, MainPass};
+use crate::passes::main::{bundle, uses_optional_inputs, MainPass};
 use crate::passes::pyramid::{self, PyramidPass};
 use crate::pipelines::PipelineError;
 use crate::scene::camera::frustum_planes;
@@ -125,11 +125,14 @@ pub struct RendererOptions {
     pub workgroup_size: u32,
     /// Run every pipeline once before the first frame (see `pipelines::prewarm`).
     pub prewarm: bool,
+    /// Draw vertex colours and normal maps on a second coordinate set even when the scene
+    /// has none (`passes::main::lean_source`): for scenes that will change (live scenes).
+    pub optional_inputs: bool,
 }
 
 impl RendererOptions {
     pub fn new(color_format: wgpu::TextureFormat) -> Self {
-        Self { color_format, workgroup_size: WORKGROUP_SIZE, prewarm: true }
+        Self { color_format, workgroup_size: WORKGROUP_SIZE, prewarm: true, optional_inputs: false }
     }
 }
 
@@ -206,7 +209,8 @@ impl Renderer {
                         passes.spawn(|| CullPass::new(&ctx.device, &ctx.pipelines, &layouts, options.workgroup_size));
                     let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let pyramid = passes.spawn(|| PyramidPass::new(&ctx.device, &ctx.pipelines, &layouts));
-                    let main = MainPass::new(&ctx.pipelines, &layouts, options.color_format);
+                    let optional_inputs = options.optional_inputs || uses_optional_inputs(scene);
+                    let main = MainPass::new(&ctx.pipelines, &layouts, options.color_format, optional_inputs);
                     let joined = "pipeline compilation thread panicked";
                     (cull.join().expect(joined), build.join().expect(joined), main, pyramid.join().expect(joined))
                 });

@@ -7,6 +7,8 @@ pub mod baseline;
 pub mod bundle;
 pub mod indirect;
 
+use std::sync::Arc;
+
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::{FrameTarget, DEPTH_FORMAT};
 use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
@@ -112,14 +114,39 @@ pub fn variant_spec(
     }
 }
 
+/// The draw shader's line that keeps vertex colours and a normal map's second coordinate set.
+const OPTIONAL_INPUTS_ON: &str = "const OPTIONAL_SURFACE_INPUTS: bool = true;";
+
+/// The composed draw shader without vertex colours and a normal map's second coordinate set
+/// (white, and the main set): for scenes that use neither ([`uses_optional_inputs`]).
+pub fn lean_source(source: &str) -> String {
+    assert!(source.contains(OPTIONAL_INPUTS_ON), "shaders/draw.wgsl declares OPTIONAL_SURFACE_INPUTS");
+    source.replace(OPTIONAL_INPUTS_ON, "const OPTIONAL_SURFACE_INPUTS: bool = false;")
+}
+
+/// Whether a scene draws vertex colours (a mesh has them) or a normal map on another coordinate
+/// set than its material's main one: what the lean shader leaves out.
+pub fn uses_optional_inputs(scene: &crate::scene::Scene) -> bool {
+    let other_set = |m: &crate::scene::Material| {
+        let main = if m.base_color_layer.is_some() { m.base_color_uv.set } else { m.normal_uv.set };
+        m.normal_layer.is_some() && m.normal_uv.set != main
+    };
+    scene.meshes.meshes.iter().any(|mesh| mesh.has_colors) || scene.materials.iter().any(other_set)
+}
+
 impl MainPass {
-    /// Gets every variant's pipeline from the cache, compiling them in parallel.
+    /// Gets every variant's pipeline from the cache, compiling them in parallel; without
+    /// `optional_inputs`, from the lean shader ([`lean_source`]).
     pub fn new(
         cache: &PipelineCache,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
+        optional_inputs: bool,
     ) -> Result<Self, PipelineError> {
-        let shader = SHADER.spec(WORKGROUP_SIZE);
+        let mut shader = SHADER.spec(WORKGROUP_SIZE);
+        if !optional_inputs {
+            shader.source = Arc::new(lean_source(&shader.source));
+        }
         let specs: Vec<_> =
             Variant::ALL.iter().map(|&v| variant_spec(&layouts.render, &shader, v, color_format)).collect();
         let pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
