@@ -12,8 +12,9 @@ pub mod tangents;
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};
 
-/// One vertex: 56 bytes, `@location(0..6)` in `shaders/draw.wgsl` (its vertex buffer layout
-/// is `gpu_scene::vertex_layout`). Position, normal and both texture-coordinate sets are
+/// One vertex as the CPU keeps it: 56 bytes. The GPU gets position, normal and `uv` in the
+/// vertex buffer (`gpu_scene::types::GpuVertex`) and the rest in storage arrays beside it
+/// (`gpu_scene::buffers`). Position, normal and both texture-coordinate sets are
 /// floats; the tangent is stored as four signed-normalised shorts (xyz the unit tangent, w the
 /// bitangent's sign ±1, all zero when the mesh has none: the shader then lights with the
 /// vertex normal) and the vertex colour (glTF `COLOR_0`, linear RGBA) as four
