@@ -1,7 +1,8 @@
 //! Mirrors a [`LiveScene`]'s changes into a [`Renderer`]'s scene buffers between frames.
 //!
 //! Layout: objects stay sorted by batch key (variant, mesh) as the passes need, but each key's
-//! run has spare slots, its *capacity* a power of two at least its object count. A spare slot
+//! run has spare slots: its *capacity* is a quarter more than its object count when laid out
+//! (the room the churn of a steady scene wanders in without outgrowing it). A spare slot
 //! holds an object that can never be drawn (negative bounding radius, so every frustum test
 //! rejects it, and a zero model matrix, so even unculled frames rasterise nothing). The
 //! passes dispatch over every slot, spare ones included; their commands do not change.
@@ -38,8 +39,8 @@ const COALESCE_GAP: u32 = 8;
 /// GPU id of a slot that is not on the GPU (free or hidden).
 const NOT_ON_GPU: u32 = u32::MAX;
 
-/// The smallest capacity of a batch key's run.
-const MIN_CAPACITY: u32 = 4;
+/// The least spare room a batch key's run is laid out with.
+const MIN_SPARE: u32 = 16;
 
 /// What applying one frame's changes did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -93,17 +94,22 @@ fn spare(record: &GpuObject) -> GpuObject {
     GpuObject { model: Mat4::ZERO, bounds: Vec4::new(0.0, 0.0, 0.0, -1.0e30), animation: 0, ..*record }
 }
 
-/// A capacity for `count` objects: `current` while it fits and at least a quarter is used,
-/// else the power of two at or above one and a half times the count.
+/// The capacity a run is laid out with for `count` objects: a quarter as much again (at
+/// least [`MIN_SPARE`]), so a key whose count wanders a little does not outgrow its run again
+/// and again.
+fn fit(count: u32) -> u32 {
+    count.saturating_add((count / 4).max(MIN_SPARE))
+}
+
+/// A run's capacity for `count` objects at a layout, given its `current` one: kept while it
+/// fits and at least a quarter is used; doubled (or fitted, if more) when outgrown, so
+/// spawning is amortised O(1); fitted anew for a new key or a run under a quarter used
+/// (shrinking lazily).
 fn capacity_for(count: u32, current: Option<u32>) -> u32 {
-    // Half as much again as the count before rounding up: a key whose count wanders about a
-    // power of two would otherwise outgrow its run again and again.
-    let fit = (count + count / 2).next_power_of_two().max(MIN_CAPACITY);
-    // Capacities are powers of two, so the power of two that fits is the current one doubled
-    // as often as needed.
     match current {
-        Some(current) if current >= count && count.saturating_mul(4) >= current => current,
-        _ => fit,
+        Some(current) if count <= current && count.saturating_mul(4) >= current => current,
+        Some(current) if count > current => current.saturating_mul(2).max(fit(count)),
+        _ => fit(count),
     }
 }
 
@@ -316,10 +322,12 @@ mod tests {
 
     #[test]
     fn capacities_double_and_shrink_lazily() {
-        assert_eq!(capacity_for(3, None), 4);
-        assert_eq!(capacity_for(5, Some(4)), 8);
-        assert_eq!(capacity_for(17, Some(4)), 32);
-        assert_eq!(capacity_for(9, Some(32)), 32);
-        assert_eq!(capacity_for(7, Some(32)), 16);
+        assert_eq!(capacity_for(3, None), 19, "a new key: its count and MIN_SPARE");
+        assert_eq!(capacity_for(1000, None), 1250, "a quarter as much again");
+        assert_eq!(capacity_for(1001, Some(1250)), 1250, "kept while it fits");
+        assert_eq!(capacity_for(1251, Some(1250)), 2500, "doubled when outgrown");
+        assert_eq!(capacity_for(3000, Some(1250)), 3750, "or fitted, past double");
+        assert_eq!(capacity_for(313, Some(1250)), 1250, "kept while a quarter is used");
+        assert_eq!(capacity_for(300, Some(1250)), 375, "shrunk below a quarter");
     }
 }
