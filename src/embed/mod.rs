@@ -4,8 +4,9 @@
 //! file or prints.
 //!
 //! Per frame, [`EmbeddedRenderer::render`] first applies the scene's changes since the last
-//! frame ([`LiveSync`]: moved objects rewritten in place, a re-upload when batches change),
-//! then records the same passes [`Renderer::render`] records.
+//! frame ([`LiveSync`]: the changed object records uploaded for the frame's scatter pass, a
+//! re-upload when batches change), then records the same passes [`Renderer::render`]
+//! records.
 
 #![warn(missing_docs)]
 
@@ -118,10 +119,9 @@ impl EmbeddedRenderer {
     }
 
     /// Applies `scene`'s changes, then records one frame of it seen from `camera` into
-    /// `encoder`. Call once per submit: the frame's uniforms are written with
-    /// `Queue::write_buffer`, which takes effect at the caller's next submit. Changed object
-    /// records are copied into place by a small command buffer this call submits itself,
-    /// ahead of the caller's.
+    /// `encoder`. Call once per submit: the frame's uniforms and the changed object records
+    /// are written with `Queue::write_buffer`, which takes effect at the caller's next submit,
+    /// and the records are copied into place by the first pass recorded into `encoder`.
     pub fn render(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,

@@ -8,9 +8,9 @@
 //!
 //! What changed since the last frame is recorded as it happens ([`Changes`]), and
 //! [`sync::LiveSync`] mirrors it into the renderer's buffers: each batch keeps spare slots,
-//! so adds, removes and moves are written in place (a few coalesced `write_buffer` calls);
-//! only a batch that runs out of room, or a change of the mesh or material tables, lays the
-//! scene out again.
+//! so adds, removes and moves rewrite only their own records (gathered into one upload that
+//! the frame's scatter pass copies into place); only a batch that runs out of room, or a
+//! change of the mesh or material tables, lays the scene out again.
 
 #![warn(missing_docs)]
 
