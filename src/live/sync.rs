@@ -24,6 +24,7 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Vec4};
 
+use super::arena::{prefetch, PREFETCH_AHEAD};
 use super::{Change, Changes, LiveScene};
 use crate::frame::Renderer;
 use crate::gpu::GpuContext;
@@ -140,7 +141,9 @@ impl LiveSync {
             self.placements.resize(live.object_capacity() as usize, NOT_ON_GPU);
         }
         let mut out_of_room = false;
-        for &change in &self.changes.objects {
+        let changes = &self.changes.objects;
+        for (index, &change) in changes.iter().enumerate() {
+            self.prefetch(changes, index, live, renderer);
             match change {
                 Change::Gone(slot) => {
                     let placement = std::mem::replace(&mut self.placements[slot as usize], NOT_ON_GPU);
@@ -181,6 +184,24 @@ impl LiveSync {
         }
         let upload = renderer.flush_object_updates(ctx);
         Ok(ApplyStats { relaid: false, upload_bytes: upload.bytes, objects_written: upload.records })
+    }
+
+    /// Starts loading what the changes after `index` will read. At a million objects each
+    /// change's slot, placement and record are in arrays far larger than the caches, and a
+    /// change reads its placement before it knows which record to write: loaded one change at
+    /// a time, those misses follow one another; asked for ahead, they overlap. The
+    /// placement and the slot [`PREFETCH_AHEAD`] changes on, the record half as far (by then
+    /// its placement is loaded).
+    fn prefetch(&self, changes: &[Change], index: usize, live: &LiveScene, renderer: &Renderer) {
+        if let Some(&change) = changes.get(index + PREFETCH_AHEAD) {
+            let slot = change.slot() as usize;
+            prefetch(self.placements.get(slot));
+            live.objects.prefetch(slot as u32);
+        }
+        if let Some(&change) = changes.get(index + PREFETCH_AHEAD / 2) {
+            let placement = self.placements.get(change.slot() as usize).copied().unwrap_or(NOT_ON_GPU);
+            prefetch(renderer.prepared.objects.get(placement.id as usize));
+        }
     }
 
     /// Lays the scene out from scratch: each batch key's run sized to its capacity, the spare
