@@ -93,7 +93,9 @@ fn placeholder_scene() -> Scene {
 
 impl EmbeddedRenderer {
     /// Makes the renderer's pipelines on the caller's device for colour targets of
-    /// `color_format`. The device must have been created with
+    /// `color_format`, sRGB or not: for a unorm format without sRGB encoding (`Rgba8Unorm`,
+    /// `Bgra8Unorm`, …) the shaders encode the colour themselves, so the target shows what
+    /// the `*Srgb` format would. The device must have been created with
     /// [`REQUIRED_FEATURES`](crate::gpu::context::REQUIRED_FEATURES) and at least
     /// [`REQUIRED_LIMITS`](crate::gpu::context::REQUIRED_LIMITS); otherwise the error names
     /// what is missing.

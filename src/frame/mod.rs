@@ -367,6 +367,7 @@ impl Renderer {
             pyramid_size,
             pyramid_levels,
             debug_view: if input.albedo { 2 } else { input.lod_colors as u32 },
+            encode_srgb: self.main.encodes_srgb as u32,
             occlusion_view_proj: view_proj,
         }
     }
