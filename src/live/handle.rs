@@ -55,9 +55,9 @@ impl<K> Handle<K> {
     }
 }
 
-/// Names an object of a [`LiveScene`].
+/// Names an object of a [`LiveScene`](super::LiveScene).
 pub type ObjectHandle = Handle<ObjectKind>;
-/// Names a mesh of a [`LiveScene`].
+/// Names a mesh of a [`LiveScene`](super::LiveScene).
 pub type MeshHandle = Handle<MeshKind>;
-/// Names a material of a [`LiveScene`].
+/// Names a material of a [`LiveScene`](super::LiveScene).
 pub type MaterialHandle = Handle<MaterialKind>;
