@@ -249,9 +249,9 @@ fn debug_color(color: vec4<f32>, level: u32) -> vec4<f32> {
 /// texture unlit, so a texel comes out as it went in.
 fn lit_or_albedo(color: vec4<f32>, normal: vec3<f32>) -> vec4<f32> {
     if frame.debug_view == 2u {
-        return vec4<f32>(color.rgb, 1.0);
+        return vec4<f32>(target_encoded(color.rgb), 1.0);
     }
-    return vec4<f32>(shade(color.rgb, normal), 1.0);
+    return vec4<f32>(target_encoded(shade(color.rgb, normal)), 1.0);
 }
 
 /// The shading normal of this fragment, facing the viewer on either side.
@@ -300,5 +300,5 @@ fn fs_debug(in: VertexOut) -> @location(0) vec4<f32> {
     h = (h >> 22u) ^ h;
     let color = vec3<f32>(f32(h & 255u), f32((h >> 8u) & 255u), f32((h >> 16u) & 255u)) / 255.0;
     let diffuse = max(dot(normalize(in.normal_alpha.xyz), frame.light_direction.xyz), 0.0);
-    return vec4<f32>(color * (0.3 + 0.7 * diffuse), 1.0);
+    return vec4<f32>(target_encoded(color * (0.3 + 0.7 * diffuse)), 1.0);
 }

@@ -1,6 +1,7 @@
 //! The embedding API: a renderer on the caller's device, recording into the caller's encoder
-//! over the caller's background, gives the frame the engine's own renderer gives; a device
-//! created without a feature the engine needs is refused with the typed error naming it.
+//! over the caller's background, gives the frame the engine's own renderer gives, in the same
+//! colours on a target without sRGB encoding; a device created without a feature the engine
+//! needs is refused with the typed error naming it.
 
 mod common;
 
@@ -106,13 +107,42 @@ fn the_embedded_frame_is_the_renderers_frame_over_the_callers_background() {
         }
     }
     assert!(background > 0 && background < (WIDTH * HEIGHT) as usize, "{background} background pixels");
+}
 
-    // A colour format without sRGB encoding works too (a renderer made for it).
-    let format = wgpu::TextureFormat::Rgba8Unorm;
-    let mut linear_engine = EmbeddedRenderer::new(&ctx.instance, &ctx.adapter, &ctx.device, &ctx.queue, format)
+/// A target without sRGB encoding (as many swapchains are) shows the colours an sRGB target
+/// shows: the shaders encode what the hardware would, background included. Bytes within 1:
+/// the hardware's encoding on store and the shader's formula may round apart.
+#[test]
+fn a_target_without_srgb_encoding_shows_the_same_colours() {
+    let ctx = common::context();
+    let mut scene = scene();
+    let mut srgb_engine = EmbeddedRenderer::new(&ctx.instance, &ctx.adapter, &ctx.device, &ctx.queue, COLOR_FORMAT)
         .expect("the context's device has everything");
-    let linear = embedded_frame(&ctx, &mut linear_engine, &mut scene, format, false);
-    assert_eq!(linear.dimensions(), (WIDTH, HEIGHT));
+    let want = embedded_frame(&ctx, &mut srgb_engine, &mut scene, COLOR_FORMAT, false);
+    for format in [wgpu::TextureFormat::Rgba8Unorm, wgpu::TextureFormat::Bgra8Unorm] {
+        let mut engine = EmbeddedRenderer::new(&ctx.instance, &ctx.adapter, &ctx.device, &ctx.queue, format)
+            .expect("the context's device has everything");
+        for mode in [DrawMode::Gpu, DrawMode::Cpu] {
+            engine.mode = mode;
+            let got = embedded_frame(&ctx, &mut engine, &mut scene, format, false);
+            let mut worst = 0;
+            let mut differing = 0;
+            for (a, b) in want.pixels().zip(got.pixels()) {
+                let most = a.0.iter().zip(b.0).map(|(&x, y)| x.abs_diff(y)).max().unwrap_or(0);
+                worst = worst.max(most);
+                differing += (most > 1) as u32;
+            }
+            if worst > 1 {
+                let (actual, diff) = common::write_mismatch(&format!("embed-{format:?}-{mode}"), &want, &got);
+                panic!(
+                    "{format:?}, {mode}: {differing} pixels differ by more than 1 (at most {worst}) from the sRGB \
+                     target's: {} {}",
+                    actual.display(),
+                    diff.display()
+                );
+            }
+        }
+    }
 }
 
 #[test]

@@ -135,8 +135,8 @@ fn renderer_start_up_compiles_each_pipeline_once_and_prewarms() {
     let first = common::renderer(&ctx, &scene);
     let compiled = ctx.pipelines.compilations();
     assert_eq!(
-        compiled, 14,
-        "6 cull (batched and per object, one per phase) + 2 build + 2 pyramid compute + 4 render pipelines"
+        compiled, 15,
+        "6 cull (batched and per object, one per phase) + 2 build + 2 pyramid + 1 scatter compute + 4 render pipelines"
     );
     assert!(first.startup.prewarm_ms > 0.0);
     let _second = common::renderer(&ctx, &scene);

@@ -252,12 +252,13 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         pyramid_size: glam::UVec2::new(605, 606),
         pyramid_levels: 607,
         debug_view: 608,
+        encode_srgb: 609,
         occlusion_view_proj: Mat4::from_cols_array(&std::array::from_fn(|i| 700.0 + i as f32)),
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 21] = [
+    let expected_first: [(&str, [u8; 4]); 22] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -278,6 +279,7 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("pyramid_size", 605u32.to_le_bytes()),
         ("pyramid_levels", 607u32.to_le_bytes()),
         ("debug_view", 608u32.to_le_bytes()),
+        ("encode_srgb", 609u32.to_le_bytes()),
         ("occlusion_view_proj", 700f32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();

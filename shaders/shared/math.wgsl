@@ -1,4 +1,5 @@
-//! Animation and culling math shared by the cull and draw passes. The CPU reference
+//! Animation and culling math shared by the cull and draw passes, and the draw pass's output
+//! encoding. The CPU reference
 //! (`passes::cull::cpu`, `animate_point` and `sphere_in_frustum`) does the same arithmetic in the same order on the same inputs.
 
 /// Rotates `p` about the Y axis by the angle whose cosine and sine are `cs`.
@@ -38,4 +39,17 @@ fn sphere_in_frustum(center: vec3<f32>, radius: f32) -> bool {
         }
     }
     return inside;
+}
+
+/// Linear colour as the colour target wants it: as is for an sRGB target (the hardware encodes
+/// on store) or a float one, sRGB-encoded for a target that stores what it is given, so both
+/// show the same colours (`frame.encode_srgb`).
+fn target_encoded(linear: vec3<f32>) -> vec3<f32> {
+    if frame.encode_srgb == 0u {
+        return linear;
+    }
+    let c = clamp(linear, vec3<f32>(0.0), vec3<f32>(1.0));
+    let low = c * 12.92;
+    let high = 1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055;
+    return select(high, low, c <= vec3<f32>(0.0031308));
 }

@@ -43,6 +43,9 @@ struct FrameUniforms {
     pyramid_levels: u32,
     /// 0: shaded normally; 1: objects coloured by their level of detail.
     debug_view: u32,
+    /// 1: fragment colour is sRGB-encoded in the shader (`target_encoded`), for a target
+    /// without sRGB encoding; 0: written linear.
+    encode_srgb: u32,
     /// Projection * view of the camera whose depth the pyramid holds: the drawing camera's,
     /// or, while culling is frozen, the camera the pyramid was last built from.
     occlusion_view_proj: mat4x4<f32>,

@@ -253,6 +253,8 @@ fn run_row(
 ) -> Result<Row, BenchError> {
     let RowSetup { mode, camera, animated, detail, profiling, mut churn } = setup;
     let mut apply = Vec::new();
+    let mut edit = Vec::new();
+    let mut sync_times = Vec::new();
     let mut upload = Vec::new();
     let mut record = Vec::new();
     let mut finish = Vec::new();
@@ -280,9 +282,13 @@ fn run_row(
                 puffin::profile_scope!("apply changes");
                 let start = Instant::now();
                 scene.step(*changes)?;
+                let edited = start.elapsed();
                 let applied = sync.apply(ctx, renderer, &mut scene.live)?;
                 if measured {
-                    apply.push(start.elapsed().as_secs_f64() * 1e3);
+                    let applied_in = start.elapsed();
+                    apply.push(applied_in.as_secs_f64() * 1e3);
+                    edit.push(edited.as_secs_f64() * 1e3);
+                    sync_times.push((applied_in - edited).as_secs_f64() * 1e3);
                     upload.push(applied.upload_bytes);
                 }
             }
@@ -385,6 +391,8 @@ fn run_row(
         churn: churn.map_or(0, |(_, _, changes)| changes),
         upload_bytes: upload.get(upload.len() / 2).copied().unwrap_or(0),
         cpu_apply_ms: Stat::of(&apply),
+        cpu_edit_ms: Stat::of(&edit),
+        cpu_sync_ms: Stat::of(&sync_times),
     })
 }
 

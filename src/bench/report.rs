@@ -127,9 +127,17 @@ pub struct Row {
     #[serde(default)]
     pub upload_bytes: u64,
     /// CPU time of applying the changes (the edits through the handles and their upload),
-    /// apart from `cpu_record_ms`.
+    /// apart from `cpu_record_ms`: `cpu_edit_ms` and `cpu_sync_ms` per frame, added.
     #[serde(default)]
     pub cpu_apply_ms: Stat,
+    /// CPU time of the edits themselves: the churn choosing its objects and calling
+    /// `remove_object`, `add_object` and `set_transform`.
+    #[serde(default)]
+    pub cpu_edit_ms: Stat,
+    /// CPU time of mirroring the edits into the renderer (`LiveSync::apply`): placing each
+    /// changed record and uploading them.
+    #[serde(default)]
+    pub cpu_sync_ms: Stat,
 }
 
 impl Row {
@@ -282,18 +290,20 @@ impl BenchReport {
         }
         if self.rows.iter().any(|r| r.churn > 0) {
             out += &format!(
-                "\n{:<15} {:>9} {:>8} {:>14} {:>17} {:>17}\n",
-                "churn", "objects", "changes", "upload B", "apply ms", "record ms"
+                "\n{:<15} {:>9} {:>8} {:>14} {:>17} {:>17} {:>17} {:>17}\n",
+                "churn", "objects", "changes", "upload B", "apply ms", "(edit ms", "+ sync ms)", "record ms"
             );
             for r in self.rows.iter().filter(|r| r.churn > 0) {
                 let stat = |s: &Stat| format!("{:.3} / {:.3}", s.median, s.p95);
                 out += &format!(
-                    "{:<15} {:>9} {:>8} {:>14} {:>17} {:>17}\n",
+                    "{:<15} {:>9} {:>8} {:>14} {:>17} {:>17} {:>17} {:>17}\n",
                     r.mode.name(),
                     r.objects,
                     r.churn,
                     r.upload_bytes,
                     stat(&r.cpu_apply_ms),
+                    stat(&r.cpu_edit_ms),
+                    stat(&r.cpu_sync_ms),
                     stat(&r.cpu_record_ms)
                 );
             }

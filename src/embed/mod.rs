@@ -4,8 +4,9 @@
 //! file or prints.
 //!
 //! Per frame, [`EmbeddedRenderer::render`] first applies the scene's changes since the last
-//! frame ([`LiveSync`]: moved objects rewritten in place, a re-upload when batches change),
-//! then records the same passes [`Renderer::render`] records.
+//! frame ([`LiveSync`]: the changed object records uploaded for the frame's scatter pass, a
+//! re-upload when batches change), then records the same passes [`Renderer::render`]
+//! records.
 
 #![warn(missing_docs)]
 
@@ -92,7 +93,9 @@ fn placeholder_scene() -> Scene {
 
 impl EmbeddedRenderer {
     /// Makes the renderer's pipelines on the caller's device for colour targets of
-    /// `color_format`. The device must have been created with
+    /// `color_format`, sRGB or not: for a unorm format without sRGB encoding (`Rgba8Unorm`,
+    /// `Bgra8Unorm`, …) the shaders encode the colour themselves, so the target shows what
+    /// the `*Srgb` format would. The device must have been created with
     /// [`REQUIRED_FEATURES`](crate::gpu::context::REQUIRED_FEATURES) and at least
     /// [`REQUIRED_LIMITS`](crate::gpu::context::REQUIRED_LIMITS); otherwise the error names
     /// what is missing.
@@ -119,10 +122,9 @@ impl EmbeddedRenderer {
     }
 
     /// Applies `scene`'s changes, then records one frame of it seen from `camera` into
-    /// `encoder`. Call once per submit: the frame's uniforms are written with
-    /// `Queue::write_buffer`, which takes effect at the caller's next submit. Changed object
-    /// records are copied into place by a small command buffer this call submits itself,
-    /// ahead of the caller's.
+    /// `encoder`. Call once per submit: the frame's uniforms and the changed object records
+    /// are written with `Queue::write_buffer`, which takes effect at the caller's next submit,
+    /// and the records are copied into place by the first pass recorded into `encoder`.
     pub fn render(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,

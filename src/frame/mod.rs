@@ -20,7 +20,7 @@ use crate::gpu::commands::{dispatch_size, FrameCommands, FrameEncoder};
 use crate::gpu::target::FrameTarget;
 use crate::gpu::timer::{GpuPassTimes, GpuTimer};
 use crate::gpu::GpuContext;
-use crate::gpu_scene::types::FrameUniforms;
+use crate::gpu_scene::types::{FrameUniforms, GpuObject};
 use crate::gpu_scene::{check_scene, prepare, Layouts, PreparedScene, SceneBuffers, UploadError};
 use crate::passes::build::BuildPass;
 use crate::passes::cull::cpu::{CpuCounts, DrawnObject};
@@ -28,6 +28,7 @@ use crate::passes::cull::{CullPass, GpuCounters};
 use crate::passes::main::indirect::IndirectCall;
 use crate::passes::main::{bundle, uses_optional_inputs, MainPass};
 use crate::passes::pyramid::{self, PyramidPass};
+use crate::passes::scatter::{ObjectUpdates, ScatterPass, UploadStats};
 use crate::pipelines::PipelineError;
 use crate::scene::camera::frustum_planes;
 use crate::scene::{animation, Camera, Scene};
@@ -156,6 +157,10 @@ pub struct Renderer {
     pub main: MainPass,
     /// The depth pyramid of the two-phase frames, fitted to the target's depth buffer.
     pub pyramid: PyramidPass,
+    /// Copies object records changed between frames into place, first in the frame.
+    pub scatter: ScatterPass,
+    /// The object records changed since the last frame ([`Renderer::set_object`]).
+    updates: ObjectUpdates,
     /// The view-projection the pyramid was last built with, while it holds a frame's depth.
     pyramid_view_proj: Option<glam::Mat4>,
     pub buffers: SceneBuffers,
@@ -204,17 +209,19 @@ impl Renderer {
         let (passes, prepared, buffers, pipelines_ms, upload_ms) = std::thread::scope(|scope| {
             let compile = scope.spawn(|| {
                 let start = Instant::now();
-                let (cull, build, main, pyramid) = std::thread::scope(|passes| {
+                let (cull, build, main, pyramid, scatter) = std::thread::scope(|passes| {
                     let cull =
                         passes.spawn(|| CullPass::new(&ctx.device, &ctx.pipelines, &layouts, options.workgroup_size));
                     let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let pyramid = passes.spawn(|| PyramidPass::new(&ctx.device, &ctx.pipelines, &layouts));
+                    let scatter = passes.spawn(|| ScatterPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let optional_inputs = options.optional_inputs || uses_optional_inputs(scene);
                     let main = MainPass::new(&ctx.pipelines, &layouts, options.color_format, optional_inputs);
                     let joined = "pipeline compilation thread panicked";
-                    (cull.join().expect(joined), build.join().expect(joined), main, pyramid.join().expect(joined))
+                    let (cull, build) = (cull.join().expect(joined), build.join().expect(joined));
+                    (cull, build, main, pyramid.join().expect(joined), scatter.join().expect(joined))
                 });
-                ((cull, build, main, pyramid), start.elapsed().as_secs_f64() * 1e3)
+                ((cull, build, main, pyramid, scatter), start.elapsed().as_secs_f64() * 1e3)
             });
             let upload_start = Instant::now();
             let prepared = prepare(scene);
@@ -223,9 +230,13 @@ impl Renderer {
             let (passes, pipelines_ms) = compile.join().expect("pipeline compilation thread panicked");
             (passes, prepared, buffers, pipelines_ms, upload_ms)
         });
-        let (cull, build, main, mut pyramid) = (passes.0?, passes.1?, passes.2?, passes.3?);
-        let prewarm_ms =
-            if options.prewarm { prewarm::prewarm(ctx, &cull, &build, &main, &mut pyramid, &buffers) } else { 0.0 };
+        let (cull, build, main, mut pyramid, scatter) = (passes.0?, passes.1?, passes.2?, passes.3?, passes.4?);
+        let updates = ObjectUpdates::new(&ctx.device, &layouts, &buffers, options.workgroup_size);
+        let prewarm_ms = if options.prewarm {
+            prewarm::prewarm(ctx, &cull, &build, &main, &mut pyramid, (&scatter, &updates), &buffers)
+        } else {
+            0.0
+        };
         let capabilities = Capabilities::of(ctx);
         Ok(Self {
             timer: GpuTimer::new(&ctx.device, &ctx.queue),
@@ -235,6 +246,8 @@ impl Renderer {
             build,
             main,
             pyramid,
+            scatter,
+            updates,
             pyramid_view_proj: None,
             buffers,
             prepared,
@@ -268,9 +281,27 @@ impl Renderer {
     ) -> Result<(), UploadError> {
         check_scene(scene, &ctx.limits)?;
         self.buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &self.layouts, scene, &prepared);
+        self.updates.rebind(&ctx.device, &self.layouts, &self.buffers);
         self.prepared = prepared;
         self.bundle = None;
         Ok(())
+    }
+
+    /// Replaces object `id`'s record (an index of `prepared.objects`, as every pass numbers
+    /// objects): the host copy the cpu and bundle modes cull from at once, the GPU's by the
+    /// next frame's scatter pass (`passes::scatter`). The cost is the record's, whatever the
+    /// scene's size.
+    pub fn set_object(&mut self, id: u32, record: GpuObject) {
+        self.prepared.objects[id as usize] = record;
+        self.updates.set(id, record);
+        self.bundle = None;
+    }
+
+    /// Uploads the records set since the last frame in one `write_buffer` (each id once);
+    /// the next frame's scatter pass copies them into place. Every frame does this before it
+    /// records; calling it earlier times the upload apart from the frame.
+    pub fn flush_object_updates(&mut self, ctx: &GpuContext) -> UploadStats {
+        self.updates.flush(&ctx.device, &ctx.queue, &self.layouts, &self.buffers, &self.prepared.objects)
     }
 
     pub fn has_timestamps(&self) -> bool {
@@ -340,6 +371,7 @@ impl Renderer {
             pyramid_size,
             pyramid_levels,
             debug_view: if input.albedo { 2 } else { input.lod_colors as u32 },
+            encode_srgb: self.main.encodes_srgb as u32,
             occlusion_view_proj: view_proj,
         }
     }

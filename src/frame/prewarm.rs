@@ -17,6 +17,7 @@ use crate::passes::build::BuildPass;
 use crate::passes::cull::CullPass;
 use crate::passes::main::MainPass;
 use crate::passes::pyramid::PyramidPass;
+use crate::passes::scatter::{ObjectUpdates, ScatterPass};
 
 /// Runs every pipeline once and waits; returns the milliseconds it took.
 /// The pyramid is fitted to the 1×1 prewarm depth buffer; the first two-phase frame fits it to
@@ -27,6 +28,7 @@ pub fn prewarm(
     build: &BuildPass,
     main: &MainPass,
     pyramid: &mut PyramidPass,
+    (scatter, updates): (&ScatterPass, &ObjectUpdates),
     buffers: &SceneBuffers,
 ) -> f64 {
     puffin::profile_function!();
@@ -44,6 +46,7 @@ pub fn prewarm(
     let depth = depth_texture(&ctx.device, 1, 1);
     let (color, depth) = (color.create_view(&Default::default()), depth.create_view(&Default::default()));
     let mut frame = FrameEncoder::new(&ctx.device, "prewarm", None);
+    scatter.prewarm(&mut frame, updates);
     cull.prewarm(&mut frame, buffers);
     build.prewarm(&mut frame, buffers);
     main.prewarm(

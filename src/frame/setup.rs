@@ -28,6 +28,7 @@ impl Renderer {
     /// Writes the frame's uniforms, fits the pyramid and does the CPU's culling for the modes
     /// that cull on the CPU.
     pub(super) fn setup(&mut self, ctx: &GpuContext, target: &FrameTarget<'_>, input: &FrameInput) -> FrameSetup {
+        self.flush_object_updates(ctx);
         let plan = *self.plan(input.mode);
         let phases = plan.phases(input.detail.occlusion);
         let mut uniforms = self.frame_uniforms(input, target.width, target.height);
@@ -80,7 +81,8 @@ impl Renderer {
         FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts }
     }
 
-    /// Records every phase of the plan: pyramid, cull, build and main passes.
+    /// Records the frame's passes: the scatter of changed object records, then every phase
+    /// of the plan (pyramid, cull, build and main passes).
     pub(super) fn record_phases(
         &mut self,
         encoder: &mut FrameEncoder<'_>,
@@ -89,6 +91,7 @@ impl Renderer {
         phases: &'static [Phase],
         keep_pyramid: bool,
     ) {
+        self.scatter.record(encoder, &mut self.updates);
         for &phase in phases {
             let hiz = if phase == Phase::Late {
                 if !keep_pyramid {

@@ -16,7 +16,8 @@
 //!
 //! The pyramid pass (depth → Hi-Z mip chain) has a layout of its own: group 0 is
 //! [`PYRAMID_IO`] (the depth, the level it reduces and the level it writes), one bind group per
-//! level.
+//! level. So has the scatter pass (changed object records → `objects[]`): group 0 is
+//! [`SCATTER_IO`].
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -178,8 +179,39 @@ pub const PYRAMID_IO: Group = Group {
     functions: None,
 };
 
+/// Group 0 of the scatter pass: the changed object records, gathered into one upload, and
+/// `objects[]` they are copied into, both as plain words (the pass copies records without
+/// reading them). Its constants say how the upload is laid out (`passes::scatter`).
+pub const SCATTER_IO: Group = Group {
+    index: 0,
+    label: "scatter io",
+    visibility: wgpu::ShaderStages::COMPUTE,
+    bindings: &[
+        binding("updates", BindingKind::StorageRead("array<u32>")),
+        binding("object_words", BindingKind::StorageReadWrite("array<u32>")),
+    ],
+    functions: Some(update_wgsl_constants),
+};
+
+/// Words of one `GpuObject` record.
+pub const OBJECT_WORDS: u32 = (std::mem::size_of::<super::types::GpuObject>() / 4) as u32;
+/// Words of the scatter upload's header: the number of records, the threads per row of the
+/// dispatch, two unused (16 bytes).
+pub const UPDATE_HEADER_WORDS: u32 = 4;
+/// Words of one record of the scatter upload: the object id it replaces, then the record.
+pub const UPDATE_WORDS: u32 = 1 + OBJECT_WORDS;
+
+/// The scatter upload's layout as WGSL constants.
+fn update_wgsl_constants() -> String {
+    format!(
+        "const OBJECT_WORDS: u32 = {OBJECT_WORDS}u;\n\
+         const UPDATE_HEADER_WORDS: u32 = {UPDATE_HEADER_WORDS}u;\n\
+         const UPDATE_WORDS: u32 = {UPDATE_WORDS}u;\n"
+    )
+}
+
 /// Every group, for tests and tools.
-pub const ALL_GROUPS: [&Group; 6] = [&FRAME, &SCENE, &TEXTURES, &CULL_IO, &HIZ, &PYRAMID_IO];
+pub const ALL_GROUPS: [&Group; 7] = [&FRAME, &SCENE, &TEXTURES, &CULL_IO, &HIZ, &PYRAMID_IO, &SCATTER_IO];
 
 const _: () = assert!(TEXTURES.index as usize + 1 == BIND_GROUPS, "command counts cover every group index");
 
@@ -284,12 +316,15 @@ pub struct Layouts {
     pub cull_io: wgpu::BindGroupLayout,
     pub hiz: wgpu::BindGroupLayout,
     pub pyramid_io: wgpu::BindGroupLayout,
+    pub scatter_io: wgpu::BindGroupLayout,
     /// The one pipeline layout of every render pipeline (frame, scene, textures).
     pub render: wgpu::PipelineLayout,
     /// The pipeline layout of the cull and build compute pipelines (frame, cull io, hiz).
     pub cull: wgpu::PipelineLayout,
     /// The pipeline layout of the pyramid pass's compute pipelines (pyramid io).
     pub pyramid: wgpu::PipelineLayout,
+    /// The pipeline layout of the scatter pass (scatter io).
+    pub scatter: wgpu::PipelineLayout,
 }
 
 impl Layouts {
@@ -321,6 +356,12 @@ impl Layouts {
             bind_group_layouts: &[&pyramid_io],
             push_constant_ranges: &[],
         });
-        Self { frame, scene, textures, cull_io, hiz, pyramid_io, render, cull, pyramid }
+        let scatter_io = SCATTER_IO.layout(device);
+        let scatter = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("scatter layout"),
+            bind_group_layouts: &[&scatter_io],
+            push_constant_ranges: &[],
+        });
+        Self { frame, scene, textures, cull_io, hiz, pyramid_io, scatter_io, render, cull, pyramid, scatter }
     }
 }

@@ -47,6 +47,10 @@ pub struct FrameUniforms {
     /// 0: shaded normally; 1: objects coloured by their level of detail; 2: base colour ×
     /// texture, unlit.
     pub debug_view: u32,
+    /// 1: the fragment shaders sRGB-encode their colour, for a colour target that stores
+    /// values as given (`Rgba8Unorm`, `Bgra8Unorm`, …); 0: they write linear colour, which an
+    /// sRGB target encodes itself and a float target keeps.
+    pub encode_srgb: u32,
     /// Projection * view of the camera whose depth the pyramid holds.
     pub occlusion_view_proj: Mat4,
 }

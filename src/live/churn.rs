@@ -20,6 +20,10 @@ pub struct ChurnScene {
     scale: f32,
     /// splitmix64 state.
     random: u64,
+    /// This step's objects to remove, reused.
+    doomed: Vec<ObjectHandle>,
+    /// This step's moves, reused.
+    moves: Vec<(ObjectHandle, Vec3, Quat, f32)>,
 }
 
 impl ChurnScene {
@@ -51,7 +55,17 @@ impl ChurnScene {
             objects.push(live.add_object(object)?);
         }
         let scale = if scale > 0.0 { scale } else { 1.0 };
-        Ok(Self { live, meshes, materials, objects, half_extent, scale, random: seed })
+        Ok(Self {
+            live,
+            meshes,
+            materials,
+            objects,
+            half_extent,
+            scale,
+            random: seed,
+            doomed: Vec::new(),
+            moves: Vec::new(),
+        })
     }
 
     fn next(&mut self) -> u64 {
@@ -72,13 +86,17 @@ impl ChurnScene {
         Vec3::new(x, y, z) * self.half_extent
     }
 
-    /// One frame of churn: `n` objects removed, `n` added elsewhere, `n` others moved.
+    /// One frame of churn: `n` objects removed, `n` added elsewhere, `n` others moved. The
+    /// objects to remove and to move are picked first and edited in batches
+    /// ([`LiveScene::remove_objects`], [`LiveScene::set_transforms`]), as an application that
+    /// knows its frame's changes would.
     pub fn step(&mut self, n: usize) -> Result<(), LiveError> {
+        self.doomed.clear();
         for _ in 0..n.min(self.objects.len()) {
             let index = self.below(self.objects.len());
-            let handle = self.objects.swap_remove(index);
-            self.live.remove_object(handle)?;
+            self.doomed.push(self.objects.swap_remove(index));
         }
+        self.live.remove_objects(&self.doomed)?;
         for _ in 0..n {
             let (mesh, material) = (self.below(self.meshes.len()), self.below(self.materials.len()));
             let (mesh, material) = (self.meshes[mesh], self.materials[material]);
@@ -86,14 +104,15 @@ impl ChurnScene {
             let object = LiveObject { scale: self.scale, ..LiveObject::new(mesh, material, at) };
             self.objects.push(self.live.add_object(object)?);
         }
+        self.moves.clear();
         for _ in 0..n.min(self.objects.len()) {
             let index = self.below(self.objects.len());
             let handle = self.objects[index];
             let at = self.position();
             let rotation = Quat::from_rotation_y((self.next() % 628) as f32 / 100.0);
-            self.live.set_transform(handle, at, rotation, self.scale)?;
+            self.moves.push((handle, at, rotation, self.scale));
         }
-        Ok(())
+        self.live.set_transforms(&self.moves)
     }
 
     /// Objects alive.

@@ -8,13 +8,15 @@
 //!
 //! What changed since the last frame is recorded as it happens ([`Changes`]), and
 //! [`sync::LiveSync`] mirrors it into the renderer's buffers: each batch keeps spare slots,
-//! so adds, removes and moves are written in place (a few coalesced `write_buffer` calls);
-//! only a batch that runs out of room, or a change of the mesh or material tables, lays the
-//! scene out again.
+//! so adds, removes and moves rewrite only their own records (gathered into one upload that
+//! the frame's scatter pass copies into place); only a batch that runs out of room, or a
+//! change of the mesh or material tables, lays the scene out again.
 
 #![warn(missing_docs)]
 
+mod arena;
 pub mod churn;
+mod handle;
 pub mod sync;
 
 use std::marker::PhantomData;
@@ -25,67 +27,12 @@ use glam::{Quat, Vec3};
 use crate::mesh::{MeshArena, MeshData, MeshError};
 use crate::scene::{Camera, Material, Object, Scene, TextureLayers};
 
+use arena::{Arena, PREFETCH_AHEAD};
+pub use handle::{Handle, HandleKind, MaterialHandle, MaterialKind, MeshHandle, MeshKind, ObjectHandle, ObjectKind};
 pub use sync::{ApplyStats, LiveSync};
 
 /// Source of scene ids: each [`LiveScene`] gets its own, and its handles carry it.
 static NEXT_SCENE_ID: AtomicU32 = AtomicU32::new(1);
-
-/// What a handle names; only used as the type parameter of [`Handle`].
-pub trait HandleKind {
-    /// The kind's name in error messages.
-    const NAME: &'static str;
-}
-
-/// Marker of object handles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ObjectKind {}
-/// Marker of mesh handles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MeshKind {}
-/// Marker of material handles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MaterialKind {}
-
-impl HandleKind for ObjectKind {
-    const NAME: &'static str = "object";
-}
-impl HandleKind for MeshKind {
-    const NAME: &'static str = "mesh";
-}
-impl HandleKind for MaterialKind {
-    const NAME: &'static str = "material";
-}
-
-/// A generational handle: a slot, the generation the slot had when the handle was made, and
-/// the scene that made it.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct Handle<K> {
-    scene: u32,
-    slot: u32,
-    generation: u32,
-    kind: PhantomData<K>,
-}
-
-impl<K> Clone for Handle<K> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<K> Copy for Handle<K> {}
-
-impl<K> Handle<K> {
-    /// The slot this handle names (stable for the handle's life; reused after removal).
-    pub fn slot(&self) -> u32 {
-        self.slot
-    }
-}
-
-/// Names an object of a [`LiveScene`].
-pub type ObjectHandle = Handle<ObjectKind>;
-/// Names a mesh of a [`LiveScene`].
-pub type MeshHandle = Handle<MeshKind>;
-/// Names a material of a [`LiveScene`].
-pub type MaterialHandle = Handle<MaterialKind>;
 
 /// What a live scene refuses.
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -117,59 +64,6 @@ pub enum LiveError {
     /// The mesh's data is not valid.
     #[error(transparent)]
     Mesh(#[from] MeshError),
-}
-
-/// One slot of an arena: its generation (bumped on removal) and its value while alive.
-#[derive(Clone, Debug)]
-struct Slot<T> {
-    generation: u32,
-    value: Option<T>,
-}
-
-/// Slots with a free list: removal frees the slot, insertion reuses the most recently freed.
-#[derive(Clone, Debug)]
-struct Arena<T> {
-    slots: Vec<Slot<T>>,
-    free: Vec<u32>,
-    live: u32,
-}
-
-impl<T> Default for Arena<T> {
-    fn default() -> Self {
-        Self { slots: Vec::new(), free: Vec::new(), live: 0 }
-    }
-}
-
-impl<T> Arena<T> {
-    fn insert(&mut self, value: T) -> (u32, u32) {
-        self.live += 1;
-        if let Some(slot) = self.free.pop() {
-            let entry = &mut self.slots[slot as usize];
-            entry.value = Some(value);
-            (slot, entry.generation)
-        } else {
-            // Vec's doubling growth: spawning is amortised O(1).
-            self.slots.push(Slot { generation: 0, value: Some(value) });
-            (self.slots.len() as u32 - 1, 0)
-        }
-    }
-
-    fn get(&self, slot: u32, generation: u32) -> Option<&T> {
-        self.slots.get(slot as usize).filter(|s| s.generation == generation).and_then(|s| s.value.as_ref())
-    }
-
-    fn get_mut(&mut self, slot: u32, generation: u32) -> Option<&mut T> {
-        self.slots.get_mut(slot as usize).filter(|s| s.generation == generation).and_then(|s| s.value.as_mut())
-    }
-
-    fn remove(&mut self, slot: u32, generation: u32) -> Option<T> {
-        let entry = self.slots.get_mut(slot as usize).filter(|s| s.generation == generation)?;
-        let value = entry.value.take()?;
-        entry.generation = entry.generation.wrapping_add(1);
-        self.free.push(slot);
-        self.live -= 1;
-        Some(value)
-    }
 }
 
 /// A live object: where it is, what it draws with, whether it is shown.
@@ -205,6 +99,15 @@ pub enum Change {
     Gone(u32),
     /// The slot's object moved or took another material of the same variant.
     Moved(u32),
+}
+
+impl Change {
+    /// The object slot the change is about.
+    pub fn slot(self) -> u32 {
+        match self {
+            Change::Placed(slot) | Change::Gone(slot) | Change::Moved(slot) => slot,
+        }
+    }
 }
 
 /// What changed since the changes were last taken ([`LiveScene::take_changes`]).
@@ -364,6 +267,20 @@ impl LiveScene {
         Ok(())
     }
 
+    /// Removes every object of `handles`, as [`LiveScene::remove_object`] does one at a time,
+    /// but asking for each object's slot a few objects ahead, so that in a large scene their
+    /// cache misses overlap. Stops at the first handle refused; the objects before it stay
+    /// removed.
+    pub fn remove_objects(&mut self, handles: &[ObjectHandle]) -> Result<(), LiveError> {
+        for (index, &handle) in handles.iter().enumerate() {
+            if let Some(ahead) = handles.get(index + PREFETCH_AHEAD) {
+                self.objects.prefetch(ahead.slot);
+            }
+            self.remove_object(handle)?;
+        }
+        Ok(())
+    }
+
     /// The object a handle names.
     pub fn object(&self, handle: ObjectHandle) -> Result<&LiveObject, LiveError> {
         self.check(handle)?;
@@ -389,6 +306,20 @@ impl LiveScene {
         object.scale = scale;
         if object.visible {
             self.changes.objects.push(Change::Moved(handle.slot));
+        }
+        Ok(())
+    }
+
+    /// Moves every object of `moves` (handle, translation, rotation, scale), as
+    /// [`LiveScene::set_transform`] does one at a time, asking for slots ahead as
+    /// [`LiveScene::remove_objects`] does. Stops at the first handle refused; the objects
+    /// before it stay moved.
+    pub fn set_transforms(&mut self, moves: &[(ObjectHandle, Vec3, Quat, f32)]) -> Result<(), LiveError> {
+        for (index, &(handle, translation, rotation, scale)) in moves.iter().enumerate() {
+            if let Some((ahead, ..)) = moves.get(index + PREFETCH_AHEAD) {
+                self.objects.prefetch(ahead.slot);
+            }
+            self.set_transform(handle, translation, rotation, scale)?;
         }
         Ok(())
     }

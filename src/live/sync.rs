@@ -1,45 +1,54 @@
 //! Mirrors a [`LiveScene`]'s changes into a [`Renderer`]'s scene buffers between frames.
 //!
 //! Layout: objects stay sorted by batch key (variant, mesh) as the passes need, but each key's
-//! run has spare slots, its *capacity* a power of two at least its object count. A spare slot
+//! run has spare slots: its *capacity* is at least a quarter more than its object count when
+//! laid out (the room the churn of a steady scene wanders in without outgrowing it, see
+//! `fit`). A spare slot
 //! holds an object that can never be drawn (negative bounding radius, so every frustum test
 //! rejects it, and a zero model matrix, so even unculled frames rasterise nothing). The
 //! passes dispatch over every slot, spare ones included; their commands do not change.
 //!
-//! Per frame: a removed (or hidden) object's GPU slot is overwritten with a spare and goes on
-//! its key's free list; an added object takes a free slot of its key; a moved one is rewritten
-//! where it is. The changed GPU ids are sorted and runs of nearby ids coalesced; the changed
-//! records go up in one `write_buffer` into a staging buffer and are copied into place, one
-//! copy per run, in a small submit of their own before the frame's. The host copy the cpu and
-//! bundle modes cull from is updated in the same place.
+//! Per frame: a removed (or hidden) object's GPU slot is given a spare record and goes on its
+//! key's free list; an added object takes a free slot of its key; a moved one is rewritten
+//! where it is. Each changed record goes to [`Renderer::set_object`], which keeps the host copy
+//! the cpu and bundle modes cull from and gathers the records for the frame's scatter pass
+//! (`passes::scatter`): one upload, one dispatch. Nothing here grows with the scene: a change
+//! reads its slot's placement (GPU id and run, kept here so no GPU record is read back) and
+//! its run's free list, and writes one record.
 //!
 //! Only when a key has no free slot (its capacity doubles: spawning is amortised O(1)), or the
 //! mesh or material tables change, is the scene laid out again and its buffers made anew.
 //! Capacities shrink lazily, at such a layout, for keys using under a quarter of theirs.
 
 use std::collections::HashMap;
-use std::ops::Range;
 
 use glam::{Mat4, Vec4};
 
+use super::arena::{prefetch, PREFETCH_AHEAD};
 use super::{Change, Changes, LiveScene};
 use crate::frame::Renderer;
 use crate::gpu::GpuContext;
-use crate::gpu_scene::buffers::OBJECT_BYTES;
 use crate::gpu_scene::prepare::{gpu_object_in, gpu_order, prepare};
 use crate::gpu_scene::types::GpuObject;
 use crate::gpu_scene::UploadError;
 use crate::scene::Object;
+use crate::tunables::VARIANT_COUNT;
 
-/// Ids closer than this are written in one call (rewriting the unchanged records between
-/// them costs less than another call).
-const COALESCE_GAP: u32 = 8;
+/// Where a slot's object is on the GPU: its id and the run it is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Placement {
+    id: u32,
+    run: u32,
+}
 
-/// GPU id of a slot that is not on the GPU (free or hidden).
-const NOT_ON_GPU: u32 = u32::MAX;
+/// The placement of a slot that is not on the GPU (free or hidden).
+const NOT_ON_GPU: Placement = Placement { id: u32::MAX, run: u32::MAX };
 
-/// The smallest capacity of a batch key's run.
-const MIN_CAPACITY: u32 = 4;
+/// Run number of a batch key without a run.
+const NO_RUN: u32 = u32::MAX;
+
+/// The least spare room a batch key's run is laid out with.
+const MIN_SPARE: u32 = 64;
 
 /// What applying one frame's changes did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -48,19 +57,18 @@ pub struct ApplyStats {
     pub relaid: bool,
     /// Bytes written to the GPU.
     pub upload_bytes: u64,
-    /// `write_buffer` calls of the in-place path (one: the changed records, packed).
-    pub writes: u32,
-    /// Buffer copies of the in-place path: one per coalesced range of changed records.
-    pub copies: u32,
-    /// Object records rewritten in place.
+    /// Object records that went up (each changed GPU slot once); every record of the scene
+    /// after a layout.
     pub objects_written: u32,
 }
 
 /// One batch key's run of GPU slots.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Run {
     /// The level-0 batch of the key, as every object record of the run names it.
     batch: u32,
+    /// The record of a free slot of the run.
+    spare: GpuObject,
     /// Spare GPU ids of the run.
     free: Vec<u32>,
 }
@@ -68,42 +76,45 @@ struct Run {
 /// The link between a live scene's object slots and the ids the renderer's passes use.
 #[derive(Clone, Debug, Default)]
 pub struct LiveSync {
-    /// GPU id per object slot, or [`NOT_ON_GPU`].
-    gpu_ids: Vec<u32>,
-    /// Run per batch key (variant, mesh).
-    runs: HashMap<(u32, u32), Run>,
+    /// Placement per object slot, or [`NOT_ON_GPU`].
+    placements: Vec<Placement>,
+    /// Every batch key's run, in key order.
+    runs: Vec<Run>,
+    /// Run number per batch key (variant, mesh) at `mesh * VARIANT_COUNT + variant`, or
+    /// [`NO_RUN`].
+    run_of_key: Vec<u32>,
     /// Capacity per batch key, kept across layouts so they grow by doubling.
     capacities: HashMap<(u32, u32), u32>,
     /// Whether a layout has been made.
     laid_out: bool,
     /// This frame's changes, reused.
     changes: Changes,
-    /// This frame's changed GPU ids, reused.
-    dirty: Vec<u32>,
-    /// This frame's coalesced ranges, reused.
-    ranges: Vec<Range<u32>>,
-    /// This frame's changed records, packed, reused.
-    packed: Vec<u8>,
-    /// Where the packed records are written, to be copied into place; grows by doubling.
-    staging: Option<wgpu::Buffer>,
 }
 
-/// A record no frame draws: see the module docs.
+/// A record no frame draws, in `record`'s run: see the module docs.
 fn spare(record: &GpuObject) -> GpuObject {
     GpuObject { model: Mat4::ZERO, bounds: Vec4::new(0.0, 0.0, 0.0, -1.0e30), animation: 0, ..*record }
 }
 
-/// A capacity for `count` objects: `current` while it fits and at least a quarter is used,
-/// else the power of two at or above one and a half times the count.
+/// The capacity a run is laid out with for `count` objects: a quarter as much again, or
+/// eight times the count's square root, or [`MIN_SPARE`], whichever is most. Under a steady
+/// churn a key's count wanders like a Poisson count, by about its square root, so large keys
+/// need a share of spare room and small ones relatively more.
+fn fit(count: u32) -> u32 {
+    count.saturating_add((count / 4).max(8 * count.isqrt()).max(MIN_SPARE))
+}
+
+/// A run's capacity for `count` objects at a layout, given its `current` one: kept while an
+/// eighth of it is still spare and at least a quarter is used; doubled (or fitted, if more)
+/// when outgrown or nearly so, so spawning is amortised O(1) and the keys close to full grow
+/// at the same layout rather than one layout each; halved (or fitted, if more) under a
+/// quarter used, so capacities shrink lazily and a key shrunk has room to grow back.
 fn capacity_for(count: u32, current: Option<u32>) -> u32 {
-    // Half as much again as the count before rounding up: a key whose count wanders about a
-    // power of two would otherwise outgrow its run again and again.
-    let fit = (count + count / 2).next_power_of_two().max(MIN_CAPACITY);
-    // Capacities are powers of two, so the power of two that fits is the current one doubled
-    // as often as needed.
     match current {
-        Some(current) if current >= count && count.saturating_mul(4) >= current => current,
-        _ => fit,
+        None => fit(count),
+        Some(current) if count.saturating_mul(4) < current => (current / 2).max(fit(count)),
+        Some(current) if count > current - current / 8 => current.saturating_mul(2).max(fit(count)),
+        Some(current) => current,
     }
 }
 
@@ -113,7 +124,8 @@ impl LiveSync {
         Self::default()
     }
 
-    /// Brings `renderer`'s scene up to date with `live`'s changes since the last call.
+    /// Brings `renderer`'s scene up to date with `live`'s changes since the last call, and
+    /// uploads the changed records ([`Renderer::flush_object_updates`]).
     pub fn apply(
         &mut self,
         ctx: &GpuContext,
@@ -125,46 +137,44 @@ impl LiveSync {
         if self.changes.tables || !self.laid_out {
             return self.lay_out(ctx, renderer, live);
         }
-        if self.gpu_ids.len() < live.object_capacity() as usize {
-            self.gpu_ids.resize(live.object_capacity() as usize, NOT_ON_GPU);
+        if self.placements.len() < live.object_capacity() as usize {
+            self.placements.resize(live.object_capacity() as usize, NOT_ON_GPU);
         }
-        self.dirty.clear();
-        let objects = &mut renderer.prepared.objects;
         let mut out_of_room = false;
-        for &change in &self.changes.objects {
+        let changes = &self.changes.objects;
+        for (index, &change) in changes.iter().enumerate() {
+            self.prefetch(changes, index, live, renderer);
             match change {
                 Change::Gone(slot) => {
-                    let id = std::mem::replace(&mut self.gpu_ids[slot as usize], NOT_ON_GPU);
-                    if id == NOT_ON_GPU {
+                    let placement = std::mem::replace(&mut self.placements[slot as usize], NOT_ON_GPU);
+                    if placement == NOT_ON_GPU {
                         continue;
                     }
-                    let record = &mut objects[id as usize];
-                    *record = spare(record);
-                    let key = (renderer.prepared.batches[record.batch as usize].variant, record.mesh);
-                    self.runs.get_mut(&key).expect("every placed object has a run").free.push(id);
-                    self.dirty.push(id);
+                    let run = &mut self.runs[placement.run as usize];
+                    run.free.push(placement.id);
+                    renderer.set_object(placement.id, run.spare);
                 }
                 Change::Placed(slot) => {
-                    if self.gpu_ids[slot as usize] != NOT_ON_GPU {
+                    if self.placements[slot as usize] != NOT_ON_GPU {
                         continue;
                     }
-                    let Some(key) = live.batch_key(slot) else { continue };
-                    let Some((run, id)) = self.runs.get_mut(&key).and_then(|run| Some((run.batch, run.free.pop()?)))
-                    else {
+                    let Some((variant, mesh)) = live.batch_key(slot) else { continue };
+                    let key = (mesh * VARIANT_COUNT + variant) as usize;
+                    let run_number = self.run_of_key.get(key).copied().unwrap_or(NO_RUN);
+                    let free = self.runs.get_mut(run_number as usize).and_then(|r| Some((r.batch, r.free.pop()?)));
+                    let Some((run, id)) = free else {
                         out_of_room = true;
                         break;
                     };
                     let object = live.scene_object(slot).expect("a placed slot holds an object");
-                    objects[id as usize] = gpu_object_in(live.meshes(), false, &object, run);
-                    self.gpu_ids[slot as usize] = id;
-                    self.dirty.push(id);
+                    renderer.set_object(id, gpu_object_in(live.meshes(), false, &object, run));
+                    self.placements[slot as usize] = Placement { id, run: run_number };
                 }
                 Change::Moved(slot) => {
-                    let id = self.gpu_ids[slot as usize];
-                    let Some(object) = live.scene_object(slot).filter(|_| id != NOT_ON_GPU) else { continue };
-                    let record = &mut objects[id as usize];
-                    *record = gpu_object_in(live.meshes(), false, &object, record.batch);
-                    self.dirty.push(id);
+                    let placement = self.placements[slot as usize];
+                    let Some(object) = live.scene_object(slot).filter(|_| placement != NOT_ON_GPU) else { continue };
+                    let batch = self.runs[placement.run as usize].batch;
+                    renderer.set_object(placement.id, gpu_object_in(live.meshes(), false, &object, batch));
                 }
             }
         }
@@ -172,50 +182,26 @@ impl LiveSync {
             // A key's run is full (or new): lay out again, its capacity doubled.
             return self.lay_out(ctx, renderer, live);
         }
-        self.dirty.sort_unstable();
-        self.dirty.dedup();
-        coalesce(&self.dirty, COALESCE_GAP, &mut self.ranges);
-        let mut stats = ApplyStats { objects_written: self.dirty.len() as u32, ..ApplyStats::default() };
-        if self.ranges.is_empty() {
-            return Ok(stats);
+        let upload = renderer.flush_object_updates(ctx);
+        Ok(ApplyStats { relaid: false, upload_bytes: upload.bytes, objects_written: upload.records })
+    }
+
+    /// Starts loading what the changes after `index` will read. At a million objects each
+    /// change's slot, placement and record are in arrays far larger than the caches, and a
+    /// change reads its placement before it knows which record to write: loaded one change at
+    /// a time, those misses follow one another; asked for ahead, they overlap. The
+    /// placement and the slot [`PREFETCH_AHEAD`] changes on, the record half as far (by then
+    /// its placement is loaded).
+    fn prefetch(&self, changes: &[Change], index: usize, live: &LiveScene, renderer: &Renderer) {
+        if let Some(&change) = changes.get(index + PREFETCH_AHEAD) {
+            let slot = change.slot() as usize;
+            prefetch(self.placements.get(slot));
+            live.objects.prefetch(slot as u32);
         }
-        // One write of the changed records, packed, then one copy per range: a `write_buffer`
-        // per range costs a staging allocation each (thousands per frame when changes are
-        // spread over the scene), a copy command far less.
-        self.packed.clear();
-        for range in &self.ranges {
-            let records = &renderer.prepared.objects[range.start as usize..range.end as usize];
-            self.packed.extend_from_slice(bytemuck::cast_slice(records));
+        if let Some(&change) = changes.get(index + PREFETCH_AHEAD / 2) {
+            let placement = self.placements.get(change.slot() as usize).copied().unwrap_or(NOT_ON_GPU);
+            prefetch(renderer.prepared.objects.get(placement.id as usize));
         }
-        let needed = self.packed.len() as u64;
-        if self.staging.as_ref().is_none_or(|b| b.size() < needed) {
-            let size = needed.next_power_of_two().max(OBJECT_BYTES * 64);
-            self.staging = Some(crate::gpu::counted::buffer(
-                &ctx.device,
-                &wgpu::BufferDescriptor {
-                    label: Some("live changes"),
-                    size,
-                    usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-                    mapped_at_creation: false,
-                },
-            ));
-        }
-        let staging = self.staging.as_ref().expect("made above");
-        ctx.queue.write_buffer(staging, 0, &self.packed);
-        let mut encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("live") });
-        let mut offset = 0;
-        for range in &self.ranges {
-            let size = (range.end - range.start) as u64 * OBJECT_BYTES;
-            let destination = range.start as u64 * OBJECT_BYTES;
-            encoder.copy_buffer_to_buffer(staging, offset, &renderer.buffers.objects, destination, size);
-            offset += size;
-        }
-        ctx.queue.submit([encoder.finish()]);
-        stats.upload_bytes = needed;
-        stats.writes = 1;
-        stats.copies = self.ranges.len() as u32;
-        renderer.invalidate_bundle();
-        Ok(stats)
     }
 
     /// Lays the scene out from scratch: each batch key's run sized to its capacity, the spare
@@ -242,6 +228,7 @@ impl LiveSync {
         for key in keys {
             let (count, material) = counts[&key];
             let capacity = capacity_for(count, self.capacities.get(&key).copied());
+
             capacities.insert(key, capacity);
             let spare = Object {
                 translation: glam::Vec3::ZERO,
@@ -257,22 +244,31 @@ impl LiveSync {
         self.capacities = capacities;
 
         let mut prepared = prepare(&scene);
-        self.gpu_ids.clear();
-        self.gpu_ids.resize(live.object_capacity() as usize, NOT_ON_GPU);
+        self.placements.clear();
+        self.placements.resize(live.object_capacity() as usize, NOT_ON_GPU);
         self.runs.clear();
+        self.run_of_key.clear();
+        self.run_of_key.resize(scene.meshes.meshes.len() * VARIANT_COUNT as usize, NO_RUN);
+        // Objects are in key order: a run starts where the key changes.
+        let mut run_key = None;
         for (id, scene_index) in gpu_order(&scene).into_iter().enumerate() {
             let record = &mut prepared.objects[id];
             let key = (prepared.batches[record.batch as usize].variant, record.mesh);
-            let run = self.runs.entry(key).or_insert_with(|| Run { batch: record.batch, free: Vec::new() });
+            if run_key != Some(key) {
+                run_key = Some(key);
+                self.run_of_key[(key.1 * VARIANT_COUNT + key.0) as usize] = self.runs.len() as u32;
+                self.runs.push(Run { batch: record.batch, spare: spare(record), free: Vec::new() });
+            }
+            let run_number = self.runs.len() as u32 - 1;
             if (scene_index as usize) < visible {
-                self.gpu_ids[slots[scene_index as usize] as usize] = id as u32;
+                self.placements[slots[scene_index as usize] as usize] = Placement { id: id as u32, run: run_number };
             } else {
                 *record = spare(record);
-                run.free.push(id as u32);
+                self.runs.last_mut().expect("pushed above").free.push(id as u32);
             }
         }
         // Free slots are taken from the end of the list: the lowest ids first.
-        for run in self.runs.values_mut() {
+        for run in &mut self.runs {
             run.free.reverse();
         }
         renderer.set_prepared_scene(ctx, &scene, prepared)?;
@@ -283,7 +279,7 @@ impl LiveSync {
             .map(|buffer| buffer.size())
             .sum::<u64>()
             + b.texture_bytes;
-        Ok(ApplyStats { relaid: true, upload_bytes, writes: 0, copies: 0, objects_written: b.object_count })
+        Ok(ApplyStats { relaid: true, upload_bytes, objects_written: b.object_count })
     }
 
     /// Object slots on the GPU, spare ones included: what the passes dispatch over.
@@ -292,34 +288,21 @@ impl LiveSync {
     }
 }
 
-/// Sorted, distinct ids as ranges, joining ids less than `gap` apart.
-pub fn coalesce(ids: &[u32], gap: u32, ranges: &mut Vec<Range<u32>>) {
-    ranges.clear();
-    for &id in ids {
-        match ranges.last_mut() {
-            Some(last) if id < last.end + gap => last.end = id + 1,
-            _ => ranges.push(id..id + 1),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{capacity_for, coalesce};
-
-    #[test]
-    fn nearby_ids_share_a_range() {
-        let mut ranges = Vec::new();
-        coalesce(&[1, 2, 3, 9, 40, 41], 8, &mut ranges);
-        assert_eq!(ranges, vec![1..10, 40..42]);
-    }
+    use super::capacity_for;
 
     #[test]
     fn capacities_double_and_shrink_lazily() {
-        assert_eq!(capacity_for(3, None), 4);
-        assert_eq!(capacity_for(5, Some(4)), 8);
-        assert_eq!(capacity_for(17, Some(4)), 32);
-        assert_eq!(capacity_for(9, Some(32)), 32);
-        assert_eq!(capacity_for(7, Some(32)), 16);
+        assert_eq!(capacity_for(3, None), 67, "a new key: its count and MIN_SPARE");
+        assert_eq!(capacity_for(1000, None), 1250, "a quarter as much again");
+        assert_eq!(capacity_for(1001, Some(1250)), 1250, "kept while an eighth is spare");
+        assert_eq!(capacity_for(1200, Some(1250)), 2500, "doubled when nearly full");
+        assert_eq!(capacity_for(1251, Some(1250)), 2500, "doubled when outgrown");
+        assert_eq!(capacity_for(3000, Some(1250)), 3750, "or fitted, past double");
+        assert_eq!(capacity_for(313, Some(1250)), 1250, "kept while a quarter is used");
+        assert_eq!(capacity_for(300, Some(1250)), 625, "halved below a quarter");
+        assert_eq!(capacity_for(19, Some(86)), 83, "not below the count and MIN_SPARE");
+        assert_eq!(capacity_for(225, None), 225 + 8 * 15, "a mid-sized key: eight square roots");
     }
 }

@@ -3,7 +3,8 @@
 //! its puffin scope and its GPU timestamp. Which passes run in a frame, and how, is decided by
 //! `frame::FramePlan`; a pass knows nothing of the others' order.
 //!
-//! Passes, in frame order: [`cull`] (GPU frustum, size and LOD tests into batch slices or
+//! Passes, in frame order: [`scatter`] (object records changed since the last frame copied
+//! into place; only in frames after a change), [`cull`] (GPU frustum, size and LOD tests into batch slices or
 //! per-object draws), [`build`] (batch counts → compacted indirect draws), [`main`] (the render
 //! pass every way of drawing records into: GPU-driven multi-draws, the CPU baseline, or a
 //! bundle). With occlusion culling these are the first phase, followed by [`pyramid`] (the
@@ -14,6 +15,7 @@ pub mod build;
 pub mod cull;
 pub mod main;
 pub mod pyramid;
+pub mod scatter;
 
 use crate::gpu_scene::shader::PassShader;
 
@@ -40,4 +42,5 @@ impl Phase {
 }
 
 /// Every pass's shader, for validation and tools.
-pub const SHADERS: [&PassShader; 4] = [&cull::SHADER, &build::SHADER, &main::SHADER, &pyramid::SHADER];
+pub const SHADERS: [&PassShader; 5] =
+    [&cull::SHADER, &build::SHADER, &main::SHADER, &pyramid::SHADER, &scatter::SHADER];

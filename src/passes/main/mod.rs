@@ -31,7 +31,7 @@ pub const SHADER: PassShader = PassShader {
     groups: &[&FRAME, &SCENE, &TEXTURES],
 };
 
-/// Background colour of every frame.
+/// Background colour of every frame, linear.
 pub const CLEAR_COLOR: wgpu::Color = wgpu::Color { r: 0.02, g: 0.025, b: 0.035, a: 1.0 };
 
 /// What the main pass draws.
@@ -55,6 +55,41 @@ pub struct MainPass {
     /// One pipeline per [`Variant`], indexed by `Variant as usize`; all share `Layouts::render`.
     pipelines: Vec<wgpu::RenderPipeline>,
     pub color_format: wgpu::TextureFormat,
+    /// Whether the fragment shaders sRGB-encode their colour for `color_format`
+    /// ([`encodes_srgb`]; `FrameUniforms::encode_srgb`).
+    pub encodes_srgb: bool,
+    /// [`CLEAR_COLOR`] as `color_format` stores it.
+    clear_color: wgpu::Color,
+}
+
+/// Whether colour for a target of `format` must be sRGB-encoded by the shader: a unorm format
+/// without sRGB encoding stores the values it is given, and displays and image files read
+/// them as sRGB, so linear colour written there would show too dark. sRGB formats encode on
+/// store; float formats hold linear colour by convention (HDR and scRGB surfaces).
+pub fn encodes_srgb(format: wgpu::TextureFormat) -> bool {
+    use wgpu::TextureFormat as F;
+    matches!(
+        format,
+        F::R8Unorm
+            | F::Rg8Unorm
+            | F::Rgba8Unorm
+            | F::Bgra8Unorm
+            | F::Rgb10a2Unorm
+            | F::R16Unorm
+            | F::Rg16Unorm
+            | F::Rgba16Unorm
+    )
+}
+
+/// The sRGB encoding of a linear channel value (the one `target_encoded` in
+/// `shaders/shared/math.wgsl` applies).
+pub fn srgb_encode(linear: f64) -> f64 {
+    let c = linear.clamp(0.0, 1.0);
+    if c <= 0.0031308 {
+        c * 12.92
+    } else {
+        1.055 * c.powf(1.0 / 2.4) - 0.055
+    }
 }
 
 /// What distinguishes one render variant from another: only shader entry and rasteriser state.
@@ -150,7 +185,14 @@ impl MainPass {
         let specs: Vec<_> =
             Variant::ALL.iter().map(|&v| variant_spec(&layouts.render, &shader, v, color_format)).collect();
         let pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
-        Ok(Self { pipelines, color_format })
+        let encodes_srgb = encodes_srgb(color_format);
+        let clear_color = if encodes_srgb {
+            let c = CLEAR_COLOR;
+            wgpu::Color { r: srgb_encode(c.r), g: srgb_encode(c.g), b: srgb_encode(c.b), a: c.a }
+        } else {
+            CLEAR_COLOR
+        };
+        Ok(Self { pipelines, color_format, encodes_srgb, clear_color })
     }
 
     pub fn pipeline(&self, variant: usize) -> &wgpu::RenderPipeline {
@@ -160,7 +202,7 @@ impl MainPass {
     /// Draws once with every pipeline into a 1×1 target whose contents are discarded (see
     /// `frame::prewarm`).
     pub fn prewarm(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, target: &FrameTarget<'_>) {
-        let mut pass = Self::begin(frame, NAME, target, LoadOps::Clear, wgpu::StoreOp::Discard);
+        let mut pass = self.begin(frame, NAME, target, LoadOps::Clear, wgpu::StoreOp::Discard);
         Self::bind_scene(&mut pass, buffers);
         // The identity slot of object 0, or the padding element of an empty scene.
         let instance = if buffers.object_count > 0 { buffers.identity_base } else { 0 };
@@ -184,7 +226,7 @@ impl MainPass {
         let name = phase.pass_name(NAME, LATE_NAME);
         puffin::profile_scope!(name);
         let load = if phase == Phase::Late { LoadOps::Load } else { LoadOps::Clear };
-        let mut pass = Self::begin(frame, name, target, load, wgpu::StoreOp::Store);
+        let mut pass = self.begin(frame, name, target, load, wgpu::StoreOp::Store);
         match draws {
             Draws::Indirect(indirect) => {
                 Self::bind_scene(&mut pass, buffers);
@@ -202,6 +244,7 @@ impl MainPass {
     /// Opens the pass: colour and depth cleared or loaded, both stored as `store` says (a frame
     /// keeps its depth for the pyramid pass and the second phase; prewarming discards both).
     fn begin<'f>(
+        &self,
         frame: &'f mut FrameEncoder<'_>,
         name: &'static str,
         target: &FrameTarget<'_>,
@@ -210,7 +253,7 @@ impl MainPass {
     ) -> CountingRenderPass<'f> {
         let (color, depth) = match load {
             LoadOps::Clear if target.keep_color => (wgpu::LoadOp::Load, wgpu::LoadOp::Clear(1.0)),
-            LoadOps::Clear => (wgpu::LoadOp::Clear(CLEAR_COLOR), wgpu::LoadOp::Clear(1.0)),
+            LoadOps::Clear => (wgpu::LoadOp::Clear(self.clear_color), wgpu::LoadOp::Clear(1.0)),
             LoadOps::Load => (wgpu::LoadOp::Load, wgpu::LoadOp::Load),
         };
         frame.render_pass(
