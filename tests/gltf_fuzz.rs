@@ -354,7 +354,9 @@ fn import(bytes: &[u8], dir: &Path, sandbox: &Sandbox, budget: &Budget) -> Reach
         if let Ok(mesh) = model.mesh(Some(&selector)) {
             assert!(mesh.indices.iter().all(|&v| (v as usize) < mesh.vertices.len()), "index out of range");
             let size = planned.expect("a mesh that imports has a size");
-            assert_eq!(size.vertices, mesh.vertices.len() as u64, "mesh_size disagrees with mesh");
+            // Vertices: an upper bound where MikkTSpace may split them (a normal-mapped
+            // primitive without tangents), exact otherwise.
+            assert!(size.vertices >= mesh.vertices.len() as u64, "mesh_size under mesh");
             assert_eq!(size.indices, mesh.indices.len() as u64, "mesh_size disagrees with mesh");
             reached.meshes += 1;
         }
@@ -372,7 +374,7 @@ fn import(bytes: &[u8], dir: &Path, sandbox: &Sandbox, budget: &Budget) -> Reach
                 let planned = model.primitive_size(part.mesh, part.primitive);
                 if let Ok(primitive) = model.primitive(part.mesh, part.primitive) {
                     let size = planned.expect("a primitive that imports has a size");
-                    assert_eq!(size.vertices, primitive.vertices.len() as u64, "primitive_size disagrees");
+                    assert!(size.vertices >= primitive.vertices.len() as u64, "primitive_size under primitive");
                     assert_eq!(size.indices, primitive.indices.len() as u64, "primitive_size disagrees");
                 }
             }

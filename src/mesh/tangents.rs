@@ -110,6 +110,16 @@ pub fn mikktspace(mesh: &mut MeshData, set: u32) {
     if whole == 0 || mesh.indices[..whole].iter().any(|&i| i as usize >= mesh.vertices.len()) {
         return;
     }
+    // The crate drops triangles with two equal corner positions, and with none left it
+    // underflows a count (a panic in debug builds, a runaway loop in release): such a mesh has
+    // no surface to take tangents from anyway.
+    let has_area = |t: &[u32]| {
+        let [a, b, c] = [t[0], t[1], t[2]].map(|i| mesh.vertices[i as usize].position);
+        a != b && a != c && b != c
+    };
+    if !mesh.indices[..whole].chunks_exact(3).any(has_area) {
+        return;
+    }
     let mut corners = Corners { mesh, set, tangents: vec![Vec4::ZERO; whole] };
     if !mikktspace::generate_tangents(&mut corners) {
         return;
@@ -182,6 +192,15 @@ mod tests {
         mikktspace(&mut mesh, 0);
         assert_eq!(mesh.vertices.len(), 8, "4 + 2 of the mirrored quad + 2 split from the shared edge");
         assert_eq!(mesh.indices.len(), 12);
+    }
+
+    #[test]
+    fn mikktspace_leaves_a_mesh_of_collapsed_triangles_alone() {
+        let mut mesh = quad(false);
+        mesh.vertices.iter_mut().for_each(|v| v.position = [1.0, 2.0, 3.0]);
+        mikktspace(&mut mesh, 0);
+        assert_eq!(mesh.vertices.len(), 4);
+        assert!(mesh.vertices.iter().all(|v| v.tangent == [0; 4]));
     }
 
     #[test]
