@@ -3,10 +3,10 @@
 //! Layout: objects stay sorted by batch key (variant, mesh) as the passes need, but each key's
 //! run has spare slots: its *capacity* is at least a quarter more than its object count when
 //! laid out (the room the churn of a steady scene wanders in without outgrowing it, see
-//! `fit`). A spare slot
-//! holds an object that can never be drawn (negative bounding radius, so every frustum test
-//! rejects it, and a zero model matrix, so even unculled frames rasterise nothing). The
-//! passes dispatch over every slot, spare ones included; their commands do not change.
+//! `fit`). A spare slot holds an object that can never be drawn (negative bounding radius, so
+//! every frustum test rejects it, and a zero model matrix, so even unculled frames rasterise
+//! nothing). The passes dispatch over every slot, spare ones included; their commands do not
+//! change.
 //!
 //! Per frame: a removed (or hidden) object's GPU slot is given a spare record and goes on its
 //! key's free list; an added object takes a free slot of its key; a moved one is rewritten
@@ -14,11 +14,12 @@
 //! the cpu and bundle modes cull from and gathers the records for the frame's scatter pass
 //! (`passes::scatter`): one upload, one dispatch. Nothing here grows with the scene: a change
 //! reads its slot's placement (GPU id and run, kept here so no GPU record is read back) and
-//! its run's free list, and writes one record.
+//! its run's free list, and writes one record; what each change will read is asked for a few
+//! changes ahead, so in a large scene the cache misses overlap.
 //!
-//! Only when a key has no free slot (its capacity doubles: spawning is amortised O(1)), or the
-//! mesh or material tables change, is the scene laid out again and its buffers made anew.
-//! Capacities shrink lazily, at such a layout, for keys using under a quarter of theirs.
+//! Only when a key has no free slot, or the mesh or material tables change, is the scene laid
+//! out again and its buffers made anew; keys nearly full double then (spawning is amortised
+//! O(1)), keys under a quarter used halve (capacities shrink lazily).
 
 use std::collections::HashMap;
 

@@ -119,6 +119,9 @@ pub struct ObjectUpdates {
     object_count: u32,
     /// Threads per workgroup of the scatter pipeline, which the header's row width follows.
     workgroup_size: u32,
+    /// The most records an upload buffer may hold within the device's storage binding and
+    /// buffer limits; more go up as the whole array.
+    max_records: u32,
 }
 
 fn upload_buffer(device: &wgpu::Device, capacity: u32) -> wgpu::Buffer {
@@ -150,6 +153,9 @@ impl ObjectUpdates {
     /// Nothing to upload yet, for the scene in `buffers` and a scatter pass of
     /// `workgroup_size`.
     pub fn new(device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers, workgroup_size: u32) -> Self {
+        let limits = device.limits();
+        let largest = (limits.max_storage_buffer_binding_size as u64).min(limits.max_buffer_size);
+        let max_records = ((largest - HEADER_BYTES as u64) / UPDATE_BYTES as u64).min(u32::MAX as u64) as u32;
         let buffer = upload_buffer(device, MIN_UPDATE_CAPACITY);
         Self {
             ids: Vec::new(),
@@ -163,6 +169,7 @@ impl ObjectUpdates {
             capacity: MIN_UPDATE_CAPACITY,
             object_count: buffers.object_count,
             workgroup_size,
+            max_records,
         }
     }
 
@@ -197,7 +204,7 @@ impl ObjectUpdates {
 
     /// Uploads every record set since the last recorded scatter, each id once with its last
     /// record; `host` (the scene's records, already holding them) is written whole instead when
-    /// more than half of it changed. Does nothing when nothing was set since the last flush.
+    /// more than half of it changed (or more than an upload buffer may hold). Does nothing when nothing was set since the last flush.
     /// Flushing twice before a frame uploads everything again, so nothing set in between is
     /// lost: the second `write_buffer` replaces the first before the frame runs.
     pub fn flush(
@@ -229,7 +236,7 @@ impl ObjectUpdates {
             self.taken[(id / 64) as usize] = 0;
         }
         let records = ((self.bytes.len() - HEADER_BYTES) / UPDATE_BYTES) as u32;
-        if records > self.object_count / 2 {
+        if records > self.object_count / 2 || records > self.max_records {
             queue.write_buffer(&buffers.objects, 0, bytemuck::cast_slice(host));
             self.uploaded_records = 0;
             return UploadStats { bytes: std::mem::size_of_val(host) as u64, records, whole: true };
@@ -238,7 +245,7 @@ impl ObjectUpdates {
         self.bytes[0..4].copy_from_slice(&records.to_le_bytes());
         self.bytes[4..8].copy_from_slice(&row_threads.to_le_bytes());
         if records > self.capacity {
-            self.capacity = records.next_power_of_two();
+            self.capacity = records.next_power_of_two().min(self.max_records);
             self.buffer = upload_buffer(device, self.capacity);
             self.bind_group = bind_group(device, layouts, &self.buffer, buffers);
         }
