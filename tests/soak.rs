@@ -32,8 +32,8 @@ fn memory_stays_flat_while_the_scene_churns() {
     let ctx = common::context();
     let scene = default_scene_with_objects(20_000);
     let detail = multidraw::Detail::default();
-    let report = soak::run(&ctx, &scene, 2_000, 500, 250, 64, 48, detail, 10_000, &mut |_, _| {})
-        .expect("soak run with churn");
+    let report =
+        soak::run(&ctx, &scene, 2_000, 500, 250, 64, 48, detail, 10_000, &mut |_, _| {}).expect("soak run with churn");
     assert_eq!(report.frames, 2_000);
     eprintln!("churn soak: {} frames in {:.1} s; {}", report.frames, report.seconds, report.growth_line());
     assert!(report.flat(4 * 1024 * 1024), "memory grew after warm-up: {report:#?}");

@@ -174,7 +174,8 @@ fn check_buffer_sizes(scene: &Scene, limits: &wgpu::Limits) -> Result<(), Upload
 
 use crate::scene::budget::{OPTIONAL_VERTEX_BYTES as OPTIONAL_INPUT_BYTES, VERTEX_BYTES};
 
-const _: () = assert!(size_of::<GpuVertex>() as u64 == VERTEX_BYTES && size_of::<[i16; 4]>() as u64 == OPTIONAL_INPUT_BYTES);
+const _: () =
+    assert!(size_of::<GpuVertex>() as u64 == VERTEX_BYTES && size_of::<[i16; 4]>() as u64 == OPTIONAL_INPUT_BYTES);
 
 /// The mesh arena's vertices as the GPU keeps them: the vertex stream and, beside it, one
 /// array per optional input.
