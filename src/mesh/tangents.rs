@@ -7,7 +7,7 @@
 //! that gives w = +1; a mirrored mapping gives w = −1.
 //!
 //! Two generators, both writing that convention:
-//! * [`mikktspace`]: MikkTSpace (the `mikktspace` crate), which glTF asks for when a file has
+//! * [`fn@mikktspace`]: MikkTSpace (the `mikktspace` crate), which glTF asks for when a file has
 //!   normal maps but no `TANGENT` attribute, so that maps baked against MikkTSpace tangents
 //!   shade as their authoring tool showed them. It works per triangle corner; vertices whose
 //!   corners get different tangents are split, then identical vertices are welded again.
