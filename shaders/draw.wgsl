@@ -49,11 +49,10 @@ struct VertexExtras {
     uv1: vec2<f32>,
 }
 
-/// The optional inputs of vertex `index` that the object's material (`vertex_inputs`) and mesh
-/// (VERTEX_COLORS_BIT) use; defaults for the rest, without reading them.
-fn vertex_extras(index: u32, object: GpuObject) -> VertexExtras {
+/// The optional inputs of vertex `index` that the object's material (its `vertex_inputs`) and
+/// mesh (VERTEX_COLORS_BIT) use; defaults for the rest, without reading them.
+fn vertex_extras(index: u32, object: GpuObject, inputs: u32) -> VertexExtras {
     var extras = VertexExtras(vec4<f32>(0.0), vec4<f32>(1.0), vec2<f32>(0.0));
-    let inputs = materials[object.material].vertex_inputs;
     if (inputs & READS_TANGENT) != 0u {
         let packed = vertex_tangents[index];
         extras.tangent = vec4<f32>(unpack2x16snorm(packed.x), unpack2x16snorm(packed.y));
@@ -94,7 +93,8 @@ fn vs_main(
     let entry = instances[instance];
     let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
     let world = animate_point(object, vertex.position);
-    let extras = vertex_extras(index, object);
+    let inputs = materials[object.material].vertex_inputs;
+    let extras = vertex_extras(index, object, inputs);
     var out: VertexOut;
     out.clip_position = frame.view_proj * vec4<f32>(world, 1.0);
     out.normal_alpha = vec4<f32>(animate_direction(object, vertex.normal), extras.color.a);
@@ -102,7 +102,7 @@ fn vs_main(
     if any(extras.tangent != vec4<f32>(0.0)) {
         out.world_tangent = vec4<f32>(animate_direction(object, extras.tangent.xyz), extras.tangent.w);
     }
-    let main_is_1 = (materials[object.material].vertex_inputs & MAIN_SET_1) != 0u;
+    let main_is_1 = (inputs & MAIN_SET_1) != 0u;
     out.uvs = select(vec4<f32>(vertex.uv, extras.uv1), vec4<f32>(extras.uv1, vertex.uv), main_is_1);
     out.color = extras.color.rgb;
     let flags = (object.animation & VERTEX_COLORS_BIT) | select(0u, MAIN_SET_BIT, main_is_1);

@@ -15,6 +15,11 @@ pub struct Stat {
 }
 
 impl Stat {
+    /// The table cell: "median / p95", three decimals.
+    fn cell(&self) -> String {
+        format!("{:.3} / {:.3}", self.median, self.p95)
+    }
+
     /// Nearest-rank median and p95; zeros for an empty series.
     pub fn of(values: &[f64]) -> Self {
         if values.is_empty() {
@@ -261,7 +266,6 @@ impl BenchReport {
             "", "", "", "", "", "", "", "", "med / p95", "med / p95", "med / p95"
         );
         for r in &self.rows {
-            let stat = |s: &Stat| format!("{:.3} / {:.3}", s.median, s.p95);
             let gpu_culled = r.mode.gpu_culled();
             let gpu =
                 |f: &dyn Fn(&GpuMs) -> f64| r.gpu_ms.as_ref().map_or("n/a".to_string(), |g| format!("{:.3}", f(g)));
@@ -277,9 +281,9 @@ impl BenchReport {
                 r.occluded,
                 r.triangles,
                 r.draw_commands,
-                stat(&r.cpu_record_ms),
-                stat(&r.cpu_cull_ms),
-                stat(&r.cpu_frame_ms),
+                r.cpu_record_ms.cell(),
+                r.cpu_cull_ms.cell(),
+                r.cpu_frame_ms.cell(),
                 gpu_pass(&|g| g.cull),
                 gpu_pass(&|g| g.build),
                 gpu(&|g| g.main),
@@ -294,17 +298,16 @@ impl BenchReport {
                 "churn", "objects", "changes", "upload B", "apply ms", "(edit ms", "+ sync ms)", "record ms"
             );
             for r in self.rows.iter().filter(|r| r.churn > 0) {
-                let stat = |s: &Stat| format!("{:.3} / {:.3}", s.median, s.p95);
                 out += &format!(
                     "{:<15} {:>9} {:>8} {:>14} {:>17} {:>17} {:>17} {:>17}\n",
                     r.mode.name(),
                     r.objects,
                     r.churn,
                     r.upload_bytes,
-                    stat(&r.cpu_apply_ms),
-                    stat(&r.cpu_edit_ms),
-                    stat(&r.cpu_sync_ms),
-                    stat(&r.cpu_record_ms)
+                    r.cpu_apply_ms.cell(),
+                    r.cpu_edit_ms.cell(),
+                    r.cpu_sync_ms.cell(),
+                    r.cpu_record_ms.cell()
                 );
             }
         }

@@ -141,11 +141,9 @@ fn vertex_inputs(material: &crate::scene::Material) -> u32 {
     let normal_map = material.normal_layer.is_some();
     let set1 = (material.base_color_layer.is_some() && material.base_color_uv.set == 1)
         || (normal_map && material.normal_uv.set == 1);
-    let main_set =
-        if material.base_color_layer.is_some() { material.base_color_uv.set } else { material.normal_uv.set };
     (if normal_map { READS_TANGENT } else { 0 })
         | (if set1 { READS_UV1 } else { 0 })
-        | (if set1 && main_set == 1 { MAIN_SET_1 } else { 0 })
+        | (if set1 && material.main_uv_set() == 1 { MAIN_SET_1 } else { 0 })
 }
 
 /// The scene's object indices in GPU order: sorted (stably) by (variant, mesh). Entry `i`

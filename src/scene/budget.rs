@@ -382,6 +382,13 @@ mod tests {
         assert_eq!(refused(Needs { indices: ok.indices + 1, ..ok }).quantity, "indices");
         assert_eq!(refused(Needs { texture_layers: 5, ..ok }).quantity, "texture layers");
         assert_eq!(refused(Needs { texture_bytes: 1 << 20, ..ok }).quantity, "texture bytes");
+        // The optional vertex-input arrays are one binding each: 8 bytes per vertex.
+        let narrow =
+            Budget::unlimited().with_device(DeviceBudget { max_binding_bytes: OPTIONAL_VERTEX_BYTES * 50, ..device() });
+        narrow.check(&Needs { vertices: 50, ..Needs::default() }, &cause).unwrap();
+        let error = narrow.check(&Needs { vertices: 51, ..Needs::default() }, &cause).unwrap_err();
+        assert_eq!(error.quantity, "vertices");
+        assert!(error.to_string().contains("max_storage_buffer_binding_size"), "{error}");
         let few = Budget::unlimited().with_triangles(100, "test");
         few.check(&Needs { indices: 300, ..Needs::default() }, &cause).unwrap();
         let error = few.check(&Needs { indices: 303, ..Needs::default() }, &cause).unwrap_err();

@@ -82,6 +82,21 @@ impl Material {
             normal_scale: 1.0,
         }
     }
+
+    /// The material's main texture-coordinate set: its base-colour texture's, or without one
+    /// its normal map's (the set the draw shader takes derivatives of).
+    pub fn main_uv_set(&self) -> u32 {
+        if self.base_color_layer.is_some() {
+            self.base_color_uv.set
+        } else {
+            self.normal_uv.set
+        }
+    }
+
+    /// Whether its normal map reads another coordinate set than the main one.
+    pub fn normal_map_on_other_set(&self) -> bool {
+        self.normal_layer.is_some() && self.normal_uv.set != self.main_uv_set()
+    }
 }
 
 /// How a material's texture reads texture coordinates: the set (`TEXCOORD_0` or `_1`) and the

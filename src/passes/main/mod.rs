@@ -162,11 +162,8 @@ pub fn lean_source(source: &str) -> String {
 /// Whether a scene draws vertex colours (a mesh has them) or a normal map on another coordinate
 /// set than its material's main one: what the lean shader leaves out.
 pub fn uses_optional_inputs(scene: &crate::scene::Scene) -> bool {
-    let other_set = |m: &crate::scene::Material| {
-        let main = if m.base_color_layer.is_some() { m.base_color_uv.set } else { m.normal_uv.set };
-        m.normal_layer.is_some() && m.normal_uv.set != main
-    };
-    scene.meshes.meshes.iter().any(|mesh| mesh.has_colors) || scene.materials.iter().any(other_set)
+    scene.meshes.meshes.iter().any(|mesh| mesh.has_colors)
+        || scene.materials.iter().any(crate::scene::Material::normal_map_on_other_set)
 }
 
 impl MainPass {
