@@ -1,0 +1,448 @@
+//! Experiment behind docs/BENCHMARKS.md, "The per-instance floor": is drawing many tiny meshes
+//! cheaper without one instance each?
+//!
+//! Draws OBJECTS copies of one small mesh scattered through the view two ways, each in its own
+//! render pass timed with timestamp queries:
+//! * `instanced`: what the engine's main pass does per batch: one indexed indirect draw with
+//!   `instance_count` = OBJECTS, the vertex shader finding its object through
+//!   `instance_index`;
+//! * `pulled`: one non-indexed indirect draw of OBJECTS × `index_count` vertices whose vertex
+//!   shader derives object and corner from `vertex_index` and reads the index and the vertex
+//!   from storage buffers (vertex pulling), so the vertices of many objects share a batch;
+//! * `merged`: one non-instanced indexed draw over an index buffer holding every object's
+//!   indices offset by its vertices (index = object × vertex count + vertex), so the vertex
+//!   shader runs once per distinct vertex of each object (post-transform reuse stays) and
+//!   many objects' vertices share a batch.
+//!
+//! Both shaders do the same per-vertex work otherwise (two dependent loads for the object,
+//! the same transform and outputs), and the fragment shader is shared.
+//!
+//! `cargo run --release --example pull_probe -- [OBJECTS] [FRAMES] [WIDTHxHEIGHT]`
+//! (defaults 485000, 30, 1920x1080). Prints one row per mesh: triangles, median GPU ms of each
+//! way, the nanoseconds per object, and the pixels the other ways' images differ from the
+//! instanced one in (0 expected: all draw the same triangles in the same order).
+
+use glam::{Mat4, Vec3};
+use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT, DEPTH_FORMAT};
+use multidraw::gpu::timer::GpuTimer;
+use multidraw::mesh::procedural;
+use multidraw::mesh::MeshData;
+use multidraw::{ContextOptions, GpuContext};
+use wgpu::util::DeviceExt;
+
+const WARMUP: usize = 5;
+const WAYS: [&str; 3] = ["instanced", "pulled", "merged"];
+
+const SHADER: &str = r#"
+struct Uniforms {
+    view_proj: mat4x4<f32>,
+    index_count: u32,
+    vertex_count: u32,
+}
+
+struct GpuVertex {
+    px: f32, py: f32, pz: f32,
+    nx: f32, ny: f32, nz: f32,
+    u: f32, v: f32,
+}
+
+@group(0) @binding(0) var<uniform> uniforms: Uniforms;
+/// xyz: position, w: scale.
+@group(0) @binding(1) var<storage, read> objects: array<vec4<f32>>;
+/// The identity list the engine's instance lists stand for (one more dependent load).
+@group(0) @binding(2) var<storage, read> instances: array<u32>;
+@group(0) @binding(3) var<storage, read> vertices: array<GpuVertex>;
+@group(0) @binding(4) var<storage, read> indices: array<u32>;
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) normal: vec3<f32>,
+    @location(1) uv: vec2<f32>,
+    @location(2) @interpolate(flat) id: u32,
+}
+
+fn shade(id: u32, position: vec3<f32>, normal: vec3<f32>, uv: vec2<f32>) -> VertexOut {
+    let object = objects[instances[id]];
+    var out: VertexOut;
+    out.clip = uniforms.view_proj * vec4<f32>(object.xyz + position * object.w, 1.0);
+    out.normal = normal;
+    out.uv = uv;
+    out.id = id;
+    return out;
+}
+
+@vertex
+fn vs_instanced(
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @builtin(instance_index) instance: u32,
+) -> VertexOut {
+    return shade(instance, position, normal, uv);
+}
+
+@vertex
+fn vs_pulled(@builtin(vertex_index) index: u32) -> VertexOut {
+    let object = index / uniforms.index_count;
+    let corner = index - object * uniforms.index_count;
+    let v = vertices[indices[corner]];
+    return shade(object, vec3<f32>(v.px, v.py, v.pz), vec3<f32>(v.nx, v.ny, v.nz), vec2<f32>(v.u, v.v));
+}
+
+@vertex
+fn vs_merged(@builtin(vertex_index) index: u32) -> VertexOut {
+    let object = index / uniforms.vertex_count;
+    let v = vertices[index - object * uniforms.vertex_count];
+    return shade(object, vec3<f32>(v.px, v.py, v.pz), vec3<f32>(v.nx, v.ny, v.nz), vec2<f32>(v.u, v.v));
+}
+
+@fragment
+fn fs(in: VertexOut) -> @location(0) vec4<f32> {
+    let light = max(dot(normalize(in.normal), normalize(vec3<f32>(0.4, 0.8, 0.45))), 0.0) * 0.8 + 0.2;
+    let hue = vec3<f32>(f32(in.id & 7u), f32((in.id >> 3u) & 7u), f32((in.id >> 6u) & 7u)) / 7.0;
+    return vec4<f32>((hue * 0.6 + 0.4) * light * (0.9 + 0.1 * in.uv.x), 1.0);
+}
+"#;
+
+/// The mesh with vertices that are equal in every attribute merged into one (the same image:
+/// the vertex shader sees the same inputs).
+fn weld(mesh: &MeshData) -> MeshData {
+    let mut first: std::collections::HashMap<Vec<u8>, u32> = std::collections::HashMap::new();
+    let mut vertices = Vec::new();
+    let remap: Vec<u32> = mesh
+        .vertices
+        .iter()
+        .map(|v| {
+            *first.entry(bytemuck::bytes_of(v).to_vec()).or_insert_with(|| {
+                vertices.push(*v);
+                vertices.len() as u32 - 1
+            })
+        })
+        .collect();
+    MeshData { vertices, indices: mesh.indices.iter().map(|&i| remap[i as usize]).collect() }
+}
+
+/// The same triangles in meshoptimizer's vertex-cache order.
+fn reorder(mesh: &MeshData) -> MeshData {
+    MeshData { vertices: mesh.vertices.clone(), indices: meshopt::optimize_vertex_cache(&mesh.indices, mesh.vertices.len()) }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// A hash of `i` in [0, 1).
+fn unit(i: u32, salt: u32) -> f32 {
+    procedural::hash01(i.wrapping_mul(0x9e37_79b9).wrapping_add(salt))
+}
+
+struct Args {
+    objects: u32,
+    frames: usize,
+    width: u32,
+    height: u32,
+}
+
+fn args() -> Result<Args, String> {
+    let mut args = std::env::args().skip(1);
+    let objects = args.next().map(|a| a.parse().map_err(|e| format!("OBJECTS {a:?}: {e}"))).transpose()?;
+    let frames = args.next().map(|a| a.parse().map_err(|e| format!("FRAMES {a:?}: {e}"))).transpose()?;
+    let (width, height) = match args.next() {
+        Some(size) => {
+            let (w, h) = size.split_once('x').ok_or(format!("size {size:?}: expected WIDTHxHEIGHT"))?;
+            (w.parse().map_err(|e| format!("width {w:?}: {e}"))?, h.parse().map_err(|e| format!("height {h:?}: {e}"))?)
+        }
+        None => (1920, 1080),
+    };
+    Ok(Args { objects: objects.unwrap_or(485_000), frames: frames.unwrap_or(30), width, height })
+}
+
+fn main() {
+    let args = match args() {
+        Ok(args) => args,
+        Err(message) => {
+            eprintln!("error: {message}\nusage: pull_probe [OBJECTS] [FRAMES] [WIDTHxHEIGHT]");
+            std::process::exit(2);
+        }
+    };
+    let ctx = match GpuContext::headless(&ContextOptions::default()) {
+        Ok(ctx) => ctx,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
+    };
+    let Some(mut timer) = GpuTimer::new(&ctx.device, &ctx.queue) else {
+        eprintln!("error: the adapter has no TIMESTAMP_QUERY: nothing to measure");
+        std::process::exit(1);
+    };
+    let device = &ctx.device;
+    println!("adapter: {} ({:?})", ctx.info.name, ctx.info.backend);
+    println!("{} objects, {}x{}, median of {} frames", args.objects, args.width, args.height, args.frames);
+
+    // Objects in a box in front of the camera, sized so that each covers a few pixels, as the
+    // far field of the stress scenes does.
+    let objects: Vec<[f32; 4]> = (0..args.objects)
+        .map(|i| {
+            let p = Vec3::new(unit(i, 1) * 2.0 - 1.0, unit(i, 2) * 2.0 - 1.0, -unit(i, 3));
+            let depth = 20.0 + p.z.abs() * 80.0;
+            [p.x * depth * 0.85, p.y * depth * 0.48, -depth, 0.25 + 0.25 * unit(i, 4)]
+        })
+        .collect();
+    let identity: Vec<u32> = (0..args.objects).collect();
+    let aspect = args.width as f32 / args.height as f32;
+    let view_proj: Mat4 = glam::camera::rh::proj::directx::perspective(60f32.to_radians(), aspect, 0.5, 200.0);
+
+    let storage = |label: &str, contents: &[u8]| {
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::INDEX,
+        })
+    };
+    let object_buffer = storage("objects", bytemuck::cast_slice(&objects));
+    let instance_buffer = storage("instances", bytemuck::cast_slice(&identity));
+
+    let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX,
+        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+        count: None,
+    };
+    let read_only = wgpu::BufferBindingType::Storage { read_only: true };
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("probe"),
+        entries: &[
+            entry(0, wgpu::BufferBindingType::Uniform),
+            entry(1, read_only),
+            entry(2, read_only),
+            entry(3, read_only),
+            entry(4, read_only),
+        ],
+    });
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("probe"),
+        bind_group_layouts: &[&layout],
+        push_constant_ranges: &[],
+    });
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("pull probe"),
+        source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+    });
+    let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x2];
+    let vertex_layout =
+        wgpu::VertexBufferLayout { array_stride: 32, step_mode: wgpu::VertexStepMode::Vertex, attributes: &attributes };
+    let pipeline = |entry: &str, buffers: &[wgpu::VertexBufferLayout]| {
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(entry),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: Default::default(),
+                buffers,
+            },
+            primitive: wgpu::PrimitiveState { cull_mode: Some(wgpu::Face::Back), ..Default::default() },
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: true,
+                depth_compare: wgpu::CompareFunction::Less,
+                stencil: Default::default(),
+                bias: Default::default(),
+            }),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &module,
+                entry_point: Some("fs"),
+                compilation_options: Default::default(),
+                targets: &[Some(COLOR_FORMAT.into())],
+            }),
+            multiview: None,
+            cache: None,
+        })
+    };
+    let instanced = pipeline("vs_instanced", &[vertex_layout]);
+    let pulled = pipeline("vs_pulled", &[]);
+    let merged = pipeline("vs_merged", &[]);
+    let target = OffscreenTarget::new(device, args.width, args.height);
+
+    let meshes: Vec<(String, MeshData)> = [
+        ("cone, 3 segments", procedural::cone(3)),
+        ("cube", procedural::cube()),
+        ("icosahedron", procedural::icosphere(0)),
+        ("uv sphere 8x4", procedural::uv_sphere(8, 4)),
+        ("uv sphere 16x8", procedural::uv_sphere(16, 8)),
+        ("cylinder 12", procedural::cylinder(12)),
+        ("cone 12", procedural::cone(12)),
+        ("torus 16x8", procedural::torus(16, 8)),
+        ("rock", procedural::rock(7)),
+    ]
+    .into_iter()
+    .flat_map(|(name, mesh)| {
+        let welded = weld(&mesh);
+        let reordered = reorder(&welded);
+        let variants = [
+            (format!("{name} ({} vertices)", mesh.vertices.len()), mesh),
+            (format!("{name}, welded ({} vertices)", welded.vertices.len()), welded),
+            (format!("{name}, welded + vertex-cache order"), reordered),
+        ];
+        variants.into_iter()
+    })
+    .collect();
+    println!(
+        "| mesh | triangles | instanced ms | pulled ms | instanced ns/object | pulled ns/object | pulled / instanced \
+         | merged ms | merged ns/object | merged / instanced | pixels covered | pixels differing (pulled / merged) |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (name, mesh) in &meshes {
+        let gpu_vertices: Vec<[f32; 8]> = mesh
+            .vertices
+            .iter()
+            .map(|v| [v.position[0], v.position[1], v.position[2], v.normal[0], v.normal[1], v.normal[2], v.uv[0], v.uv[1]])
+            .collect();
+        let vertex_buffer = storage("vertices", bytemuck::cast_slice(&gpu_vertices));
+        let index_buffer = storage("indices", bytemuck::cast_slice(&mesh.indices));
+        let index_count = mesh.indices.len() as u32;
+        let mut uniforms = [0u32; 20];
+        uniforms[..16].copy_from_slice(bytemuck::cast_slice(&view_proj.to_cols_array()));
+        uniforms[16] = index_count;
+        uniforms[17] = mesh.vertices.len() as u32;
+        let uniform_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("uniforms"),
+            contents: bytemuck::cast_slice(&uniforms),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("probe"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: uniform_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: object_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: instance_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: vertex_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 4, resource: index_buffer.as_entire_binding() },
+            ],
+        });
+        // The merged way's index buffer: every object's indices, offset by its vertices, so that
+        // one non-instanced indexed draw covers all objects and the vertex shader finds the
+        // object and its vertex from the index value. Built here once; an engine would write
+        // the visible objects' indices in a compute pass. Left out where it would not fit in
+        // one buffer.
+        let merged_bytes = u64::from(index_count) * u64::from(args.objects) * 4;
+        let merged_indices = (merged_bytes <= device.limits().max_buffer_size.min(1 << 30)).then(|| {
+            let vertex_count = mesh.vertices.len() as u32;
+            let indices: Vec<u32> = (0..args.objects)
+                .flat_map(|object| mesh.indices.iter().map(move |&i| object * vertex_count + i))
+                .collect();
+            storage("merged indices", bytemuck::cast_slice(&indices))
+        });
+        // DrawIndexedIndirectArgs (5 words), DrawIndirectArgs (4 words), DrawIndexedIndirectArgs.
+        let total = index_count * args.objects;
+        let indirect: [u32; 14] = [index_count, args.objects, 0, 0, 0, total, 1, 0, 0, total, 1, 0, 0, 0];
+        let indirect_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("indirect"),
+            contents: bytemuck::cast_slice(&indirect),
+            usage: wgpu::BufferUsages::INDIRECT,
+        });
+
+        let draw = |encoder: &mut wgpu::CommandEncoder, way: usize, timestamps: Option<wgpu::RenderPassTimestampWrites>| {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some(WAYS[way]),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &target.color_view,
+                    resolve_target: None,
+                    depth_slice: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &target.depth_view,
+                    depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: timestamps,
+                occlusion_query_set: None,
+            });
+            pass.set_bind_group(0, &bind_group, &[]);
+            match way {
+                0 => {
+                    pass.set_pipeline(&instanced);
+                    pass.set_vertex_buffer(0, vertex_buffer.slice(..));
+                    pass.set_index_buffer(index_buffer.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed_indirect(&indirect_buffer, 0);
+                }
+                1 => {
+                    pass.set_pipeline(&pulled);
+                    pass.draw_indirect(&indirect_buffer, 20);
+                }
+                _ => {
+                    if let Some(indices) = &merged_indices {
+                        pass.set_pipeline(&merged);
+                        pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+                        pass.draw_indexed_indirect(&indirect_buffer, 36);
+                    }
+                }
+            }
+        };
+
+        // Both ways must draw the same image, or the times compare different work.
+        let images: Vec<image::RgbaImage> = (0..WAYS.len())
+            .map(|way| {
+                let mut encoder = device.create_command_encoder(&Default::default());
+                draw(&mut encoder, way, None);
+                ctx.queue.submit([encoder.finish()]);
+                target.read_rgba(device, &ctx.queue)
+            })
+            .collect();
+        let differ = |other: &image::RgbaImage| images[0].pixels().zip(other.pixels()).filter(|(a, b)| a != b).count();
+        let differing = format!(
+            "{} / {}",
+            differ(&images[1]),
+            if merged_indices.is_some() { differ(&images[2]).to_string() } else { "-".into() }
+        );
+        let covered = images[0].pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
+
+        let mut times: [Vec<f64>; 3] = Default::default();
+        for frame in 0..WARMUP + args.frames {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            for way in 0..WAYS.len() {
+                draw(&mut encoder, way, timer.render_writes(WAYS[way]));
+            }
+            timer.resolve(&mut encoder, frame as u64);
+            ctx.queue.submit([encoder.finish()]);
+            timer.submitted();
+            ctx.wait_idle();
+            for (done, passes) in timer.collect(device) {
+                if done as usize >= WARMUP {
+                    for (way, name) in WAYS.iter().enumerate() {
+                        if let Some(ms) = passes.get(name) {
+                            times[way].push(ms);
+                        }
+                    }
+                }
+            }
+        }
+        let [a, b, c] = times.map(median);
+        let merged_cells = if merged_indices.is_some() {
+            format!("{c:.3} | {:.1} | {:.2}", c * 1e6 / args.objects as f64, c / a)
+        } else {
+            "- | - | -".into()
+        };
+        let per_object = |ms: f64| ms * 1e6 / args.objects as f64;
+        println!(
+            "| {name} | {} | {a:.3} | {b:.3} | {:.1} | {:.1} | {:.2} | {merged_cells} | {covered} | {differing} |",
+            index_count / 3,
+            per_object(a),
+            per_object(b),
+            b / a
+        );
+    }
+    let errors = ctx.take_errors();
+    if !errors.is_empty() {
+        eprintln!("error: the device reported {errors:?}");
+        std::process::exit(1);
+    }
+}
