@@ -25,8 +25,7 @@
 use glam::{Mat4, Vec3};
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT, DEPTH_FORMAT};
 use multidraw::gpu::timer::GpuTimer;
-use multidraw::mesh::procedural;
-use multidraw::mesh::MeshData;
+use multidraw::mesh::{optimize, procedural, MeshData};
 use multidraw::{ContextOptions, GpuContext};
 use wgpu::util::DeviceExt;
 
@@ -104,27 +103,12 @@ fn fs(in: VertexOut) -> @location(0) vec4<f32> {
 }
 "#;
 
-/// The mesh with vertices that are equal in every attribute merged into one (the same image:
-/// the vertex shader sees the same inputs).
-fn weld(mesh: &MeshData) -> MeshData {
-    let mut first: std::collections::HashMap<Vec<u8>, u32> = std::collections::HashMap::new();
-    let mut vertices = Vec::new();
-    let remap: Vec<u32> = mesh
-        .vertices
-        .iter()
-        .map(|v| {
-            *first.entry(bytemuck::bytes_of(v).to_vec()).or_insert_with(|| {
-                vertices.push(*v);
-                vertices.len() as u32 - 1
-            })
-        })
-        .collect();
-    MeshData { vertices, indices: mesh.indices.iter().map(|&i| remap[i as usize]).collect() }
-}
-
 /// The same triangles in meshoptimizer's vertex-cache order.
 fn reorder(mesh: &MeshData) -> MeshData {
-    MeshData { vertices: mesh.vertices.clone(), indices: meshopt::optimize_vertex_cache(&mesh.indices, mesh.vertices.len()) }
+    MeshData {
+        vertices: mesh.vertices.clone(),
+        indices: meshopt::optimize_vertex_cache(&mesh.indices, mesh.vertices.len()),
+    }
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
@@ -283,7 +267,7 @@ fn main() {
     ]
     .into_iter()
     .flat_map(|(name, mesh)| {
-        let welded = weld(&mesh);
+        let welded = optimize::weld(mesh.clone());
         let reordered = reorder(&welded);
         let variants = [
             (format!("{name} ({} vertices)", mesh.vertices.len()), mesh),
@@ -302,7 +286,9 @@ fn main() {
         let gpu_vertices: Vec<[f32; 8]> = mesh
             .vertices
             .iter()
-            .map(|v| [v.position[0], v.position[1], v.position[2], v.normal[0], v.normal[1], v.normal[2], v.uv[0], v.uv[1]])
+            .map(|v| {
+                [v.position[0], v.position[1], v.position[2], v.normal[0], v.normal[1], v.normal[2], v.uv[0], v.uv[1]]
+            })
             .collect();
         let vertex_buffer = storage("vertices", bytemuck::cast_slice(&gpu_vertices));
         let index_buffer = storage("indices", bytemuck::cast_slice(&mesh.indices));
@@ -349,14 +335,19 @@ fn main() {
             usage: wgpu::BufferUsages::INDIRECT,
         });
 
-        let draw = |encoder: &mut wgpu::CommandEncoder, way: usize, timestamps: Option<wgpu::RenderPassTimestampWrites>| {
+        let draw = |encoder: &mut wgpu::CommandEncoder,
+                    way: usize,
+                    timestamps: Option<wgpu::RenderPassTimestampWrites>| {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some(WAYS[way]),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
                     view: &target.color_view,
                     resolve_target: None,
                     depth_slice: None,
-                    ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::BLACK), store: wgpu::StoreOp::Store },
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                        store: wgpu::StoreOp::Store,
+                    },
                 })],
                 depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                     view: &target.depth_view,
@@ -408,8 +399,8 @@ fn main() {
         let mut times: [Vec<f64>; 3] = Default::default();
         for frame in 0..WARMUP + args.frames {
             let mut encoder = device.create_command_encoder(&Default::default());
-            for way in 0..WAYS.len() {
-                draw(&mut encoder, way, timer.render_writes(WAYS[way]));
+            for (way, name) in WAYS.iter().enumerate() {
+                draw(&mut encoder, way, timer.render_writes(name));
             }
             timer.resolve(&mut encoder, frame as u64);
             ctx.queue.submit([encoder.finish()]);

@@ -1,6 +1,7 @@
 //! Levels of detail of every mesh a scene can hold: each shipped scene's meshes, the stress
 //! scene's, and a dense glTF model written here. Every chain keeps level 0 exactly as the mesh
-//! was before levels of detail existed, saves at least `LOD_MIN_TRIANGLE_SAVING` of the
+//! was before levels of detail existed (as the arena packs every level: welded and in
+//! vertex-cache order, `mesh::optimize::for_drawing`), saves at least `LOD_MIN_TRIANGLE_SAVING` of the
 //! triangles per level, and has finite errors that never decrease and stay below the mesh's
 //! bounding radius.
 //!
@@ -12,6 +13,7 @@ use std::time::Instant;
 
 use glam::Vec3;
 use multidraw::mesh::lod::{self, saves_enough};
+use multidraw::mesh::optimize::for_drawing;
 use multidraw::mesh::procedural::{self, Shape};
 use multidraw::mesh::{MeshArena, MeshData, Vertex, MAX_LODS};
 use multidraw::scene::file;
@@ -164,7 +166,7 @@ fn every_scene_mesh_has_a_valid_chain() {
             let section = section.as_table().unwrap();
             let name = section["name"].as_str().unwrap();
             let id = scene.meshes.find(name).unwrap();
-            let reference = reference_mesh(section, &scenes_dir());
+            let reference = for_drawing(reference_mesh(section, &scenes_dir()));
             let full = level_zero(&scene.meshes, id);
             assert_eq!(full.vertices, reference.vertices, "{}: {name}: level 0 vertices changed", scene.name);
             assert_eq!(full.indices, reference.indices, "{}: {name}: level 0 indices changed", scene.name);
@@ -188,7 +190,7 @@ fn stress_scene_meshes_have_chains() {
     check_chains("stress", &generated.meshes);
     for (id, name) in procedural::BUILTIN_NAMES.iter().enumerate() {
         let full = level_zero(&generated.meshes, id as u32);
-        let reference = procedural::builtin(name).unwrap();
+        let reference = for_drawing(procedural::builtin(name).unwrap());
         assert_eq!((full.vertices, full.indices), (reference.vertices, reference.indices), "{name}");
         let levels = generated.meshes.meshes[id].lods.len();
         assert!(levels >= 2 || *name == "cube", "{name}: {levels} levels");
@@ -332,8 +334,9 @@ fn gltf_meshes_are_simplified() {
     // Imported as written, plus the tangents the importer generates.
     let mut with_tangents = blob.clone();
     multidraw::mesh::tangents::accumulate(&mut with_tangents);
-    assert_eq!(chain.levels[0].0.vertices, with_tangents.vertices);
-    assert_eq!(chain.levels[0].0.indices, blob.indices);
+    let expected = for_drawing(with_tangents);
+    assert_eq!(chain.levels[0].0.vertices, expected.vertices);
+    assert_eq!(chain.levels[0].0.indices, expected.indices);
     assert!(chain.levels.len() >= 4, "{:?}", chain.triangle_counts());
     for (k, (level, _)) in chain.levels.iter().enumerate() {
         assert_eq!(open_edges(level), 0, "level {k} tore the mesh open (a seam or a hole)");

@@ -171,10 +171,11 @@ fn gltf_model_imports_with_its_counts() {
     // u8 indices, normals generated smooth over shared vertices.
     let marker = range("marker");
     assert_eq!((marker.vertex_count, marker.index_count), (4, 12));
-    // Not indexed: 0..n, flat normals.
+    // Not indexed: 0..n, flat normals. The two triangles' shared corners are equal in every
+    // attribute, so the arena keeps one of each (`mesh::optimize`): 6 vertices written, 4 packed.
     let shard = range("shard");
-    assert_eq!((shard.vertex_count, shard.index_count), (6, 6));
-    let shard_vertices = &scene.meshes.vertices[shard.base_vertex as usize..][..6];
+    assert_eq!((shard.vertex_count, shard.index_count), (4, 6));
+    let shard_vertices = &scene.meshes.vertices[shard.base_vertex as usize..][..4];
     assert!(shard_vertices.iter().all(|v| v.normal == [0.0, 0.0, 1.0] && v.uv == [0.0, 0.0]));
     let marker_vertices = &scene.meshes.vertices[marker.base_vertex as usize..][..4];
     assert!(marker_vertices.iter().all(|v| (Vec3::from(v.normal).length() - 1.0).abs() < 1e-5));

@@ -4,6 +4,7 @@
 
 pub mod distance;
 pub mod lod;
+pub mod optimize;
 pub mod procedural;
 pub mod simplify;
 pub mod size;
@@ -207,7 +208,9 @@ impl MeshArena {
 
     /// Packs every level of a mesh and returns its id. Every index is checked here, once:
     /// this is the guarantee that lets the engine run without wgpu's per-draw indirect
-    /// validation. Level 0's error must be 0 and errors must not decrease.
+    /// validation. Level 0's error must be 0 and errors must not decrease. Each level is
+    /// packed as [`optimize::for_drawing`] leaves it: equal vertices merged, triangles in
+    /// vertex-cache order.
     pub fn add_lods(&mut self, name: &str, chain: LodChain) -> Result<u32, MeshError> {
         let name = name.to_string();
         if chain.levels.is_empty() || chain.levels.len() > MAX_LODS {
@@ -227,6 +230,7 @@ impl MeshArena {
         }
         let mut lods = Vec::with_capacity(chain.levels.len());
         for (data, error) in chain.levels {
+            let data = optimize::for_drawing(data);
             lods.push(LodRange {
                 first_index: self.indices.len() as u32,
                 index_count: data.indices.len() as u32,
