@@ -23,7 +23,7 @@
 //! instanced one in (0 expected: all draw the same triangles in the same order).
 
 use glam::{Mat4, Vec3};
-use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT, DEPTH_FORMAT};
+use multidraw::gpu::target::{depth_test, OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu::timer::GpuTimer;
 use multidraw::mesh::{optimize, procedural, MeshData};
 use multidraw::{ContextOptions, GpuContext};
@@ -231,13 +231,7 @@ fn main() {
                 buffers,
             },
             primitive: wgpu::PrimitiveState { cull_mode: Some(wgpu::Face::Back), ..Default::default() },
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: true,
-                depth_compare: wgpu::CompareFunction::Less,
-                stencil: Default::default(),
-                bias: Default::default(),
-            }),
+            depth_stencil: Some(depth_test()),
             multisample: Default::default(),
             fragment: Some(wgpu::FragmentState {
                 module: &module,

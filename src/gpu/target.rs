@@ -30,6 +30,17 @@ pub struct OffscreenTarget {
     pub height: u32,
 }
 
+/// The main pass's depth test: nearer fragments win and are written ([`DEPTH_FORMAT`]).
+pub fn depth_test() -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format: DEPTH_FORMAT,
+        depth_write_enabled: true,
+        depth_compare: wgpu::CompareFunction::Less,
+        stencil: Default::default(),
+        bias: Default::default(),
+    }
+}
+
 /// A depth buffer: rendered into by the main pass, then read (sampled, with `textureLoad`) by
 /// the pyramid pass.
 pub fn depth_texture(device: &wgpu::Device, width: u32, height: u32) -> wgpu::Texture {

@@ -10,7 +10,7 @@ pub mod indirect;
 use std::sync::Arc;
 
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
-use crate::gpu::target::{FrameTarget, DEPTH_FORMAT};
+use crate::gpu::target::{depth_test, FrameTarget};
 use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers};
@@ -138,13 +138,7 @@ pub fn variant_spec(
             cull_mode: state.cull_mode,
             ..Default::default()
         },
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: true,
-            depth_compare: wgpu::CompareFunction::Less,
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
+        depth_stencil: Some(depth_test()),
         multisample: Default::default(),
     }
 }
