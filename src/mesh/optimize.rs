@@ -11,9 +11,7 @@
 //! so the image can differ only where triangles of one object tie in depth and now draw in
 //! another order.
 
-use std::collections::HashMap;
-
-use super::{MeshData, Vertex};
+use super::MeshData;
 
 /// `mesh` with equal vertices merged and its triangles in vertex-cache order. Vertices are
 /// equal when every attribute is bit for bit the same (+0.0 and -0.0 stay apart); the kept
@@ -25,44 +23,57 @@ use super::{MeshData, Vertex};
 /// sorted) before meshoptimizer orders them, so its input depends only on the set of
 /// triangles.
 pub fn for_drawing(mesh: MeshData) -> MeshData {
-    let MeshData { vertices, indices } = weld(mesh);
-    let mut triangles: Vec<[u32; 3]> = indices
-        .chunks_exact(3)
-        .map(|t| match (t[0] <= t[1], t[0] <= t[2], t[1] <= t[2]) {
-            (true, true, _) => [t[0], t[1], t[2]],
-            (false, _, true) => [t[1], t[2], t[0]],
-            _ => [t[2], t[0], t[1]],
-        })
-        .collect();
+    let MeshData { vertices, mut indices } = weld(mesh);
+    let (triangles, _) = indices.as_chunks_mut::<3>();
+    for t in triangles.iter_mut() {
+        let smallest = (0..3).min_by_key(|&k| t[k]).expect("three corners");
+        t.rotate_left(smallest);
+    }
     triangles.sort_unstable();
-    let indices = meshopt::optimize_vertex_cache(triangles.as_flattened(), vertices.len());
+    meshopt::optimize_vertex_cache_in_place(&mut indices, vertices.len());
     MeshData { vertices, indices }
 }
 
 /// `mesh` with vertices equal in every attribute (bit for bit) merged into the first of them;
 /// the kept vertices keep their order, the triangles theirs.
-pub fn weld(mesh: MeshData) -> MeshData {
-    let mut first: HashMap<[u8; std::mem::size_of::<Vertex>()], u32> = HashMap::with_capacity(mesh.vertices.len());
-    let mut vertices = Vec::with_capacity(mesh.vertices.len());
-    let remap: Vec<u32> = mesh
-        .vertices
-        .iter()
-        .map(|vertex| {
-            let key = bytemuck::cast(*vertex);
-            *first.entry(key).or_insert_with(|| {
-                vertices.push(*vertex);
-                vertices.len() as u32 - 1
-            })
-        })
-        .collect();
-    let indices = mesh.indices.iter().map(|&i| remap[i as usize]).collect();
-    MeshData { vertices, indices }
+///
+/// In place, with two `u32` per vertex on the side (a sort order, then the remap), so that
+/// packing a large mesh needs little more host memory than the mesh itself (the load budget,
+/// `tunables::HOST_BYTES_PER_VERTEX`, counts three copies of each vertex).
+pub fn weld(mut mesh: MeshData) -> MeshData {
+    let count = mesh.vertices.len();
+    let vertices = &mesh.vertices;
+    let bytes = |i: u32| -> &[u8] { bytemuck::bytes_of(&vertices[i as usize]) };
+    // Equal vertices side by side, each run in index order: its first is the one kept.
+    let mut order: Vec<u32> = (0..count as u32).collect();
+    order.sort_unstable_by(|&a, &b| bytes(a).cmp(bytes(b)).then(a.cmp(&b)));
+    let mut remap = vec![0u32; count];
+    for run in order.chunk_by(|&a, &b| bytes(a) == bytes(b)) {
+        run.iter().for_each(|&i| remap[i as usize] = run[0]);
+    }
+    drop(order);
+    // Compact: a kept vertex moves down to its new index; a merged one takes its first's, which
+    // comes earlier and so already has its new index.
+    let mut kept = 0usize;
+    for i in 0..count {
+        let first = remap[i] as usize;
+        if first == i {
+            mesh.vertices[kept] = mesh.vertices[i];
+            remap[i] = kept as u32;
+            kept += 1;
+        } else {
+            remap[i] = remap[first];
+        }
+    }
+    mesh.vertices.truncate(kept);
+    mesh.indices.iter_mut().for_each(|i| *i = remap[*i as usize]);
+    mesh
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh::procedural;
+    use crate::mesh::{procedural, Vertex};
 
     /// The triangles a mesh draws, each as its three vertices rotated to start at the
     /// smallest, sorted: what must not change.
