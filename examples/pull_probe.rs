@@ -23,6 +23,7 @@
 //! instanced one in (0 expected: all draw the same triangles in the same order).
 
 use glam::{Mat4, Vec3};
+use multidraw::bench::report::Stat;
 use multidraw::gpu::target::{depth_test, OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu::timer::GpuTimer;
 use multidraw::mesh::{optimize, procedural, MeshData};
@@ -109,14 +110,6 @@ fn reorder(mesh: &MeshData) -> MeshData {
         vertices: mesh.vertices.clone(),
         indices: meshopt::optimize_vertex_cache(&mesh.indices, mesh.vertices.len()),
     }
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    if values.is_empty() {
-        return f64::NAN;
-    }
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 /// A hash of `i` in [0, 1).
@@ -410,7 +403,7 @@ fn main() {
                 }
             }
         }
-        let [a, b, c] = times.map(median);
+        let [a, b, c] = times.map(|ms| Stat::of(&ms).median);
         let merged_cells = if merged_indices.is_some() {
             format!("{c:.3} | {:.1} | {:.2}", c * 1e6 / args.objects as f64, c / a)
         } else {

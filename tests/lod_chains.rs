@@ -1,9 +1,9 @@
 //! Levels of detail of every mesh a scene can hold: each shipped scene's meshes, the stress
 //! scene's, and a dense glTF model written here. Every chain keeps level 0 exactly as the mesh
 //! was before levels of detail existed (as the arena packs every level: welded and in
-//! vertex-cache order, `mesh::optimize::for_drawing`), saves at least `LOD_MIN_TRIANGLE_SAVING` of the
-//! triangles per level, and has finite errors that never decrease and stay below the mesh's
-//! bounding radius.
+//! vertex-cache order, `mesh::optimize::for_drawing`), saves at least
+//! `LOD_MIN_TRIANGLE_SAVING` of the triangles per level, and has finite errors that never
+//! decrease and stay below the mesh's bounding radius.
 //!
 //! No GPU here. `cargo test --test lod_chains -- --nocapture` prints each scene's chains.
 
