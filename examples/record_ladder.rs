@@ -57,7 +57,7 @@ fn record(
         renderer.build.record(&mut encoder, &renderer.buffers, Phase::Only);
     }
     if let (true, Some(indirect)) = (parts.render, plan.indirect()) {
-        let draws = Draws::Indirect(indirect);
+        let draws = Draws::Indirect(indirect, None);
         let (buffers, prepared) = (&renderer.buffers, &renderer.prepared);
         renderer.main.record(&mut encoder, &target.frame_target(), buffers, prepared, draws, Phase::Only);
     }
@@ -86,8 +86,8 @@ fn main() -> anyhow::Result<()> {
     let mut renderer = Renderer::new(&ctx, &scene, COLOR_FORMAT)?;
     let mut timer = GpuTimer::new(&ctx.device, &ctx.queue).expect("timestamps were checked above");
     let mut frame = 0;
-    // One culling phase, as the hand-driven rungs record it.
-    let detail = Detail { occlusion: false, ..Detail::default() };
+    // One culling phase and no compute rasteriser, as the hand-driven rungs record it.
+    let detail = Detail { occlusion: false, soft: false, ..Detail::default() };
     let input = FrameInput { detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) };
     let uniforms = renderer.frame_uniforms(&input, target.width, target.height).to_bytes();
 

@@ -403,7 +403,12 @@ fn main() {
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(label),
             layout: Some(pipeline_layout),
-            vertex: wgpu::VertexState { module, entry_point: Some(vs), compilation_options: Default::default(), buffers },
+            vertex: wgpu::VertexState {
+                module,
+                entry_point: Some(vs),
+                compilation_options: Default::default(),
+                buffers,
+            },
             primitive: wgpu::PrimitiveState { cull_mode: cull, ..Default::default() },
             depth_stencil: Some(depth_test()),
             multisample: Default::default(),
@@ -594,11 +599,8 @@ fn main() {
         let (hw, sw) = (&images[0], &images[1]);
         let covered = hw.pixels().filter(|p| p.0[..3] != [0, 0, 0]).count();
         let differing = hw.pixels().zip(sw.pixels()).filter(|(a, b)| a != b).count();
-        let far = hw
-            .pixels()
-            .zip(sw.pixels())
-            .filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 2))
-            .count();
+        let far =
+            hw.pixels().zip(sw.pixels()).filter(|(a, b)| a.0.iter().zip(b.0).any(|(x, y)| x.abs_diff(y) > 2)).count();
         if std::env::var_os("PROBE_IMAGES").is_some() {
             hw.save(format!("/tmp/probe-{}-hw.png", name.replace(' ', "_"))).ok();
             sw.save(format!("/tmp/probe-{}-sw.png", name.replace(' ', "_"))).ok();

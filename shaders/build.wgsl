@@ -7,6 +7,8 @@
 //! pass then hands to `multi_draw_indexed_indirect_count`. Empty sub-draws are not free on the
 //! GPU (DESIGN.md: 4.3 ms for 1M mostly-empty sub-draws on an H200), so none are issued.
 //!
+//! Thread 0 also writes the raster pass's indirect dispatch (`write_raster_dispatch`).
+//!
 //! Not compacting: every batch writes its own slot, empty or not, for adapters without
 //! `MULTI_DRAW_INDIRECT_COUNT`; the main pass then draws all batches of each variant.
 
@@ -37,8 +39,39 @@ fn count_triangles(instances: u32, triangles: u32) {
     }
 }
 
+/// The raster pass's indirect dispatch for this phase: one workgroup per object the cull pass
+/// listed for it, split over y past the per-dimension limit, in the next-to-last slot of
+/// `draws[]`; and in the last slot the resolve's indirect draw: one full-screen triangle, or
+/// none when the phase listed nothing. The first phase also notes where its list ends
+/// (`COUNTER_SOFT_EARLY`), where the second phase's starts.
+fn write_raster_dispatch(late: bool) {
+    let total = min(atomicLoad(&draw_counts[COUNTER_SOFT]), SOFT_MAX_OBJECTS);
+    var first = 0u;
+    if late {
+        first = atomicLoad(&draw_counts[COUNTER_SOFT_EARLY]);
+    } else {
+        atomicStore(&draw_counts[COUNTER_SOFT_EARLY], total);
+    }
+    let n = total - min(first, total);
+    let rows = (n + MAX_WORKGROUPS_PER_DIMENSION - 1u) / MAX_WORKGROUPS_PER_DIMENSION;
+    var args: DrawIndexedIndirectArgs;
+    args.index_count = min(n, MAX_WORKGROUPS_PER_DIMENSION);
+    args.instance_count = rows;
+    args.first_index = 1u;
+    let slots = arrayLength(&draws);
+    draws[slots - 2u] = args;
+    // DrawIndirectArgs: vertex count, instance count, first vertex, first instance.
+    var resolve: DrawIndexedIndirectArgs;
+    resolve.index_count = select(0u, 3u, n > 0u);
+    resolve.instance_count = 1u;
+    draws[slots - 1u] = resolve;
+}
+
 fn build_phase(gid: vec3<u32>, drawn_counter: u32) {
     let id = gid.x + gid.y * frame.dispatch_width;
+    if id == 0u {
+        write_raster_dispatch(drawn_counter == COUNTER_DRAWN_LATE);
+    }
     if id >= frame.batch_count {
         return;
     }

@@ -24,6 +24,10 @@
 //! `first_instance` is the object's slot in the identity range of its level; compacted behind
 //! a count when `frame.compact` is 1, otherwise one per object with instance_count 0 or 1.
 //!
+//! Small objects the compute rasteriser can draw (`is_soft`) are listed in
+//! `instances[frame.soft_base..]` instead, behind the `COUNTER_SOFT` count, and counted as drawn
+//! here (the build pass counts only batches).
+//!
 //! Counters (`draw_counts[COUNTER_*]`, read back through a ring) are summed per workgroup
 //! first, so each costs one global atomic per workgroup instead of one per object.
 //!
@@ -169,10 +173,22 @@ fn is_occluded(center: vec3<f32>, radius: f32) -> bool {
 struct Decision {
     draw: bool,
     level: u32,
+    /// Drawn by the compute rasteriser (`shaders/raster.wgsl`) rather than the hardware.
+    soft: bool,
+}
+
+/// Whether the compute rasteriser may draw the object at `level`: it is marked for it
+/// (`SOFT_BIT`), its projected radius at its nearest distance is within the threshold (so its
+/// triangles are small and it lies well in front of the camera), and the level has few
+/// enough triangles to number them in a payload.
+fn is_soft(object: GpuObject, level: u32, radius: f32, distance_sq: f32) -> bool {
+    return frame.soft_enabled != 0u && (object.animation & SOFT_BIT) != 0u
+        && within_nearest(radius * frame.soft_factor, radius, distance_sq)
+        && batches[object.batch + level].index_count <= 3u * SOFT_MAX_TRIANGLES;
 }
 
 fn classify(id: u32, object: GpuObject, phase: u32) -> Decision {
-    var decision = Decision(false, 0u);
+    var decision = Decision(false, 0u, false);
     let counting = phase != PHASE_EARLY;
     let center = animate_point(object, object.bounds.xyz);
     let radius = object.bounds.w;
@@ -211,7 +227,22 @@ fn classify(id: u32, object: GpuObject, phase: u32) -> Decision {
             decision.draw = visible;
         }
     }
+    decision.soft = decision.draw && is_soft(object, decision.level, radius, distance_sq);
     return decision;
+}
+
+/// Lists a drawn object for the compute rasteriser and counts it as drawn; false when the list
+/// is full (the hardware draws it then).
+fn list_soft(id: u32, level: u32, phase: u32) -> bool {
+    let slot = atomicAdd(&draw_counts[COUNTER_SOFT], 1u);
+    if slot >= SOFT_MAX_OBJECTS {
+        return false;
+    }
+    instances[frame.soft_base + slot] = id | (level << LEVEL_SHIFT);
+    count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);
+    count(COUNTER_LEVELS + level, 1u);
+    count_triangles(batches[objects[id].batch + level].index_count / 3u);
+    return true;
 }
 
 fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
@@ -220,7 +251,13 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
     if id < frame.object_count {
         let object = objects[id];
         let decision = classify(id, object, phase);
-        if decision.draw {
+        // Not `draw && !(soft && list_soft(..))`: naga evaluates both sides of `&&` where the
+        // right one calls a function, so the call is kept behind its own `if`.
+        var listed = false;
+        if decision.soft {
+            listed = list_soft(id, decision.level, phase);
+        }
+        if decision.draw && !listed {
             let index = object.batch + decision.level;
             let batch = batches[index];
             let slot = atomicAdd(&batch_counts[index], 1u);

@@ -24,12 +24,19 @@
 // Bindings: groups `frame`, `scene` and `textures`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
 
-/// Whether fragments read the vertex colour and a normal map's second coordinate set. The
-/// renderer sets it false (`passes::main::lean_source`) for scenes that use neither: every
-/// interpolated value the fragment shader reads costs per triangle on the H200 (these two took
-/// the default scene's main pass from 3.8 to 5.5 ms), and a constant-false branch lets the
-/// driver drop them.
+/// What this pipeline's fragments read beyond position, normal, material and level: the
+/// renderer sets each from the materials of the pipeline's variant (`passes::main::SurfaceInputs`).
+/// Off, the values it needs are constants the fragment shader does not read and the driver drops
+/// them: on the H200 the main pass of small triangles is bound by what the vertex shader hands
+/// the rasteriser (vertex colours and the second coordinate set took the default scene's main
+/// pass from 3.8 to 5.5 ms).
+///
+/// Vertex colours and a normal map's second coordinate set.
 const OPTIONAL_SURFACE_INPUTS: bool = true;
+/// Texture coordinates: a material of the variant has a texture.
+const SURFACE_TEXTURES: bool = true;
+/// Tangents: a material of the variant has a normal map.
+const NORMAL_MAPS: bool = true;
 
 /// The vertex buffer's attributes (`GpuVertex`); the optional inputs (tangent, colour,
 /// TEXCOORD_1) are read from the scene group's arrays by vertex index, only for the objects that
@@ -53,7 +60,7 @@ struct VertexExtras {
 /// mesh (VERTEX_COLORS_BIT) use; defaults for the rest, without reading them.
 fn vertex_extras(index: u32, object: GpuObject, inputs: u32) -> VertexExtras {
     var extras = VertexExtras(vec4<f32>(0.0), vec4<f32>(1.0), vec2<f32>(0.0));
-    if (inputs & READS_TANGENT) != 0u {
+    if NORMAL_MAPS && (inputs & READS_TANGENT) != 0u {
         let packed = vertex_tangents[index];
         extras.tangent = vec4<f32>(unpack2x16snorm(packed.x), unpack2x16snorm(packed.y));
     }
@@ -93,19 +100,25 @@ fn vs_main(
     let entry = instances[instance];
     let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
     let world = animate_point(object, vertex.position);
-    let inputs = materials[object.material].vertex_inputs;
-    let extras = vertex_extras(index, object, inputs);
     var out: VertexOut;
     out.clip_position = frame.view_proj * vec4<f32>(world, 1.0);
-    out.normal_alpha = vec4<f32>(animate_direction(object, vertex.normal), extras.color.a);
+    out.normal_alpha = vec4<f32>(animate_direction(object, vertex.normal), 1.0);
     out.world_tangent = vec4<f32>(0.0);
-    if any(extras.tangent != vec4<f32>(0.0)) {
-        out.world_tangent = vec4<f32>(animate_direction(object, extras.tangent.xyz), extras.tangent.w);
+    out.uvs = vec4<f32>(0.0);
+    out.color = vec3<f32>(1.0);
+    var flags = 0u;
+    if SURFACE_TEXTURES || OPTIONAL_SURFACE_INPUTS {
+        let inputs = materials[object.material].vertex_inputs;
+        let extras = vertex_extras(index, object, inputs);
+        out.normal_alpha.w = extras.color.a;
+        if any(extras.tangent != vec4<f32>(0.0)) {
+            out.world_tangent = vec4<f32>(animate_direction(object, extras.tangent.xyz), extras.tangent.w);
+        }
+        let main_is_1 = (inputs & MAIN_SET_1) != 0u;
+        out.uvs = select(vec4<f32>(vertex.uv, extras.uv1), vec4<f32>(extras.uv1, vertex.uv), main_is_1);
+        out.color = extras.color.rgb;
+        flags = (object.animation & VERTEX_COLORS_BIT) | select(0u, MAIN_SET_BIT, main_is_1);
     }
-    let main_is_1 = (inputs & MAIN_SET_1) != 0u;
-    out.uvs = select(vec4<f32>(vertex.uv, extras.uv1), vec4<f32>(extras.uv1, vertex.uv), main_is_1);
-    out.color = extras.color.rgb;
-    let flags = (object.animation & VERTEX_COLORS_BIT) | select(0u, MAIN_SET_BIT, main_is_1);
     out.ids = vec3<u32>(object.material, object.mesh, (entry >> LEVEL_SHIFT) | flags);
     return out;
 }
@@ -126,7 +139,10 @@ struct SurfaceUv {
 }
 
 fn surface_uv(in: VertexOut) -> SurfaceUv {
-    let uv = in.uvs.xy;
+    var uv = vec2<f32>(0.0);
+    if SURFACE_TEXTURES {
+        uv = in.uvs.xy;
+    }
     let uv_set = select(0u, 1u, (in.ids.z & MAIN_SET_BIT) != 0u);
     return SurfaceUv(uv, dpdx(uv), dpdy(uv), uv_set);
 }
@@ -182,7 +198,7 @@ fn wrapped_uv(size_class: u32, wrap: u32, at: TexCoord) -> vec2<f32> {
 /// Base colour × its texture, if material `m` has one, × the vertex colour.
 fn surface_color(m: u32, vertex_color: vec4<f32>, at: SurfaceUv) -> vec4<f32> {
     var texel = vec4<f32>(1.0);
-    if materials[m].base_color_texture.layer >= 0 {
+    if SURFACE_TEXTURES && materials[m].base_color_texture.layer >= 0 {
         let texture = materials[m].base_color_texture;
         // The base-colour texture reads the main set by construction.
         let coordinates = texture_coordinates(texture, at, at.uv);
@@ -198,7 +214,7 @@ fn surface_color(m: u32, vertex_color: vec4<f32>, at: SurfaceUv) -> vec4<f32> {
 /// `scale`). A back face's is its negation, taken by the caller.
 fn surface_normal(m: u32, vertex_normal: vec3<f32>, tangent: vec4<f32>, at: SurfaceUv, in: VertexOut) -> vec3<f32> {
     let n = normalize(vertex_normal);
-    if materials[m].normal_texture.layer < 0 {
+    if !NORMAL_MAPS || materials[m].normal_texture.layer < 0 {
         return n;
     }
     let along = tangent.xyz - n * dot(n, tangent.xyz);
@@ -219,39 +235,6 @@ fn surface_normal(m: u32, vertex_normal: vec3<f32>, tangent: vec4<f32>, at: Surf
     let scaled = vec3<f32>(mapped.xy * texture.scale, mapped.z);
     let turned = t * scaled.x + b * scaled.y + n * scaled.z;
     return select(n, normalize(turned), dot(turned, turned) > 1e-12);
-}
-
-/// Directional light + ambient.
-fn shade(color: vec3<f32>, normal: vec3<f32>) -> vec3<f32> {
-    let diffuse = max(dot(normal, frame.light_direction.xyz), 0.0);
-    return color * (frame.light_direction.w + (1.0 - frame.light_direction.w) * diffuse);
-}
-
-/// The LOD debug view's colour of a level: level 0 white, then ever warmer.
-fn level_color(level: u32) -> vec3<f32> {
-    let colors = array<vec3<f32>, 6>(
-        vec3<f32>(0.9, 0.9, 0.9),
-        vec3<f32>(0.2, 0.5, 1.0),
-        vec3<f32>(0.2, 0.85, 0.3),
-        vec3<f32>(1.0, 0.85, 0.1),
-        vec3<f32>(1.0, 0.45, 0.1),
-        vec3<f32>(0.9, 0.1, 0.2),
-    );
-    return colors[min(level, 5u)];
-}
-
-/// The base colour, or the level's colour in the LOD debug view (`frame.debug_view == 1`).
-fn debug_color(color: vec4<f32>, level: u32) -> vec4<f32> {
-    return select(color, vec4<f32>(level_color(level), color.a), frame.debug_view == 1u);
-}
-
-/// The lit colour, or in the albedo debug view (`frame.debug_view == 2`) the base colour ×
-/// texture unlit, so a texel comes out as it went in.
-fn lit_or_albedo(color: vec4<f32>, normal: vec3<f32>) -> vec4<f32> {
-    if frame.debug_view == 2u {
-        return vec4<f32>(target_encoded(color.rgb), 1.0);
-    }
-    return vec4<f32>(target_encoded(shade(color.rgb, normal)), 1.0);
 }
 
 /// The shading normal of this fragment, facing the viewer on either side.

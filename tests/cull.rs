@@ -45,6 +45,9 @@ fn poison(ctx: &GpuContext, renderer: &Renderer) {
     let fill = |buffer: &wgpu::Buffer, size: u64| ctx.queue.write_buffer(buffer, 0, &vec![POISON; size as usize]);
     // Only the batch slices of instances[]: the identity range is data, not output.
     fill(&b.instances, (b.identity_base.max(1) as u64) * 4);
+    // And the compute rasteriser's list after the identity ranges.
+    let soft = vec![POISON; b.object_count as usize * 4];
+    ctx.queue.write_buffer(&b.instances, b.soft_base as u64 * 4, &soft);
     fill(&b.draws, b.draw_capacity as u64 * DRAW_ARGS_SIZE);
     fill(&b.batch_counts, b.batch_count.max(1) as u64 * 4);
     fill(&b.draw_counts, (VARIANT_COUNT + COUNTER_SLOTS) as u64 * 4);
@@ -178,6 +181,19 @@ fn check_frame(
                     assert!(ids.insert(id), "{label}: object {id} written twice");
                     seen.insert(DrawnObject { id, batch: b as u32 });
                 }
+            }
+            // The objects listed for the compute rasteriser instead, each tagged with its level.
+            let soft = counters.soft as usize;
+            let soft_base = renderer.buffers.soft_base as usize;
+            let listed = read_u32s(ctx, &renderer.buffers.instances, (soft_base + soft) as u64);
+            for &entry in &listed[soft_base..] {
+                let id = entry & ((1 << LEVEL_SHIFT) - 1);
+                assert!((id as usize) < n, "{label}: the soft list holds poison or garbage id {entry:#x}");
+                let first = prepared.objects[id as usize].batch;
+                let level = entry >> LEVEL_SHIFT;
+                assert!(level < prepared.batches[first as usize].level_count, "{label}: object {id} at no level");
+                assert!(ids.insert(id), "{label}: object {id} written twice");
+                seen.insert(DrawnObject { id, batch: first + level });
             }
             assert_same_but_boundary(&seen, &expected, &boundary, &format!("{label}: GPU (object, level) set"));
 

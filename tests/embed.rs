@@ -80,7 +80,8 @@ fn embedded_frame(
 fn the_embedded_frame_is_the_renderers_frame_over_the_callers_background() {
     let ctx = common::context();
     let mut scene = scene();
-    let mut reference = common::renderer(&ctx, &scene.to_scene());
+    // The embedded renderer draws every object with the hardware (live scenes).
+    let mut reference = common::hardware_renderer(&ctx, &scene.to_scene());
     let want = common::render_image(&ctx, &mut reference, &FrameInput::new(camera(), DrawMode::Gpu), WIDTH, HEIGHT);
 
     let mut engine = EmbeddedRenderer::new(&ctx.instance, &ctx.adapter, &ctx.device, &ctx.queue, COLOR_FORMAT)

@@ -1,12 +1,14 @@
-//! The GPU-driven frame records the same commands at 1,000 and 100,000 objects, with LOD and
-//! occlusion culling on (two phases and the pyramid) and off, sets each bind group once per
-//! pass (the pyramid once per level), and calls `set_pipeline` once per variant in use.
+//! The GPU-driven frame records the same commands at 1,000 and 100,000 objects, with LOD,
+//! occlusion culling and the compute rasteriser on (two phases, the pyramid, the raster passes
+//! and their resolves) and off, sets each bind group once per pass (the pyramid once per
+//! level; the main pass group 0 and 1 once more for the resolve), and calls `set_pipeline`
+//! once per variant in use (and once for the resolve).
 
 mod common;
 
 use multidraw::gpu::commands::FrameCommands;
 use multidraw::gpu::target::OffscreenTarget;
-use multidraw::passes::{build, cull, main, pyramid};
+use multidraw::passes::{build, cull, main, pyramid, raster};
 use multidraw::{Detail, DrawMode, FrameInput, GpuContext};
 
 const SIZE: u32 = 64;
@@ -39,22 +41,40 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
             assert_eq!(small, large, "{label}: commands recorded at 1,000 vs 100,000 objects");
 
             let passes: Vec<_> = small.iter().map(|(name, _)| *name).collect();
-            let mut expected = vec![cull::NAME, build::NAME, main::NAME];
+            // The compute rasteriser runs in the modes that cull into batches (lavapipe has
+            // 64-bit atomics), after build, and resolves at the end of the main pass.
+            let soft = detail.soft && mode != DrawMode::GpuPerObject;
+            let mut expected = vec![cull::NAME, build::NAME, raster::NAME, main::NAME];
             if detail.occlusion {
-                expected.extend([pyramid::NAME, cull::LATE_NAME, build::LATE_NAME, main::LATE_NAME]);
+                expected.extend([pyramid::NAME, cull::LATE_NAME, build::LATE_NAME, raster::LATE_NAME, main::LATE_NAME]);
             }
             if mode == DrawMode::GpuPerObject {
                 expected.retain(|&name| name != build::NAME && name != build::LATE_NAME);
             }
+            if !soft {
+                expected.retain(|&name| name != raster::NAME && name != raster::LATE_NAME);
+            }
             assert_eq!(passes, expected, "{label}: passes recorded");
+            let resolve = soft as u32;
             for &(name, pass) in small.iter() {
-                let want = if name == pyramid::NAME { [pyramid_levels, 0, 0] } else { [1, 1, 1] };
+                let want = match name {
+                    pyramid::NAME => [pyramid_levels, 0, 0],
+                    raster::NAME | raster::LATE_NAME => [1, 1, 0],
+                    main::NAME | main::LATE_NAME => [1 + resolve, 1 + resolve, 1],
+                    _ => [1, 1, 1],
+                };
                 assert_eq!(pass.set_bind_group, want, "{label}: {name} pass bind group sets per group");
+            }
+            for name in [raster::NAME, raster::LATE_NAME].into_iter().filter(|n| passes.contains(n)) {
+                let raster_pass = small.pass(name);
+                assert_eq!((raster_pass.set_pipeline, raster_pass.dispatch_indirect), (1, 1), "{label}: {name}");
             }
             for name in [main::NAME, main::LATE_NAME].into_iter().filter(|n| passes.contains(n)) {
                 let main_pass = small.pass(name);
-                assert_eq!(main_pass.set_pipeline as usize, variants_small, "{label}: one set_pipeline per variant");
-                assert_eq!(main_pass.draw_commands() as usize, variants_small, "{label}: one multi-draw per variant");
+                let variants = variants_small as u32 + resolve;
+                assert_eq!(main_pass.set_pipeline, variants, "{label}: one set_pipeline per variant (and resolve)");
+                assert_eq!(main_pass.draw_commands(), variants, "{label}: one multi-draw per variant (and resolve)");
+                assert_eq!(main_pass.draw, resolve, "{label}: the resolve's one indirect full-screen draw");
                 assert_eq!(main_pass.draw_indexed, 0, "{label}: no direct draws");
                 assert_eq!(main_pass.set_vertex_buffer + main_pass.set_index_buffer, 2);
             }

@@ -173,7 +173,7 @@ fn bench_capture_places_gpu_passes_inside_their_frame() {
         // Named as the passes are named everywhere else.
         for pass in frame.gpu() {
             assert!(
-                ["cull", "build", "main", "pyramid", "cull late", "build late", "main late"]
+                ["cull", "build", "raster", "main", "pyramid", "cull late", "build late", "raster late", "main late"]
                     .contains(&pass.name.as_str()),
                 "unexpected GPU scope {:?}",
                 pass.name

@@ -23,10 +23,12 @@ fn every_shipped_scene_renders() {
         assert!(visible > 0, "{}: nothing visible from the scene's camera", path.display());
         let background = *gpu.get_pixel(0, 0);
         assert!(gpu.pixels().any(|p| *p != background), "{}: blank image", path.display());
-        // The baseline draws the same picture (0.1% of pixels allowed for depth ties).
+        // The baseline draws the same picture: 0.2% of the pixels allowed for depth ties and
+        // for sub-pixel triangles the compute rasteriser snaps to the other side of a pixel
+        // centre (at 96 × 64 most objects are sub-pixel); its normals may round a channel apart.
         let cpu = common::render_image(&ctx, &mut renderer, &common::input(&scene, DrawMode::Cpu, 1.0), 96, 64);
-        let (differing, _) = common::differing_pixels(&gpu, &cpu);
-        assert!(differing <= 96 * 64 / 1000, "{}: {differing} pixels differ between gpu and cpu", path.display());
+        let differing = common::pixels_beyond(&gpu, &cpu, common::RASTER_TOLERANCE);
+        assert!(differing <= 96 * 64 / 500, "{}: {differing} pixels differ between gpu and cpu", path.display());
         eprintln!("{}: {} objects, {visible} visible", path.display(), scene.objects.len());
         rendered += 1;
     }

@@ -25,16 +25,23 @@ fn every_shader_validates() {
     }
 }
 
-/// The draw shader without vertex colours and second-set normal maps validates too, and differs
-/// from the full one (so its pipelines have their own cache key).
+/// The draw shader validates with every combination of surface inputs, and each combination
+/// is its own source (so its pipelines have their own cache key).
 #[test]
-fn the_lean_draw_shader_validates() {
+fn every_surface_input_combination_validates() {
+    use multidraw::passes::main::SurfaceInputs;
     let full = multidraw::passes::main::SHADER.compose(WORKGROUP_SIZE);
-    let lean = multidraw::passes::main::lean_source(&full);
-    assert_ne!(full, lean);
-    if let Err(message) = validate(&lean) {
-        panic!("the lean draw shader failed naga validation:\n{message}");
+    let mut sources = std::collections::HashSet::new();
+    for bits in 0..8u32 {
+        let inputs = SurfaceInputs { optional: bits & 1 != 0, textures: bits & 2 != 0, normal_maps: bits & 4 != 0 };
+        let source = inputs.source(&full);
+        assert_eq!(source == full, inputs == SurfaceInputs::ALL, "{inputs:?}");
+        if let Err(message) = validate(&source) {
+            panic!("the draw shader with {inputs:?} failed naga validation:\n{message}");
+        }
+        sources.insert(source);
     }
+    assert_eq!(sources.len(), 8);
 }
 
 #[test]
@@ -254,11 +261,15 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         debug_view: 608,
         encode_srgb: 609,
         occlusion_view_proj: Mat4::from_cols_array(&std::array::from_fn(|i| 700.0 + i as f32)),
+        target_size: glam::Vec2::new(800.0, 801.0),
+        soft_enabled: 802,
+        soft_factor: 803.0,
+        soft_base: 804,
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 22] = [
+    let expected_first: [(&str, [u8; 4]); 26] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -281,6 +292,10 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("debug_view", 608u32.to_le_bytes()),
         ("encode_srgb", 609u32.to_le_bytes()),
         ("occlusion_view_proj", 700f32.to_le_bytes()),
+        ("target_size", 800f32.to_le_bytes()),
+        ("soft_enabled", 802u32.to_le_bytes()),
+        ("soft_factor", 803f32.to_le_bytes()),
+        ("soft_base", 804u32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");

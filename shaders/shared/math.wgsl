@@ -1,5 +1,5 @@
-//! Animation and culling math shared by the cull and draw passes, and the draw pass's output
-//! encoding. The CPU reference
+//! Animation and culling math shared by the cull and draw passes, and the lighting and output
+//! encoding shared by the draw shader and the compute rasteriser's resolve. The CPU reference
 //! (`passes::cull::cpu`, `animate_point` and `sphere_in_frustum`) does the same arithmetic in the same order on the same inputs.
 
 /// Rotates `p` about the Y axis by the angle whose cosine and sine are `cs`.
@@ -12,7 +12,7 @@ fn orbit_of(animation: u32) -> vec2<f32> {
 }
 
 fn spin_of(animation: u32) -> vec2<f32> {
-    return frame.animation[(animation >> 16u) & 0x7fffu].zw;
+    return frame.animation[(animation >> 16u) & SPIN_MASK].zw;
 }
 
 /// Object space → world space at the current frame: spin about the object's own Y axis, the
@@ -52,4 +52,37 @@ fn target_encoded(linear: vec3<f32>) -> vec3<f32> {
     let low = c * 12.92;
     let high = 1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055;
     return select(high, low, c <= vec3<f32>(0.0031308));
+}
+
+/// Directional light + ambient.
+fn shade(color: vec3<f32>, normal: vec3<f32>) -> vec3<f32> {
+    let diffuse = max(dot(normal, frame.light_direction.xyz), 0.0);
+    return color * (frame.light_direction.w + (1.0 - frame.light_direction.w) * diffuse);
+}
+
+/// The LOD debug view's colour of a level: level 0 white, then ever warmer.
+fn level_color(level: u32) -> vec3<f32> {
+    let colors = array<vec3<f32>, 6>(
+        vec3<f32>(0.9, 0.9, 0.9),
+        vec3<f32>(0.2, 0.5, 1.0),
+        vec3<f32>(0.2, 0.85, 0.3),
+        vec3<f32>(1.0, 0.85, 0.1),
+        vec3<f32>(1.0, 0.45, 0.1),
+        vec3<f32>(0.9, 0.1, 0.2),
+    );
+    return colors[min(level, 5u)];
+}
+
+/// The base colour, or the level's colour in the LOD debug view (`frame.debug_view == 1`).
+fn debug_color(color: vec4<f32>, level: u32) -> vec4<f32> {
+    return select(color, vec4<f32>(level_color(level), color.a), frame.debug_view == 1u);
+}
+
+/// The lit colour, or in the albedo debug view (`frame.debug_view == 2`) the base colour ×
+/// texture unlit, so a texel comes out as it went in.
+fn lit_or_albedo(color: vec4<f32>, normal: vec3<f32>) -> vec4<f32> {
+    if frame.debug_view == 2u {
+        return vec4<f32>(target_encoded(color.rgb), 1.0);
+    }
+    return vec4<f32>(target_encoded(shade(color.rgb, normal)), 1.0);
 }

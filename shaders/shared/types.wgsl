@@ -49,6 +49,15 @@ struct FrameUniforms {
     /// Projection * view of the camera whose depth the pyramid holds: the drawing camera's,
     /// or, while culling is frozen, the camera the pyramid was last built from.
     occlusion_view_proj: mat4x4<f32>,
+    /// Width and height of the colour target, in pixels.
+    target_size: vec2<f32>,
+    /// 1: small objects with `SOFT_BIT` go to the compute rasteriser (`soft_objects`); 0: none.
+    soft_enabled: u32,
+    /// An object of bounding radius `r` at nearest distance `d` is small enough for it when
+    /// `r · soft_factor ≤ d`.
+    soft_factor: f32,
+    /// First slot of the frame's list of compute-rasterised objects in `instances[]`.
+    soft_base: u32,
 }
 
 /// One object (group 1 `objects[]`), uploaded once. Objects are sorted by batch.

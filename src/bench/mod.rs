@@ -268,6 +268,7 @@ fn run_row(
     let mut indirect_call = None;
     let mut counts = FrameCounts::default();
     let mut two_phase = false;
+    let mut soft = false;
     renderer.invalidate_bundle();
     for i in 0..config.frames + config.warmup {
         let measured = i >= config.warmup;
@@ -335,6 +336,7 @@ fn run_row(
             commands = stats.commands;
             indirect_call = stats.indirect;
             two_phase = stats.two_phase;
+            soft = stats.soft;
             counts = FrameCounts::of(&stats, &readback);
         }
         progress(i + 1);
@@ -346,7 +348,7 @@ fn run_row(
             (!times.is_empty()).then(|| Stat::of(&times).median)
         };
         let median = |pass: &str| timed(pass).unwrap_or(0.0);
-        use crate::passes::{build, cull, main, pyramid};
+        use crate::passes::{build, cull, main, pyramid, raster};
         GpuMs {
             cull: median(cull::NAME),
             build: median(build::NAME),
@@ -356,6 +358,8 @@ fn run_row(
             cull_late: timed(cull::LATE_NAME),
             build_late: timed(build::LATE_NAME),
             main_late: timed(main::LATE_NAME),
+            raster: timed(raster::NAME),
+            raster_late: timed(raster::LATE_NAME),
         }
     });
     upload.sort_unstable();
@@ -383,6 +387,8 @@ fn run_row(
         lod_error_px: detail.lod_error_px,
         min_pixels: detail.min_pixels,
         occlusion: two_phase,
+        soft_raster: soft,
+        soft_drawn: counts.soft,
         triangles: counts.triangles,
         in_frustum: counts.in_frustum,
         occluded: counts.occluded,
@@ -404,6 +410,7 @@ struct FrameCounts {
     occluded: u32,
     drawn: [u32; 2],
     levels: [u32; crate::tunables::LOD_LEVELS as usize],
+    soft: u32,
 }
 
 impl FrameCounts {
@@ -415,6 +422,7 @@ impl FrameCounts {
                 occluded: 0,
                 drawn: [c.visible, 0],
                 levels: c.levels,
+                soft: 0,
             };
         }
         readback.counters.map_or_else(Self::default, |c| Self {
@@ -423,6 +431,7 @@ impl FrameCounts {
             occluded: c.occluded,
             drawn: c.drawn,
             levels: c.levels,
+            soft: c.soft,
         })
     }
 }

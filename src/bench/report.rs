@@ -62,6 +62,11 @@ pub struct GpuMs {
     pub build_late: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub main_late: Option<f64>,
+    /// The compute rasteriser of the first (or only) phase and of the second, where it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raster: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raster_late: Option<f64>,
 }
 
 impl GpuMs {
@@ -114,6 +119,12 @@ pub struct Row {
     pub min_pixels: f32,
     /// Whether the frames ran two-phase occlusion culling (GPU-culled modes only).
     pub occlusion: bool,
+    /// Whether small objects went to the compute rasteriser (`passes::raster`).
+    #[serde(default)]
+    pub soft_raster: bool,
+    /// Of the objects drawn, those the compute rasteriser drew, last measured frame.
+    #[serde(default)]
+    pub soft_drawn: u32,
     /// Triangles drawn in the last measured frame.
     pub triangles: u64,
     /// Objects in the frustum in the last measured frame.
@@ -242,12 +253,13 @@ impl BenchReport {
             if self.timestamps { "yes" } else { "no (GPU times not available on this adapter)" },
         );
         out += &format!(
-            "{:<15} {:>9} {:>7} {:>9} {:>15} {:>9} {:>11} {:>7} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8} {:>8} {:>9} {:>10}\n",
+            "{:<15} {:>9} {:>10} {:>9} {:>15} {:>8} {:>9} {:>11} {:>7} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>10}\n",
             "mode",
             "objects",
-            "lod/occ",
+            "lod/occ/sr",
             "visible",
             "drawn (1 + 2)",
+            "soft",
             "occluded",
             "triangles",
             "draws",
@@ -256,14 +268,15 @@ impl BenchReport {
             "cpu frame ms",
             "gpu cull",
             "build",
+            "raster",
             "main",
             "occl",
             "gpu total",
             "bind sets"
         );
         out += &format!(
-            "{:<15} {:>9} {:>7} {:>9} {:>15} {:>9} {:>11} {:>7} {:>17} {:>17} {:>17}\n",
-            "", "", "", "", "", "", "", "", "med / p95", "med / p95", "med / p95"
+            "{:<15} {:>9} {:>10} {:>9} {:>15} {:>8} {:>9} {:>11} {:>7} {:>17} {:>17} {:>17}\n",
+            "", "", "", "", "", "", "", "", "", "med / p95", "med / p95", "med / p95"
         );
         for r in &self.rows {
             let gpu_culled = r.mode.gpu_culled();
@@ -272,12 +285,13 @@ impl BenchReport {
             let gpu_pass = |f: &dyn Fn(&GpuMs) -> f64| if gpu_culled { gpu(f) } else { "-".to_string() };
             let on = |b: bool| if b { "on" } else { "off" };
             out += &format!(
-                "{:<15} {:>9} {:>7} {:>9} {:>15} {:>9} {:>11} {:>7} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8} {:>8} {:>9} {:>10}\n",
+                "{:<15} {:>9} {:>10} {:>9} {:>15} {:>8} {:>9} {:>11} {:>7} {:>17} {:>17} {:>17} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>10}\n",
                 r.mode.name(),
                 r.objects,
-                format!("{}/{}", on(r.lod), on(r.occlusion)),
+                format!("{}/{}/{}", on(r.lod), on(r.occlusion), on(r.soft_raster)),
                 r.visible,
                 format!("{} + {}", r.drawn[0], r.drawn[1]),
+                r.soft_drawn,
                 r.occluded,
                 r.triangles,
                 r.draw_commands,
@@ -286,6 +300,7 @@ impl BenchReport {
                 r.cpu_frame_ms.cell(),
                 gpu_pass(&|g| g.cull),
                 gpu_pass(&|g| g.build),
+                if r.soft_raster { gpu(&|g| g.raster.unwrap_or(0.0) + g.raster_late.unwrap_or(0.0)) } else { "-".into() },
                 gpu(&|g| g.main),
                 if r.occlusion { gpu(&|g| g.occlusion_passes()) } else { "-".to_string() },
                 gpu(&|g| g.total),
@@ -312,8 +327,10 @@ impl BenchReport {
             }
         }
         out += "\n";
-        out += "lod/occ: levels of detail / occlusion culling; drawn: instances drawn by phase 1 + phase 2; \
-                occl: GPU ms of the pyramid and the second phase\n";
+        out +=
+            "lod/occ/sr: levels of detail / occlusion culling / compute rasteriser for small objects; drawn: objects \
+                drawn by phase 1 + phase 2, of which soft: by the compute rasteriser; raster: its GPU ms (both phases; \
+                its resolve is part of main); occl: GPU ms of the pyramid and the second phase\n";
         out += &self.summary();
         for note in &self.notes {
             out += &format!("note: {note}\n");

@@ -1,5 +1,5 @@
-//! `--lod`, `--lod-error`, `--min-pixels` and `--occlusion`: how much each frame draws, the same
-//! flags on `render`, `bench`, `view` and `soak`.
+//! `--lod`, `--lod-error`, `--min-pixels`, `--occlusion` and `--soft-raster`: how much each
+//! frame draws, and how, the same flags on `render`, `bench`, `view` and `soak`.
 
 use clap::{Args, ValueEnum};
 
@@ -26,6 +26,10 @@ pub struct DetailArgs {
     /// Two-phase occlusion culling against a depth pyramid, in the GPU-culled modes.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     occlusion: Switch,
+    /// Small objects drawn by the compute rasteriser (GPU modes that cull into batches, on
+    /// adapters with 64-bit atomics); off: every object by the hardware.
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    soft_raster: Switch,
 }
 
 impl DetailArgs {
@@ -35,6 +39,7 @@ impl DetailArgs {
             lod_error_px: self.lod_error,
             min_pixels: self.min_pixels,
             occlusion: self.occlusion == Switch::On,
+            soft: self.soft_raster == Switch::On,
         }
     }
 }

@@ -129,11 +129,12 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     println!("visible objects    {}", visible.map_or("unknown".into(), |v| v.to_string()));
     let detail = input.detail;
     println!(
-        "detail             lod {} (error {} px), min size {} px, occlusion {}",
+        "detail             lod {} (error {} px), min size {} px, occlusion {}, soft raster {}",
         if detail.lod { "on" } else { "off" },
         detail.lod_error_px,
         detail.min_pixels,
-        if stats.two_phase { "on" } else { "off" }
+        if stats.two_phase { "on" } else { "off" },
+        if renderer.soft_raster(&input) { "on" } else { "off" }
     );
     if let Some(c) = stats.cpu_counts {
         println!("in frustum         {}", c.in_frustum);
@@ -146,6 +147,7 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
         println!("too small          {}", c.too_small);
         println!("occluded           {}", c.occluded);
         println!("drawn (phase 1+2)  {} + {}", c.drawn[0], c.drawn[1]);
+        println!("  compute raster   {}", c.soft);
         println!("triangles          {}", c.triangles);
         println!("objects per level  {:?}", c.levels);
     }

@@ -109,7 +109,12 @@ impl EmbeddedRenderer {
         let ctx = GpuContext::from_device(instance, adapter, device, queue)?;
         // No prewarm: it would submit a frame of its own.
         // Live scenes may add meshes with vertex colours later.
-        let options = RendererOptions { prewarm: false, optional_inputs: true, ..RendererOptions::new(color_format) };
+        let options = RendererOptions {
+            prewarm: false,
+            optional_inputs: true,
+            soft_raster: false,
+            ..RendererOptions::new(color_format)
+        };
         let renderer = Renderer::with_options(&ctx, &placeholder_scene(), &options)?;
         Ok(Self {
             ctx,

@@ -26,13 +26,14 @@ use crate::passes::build::BuildPass;
 use crate::passes::cull::cpu::{CpuCounts, DrawnObject};
 use crate::passes::cull::{CullPass, GpuCounters};
 use crate::passes::main::indirect::IndirectCall;
-use crate::passes::main::{bundle, uses_optional_inputs, MainPass};
+use crate::passes::main::{bundle, MainPass, SurfaceInputs};
 use crate::passes::pyramid::{self, PyramidPass};
+use crate::passes::raster::{self, RasterPass};
 use crate::passes::scatter::{ObjectUpdates, ScatterPass, UploadStats};
 use crate::pipelines::PipelineError;
 use crate::scene::camera::frustum_planes;
-use crate::scene::{animation, Camera, Scene};
-use crate::tunables::WORKGROUP_SIZE;
+use crate::scene::{animation, Camera, Scene, Variant};
+use crate::tunables::{SOFT_MAX_RADIUS_PX, WORKGROUP_SIZE};
 pub use plan::{Capabilities, Detail, DrawMode, FramePlan, MainDraws};
 use setup::FrameSetup;
 pub use tag::FrameTag;
@@ -100,6 +101,8 @@ pub struct FrameStats {
     pub cpu_counts: Option<CpuCounts>,
     /// Whether the frame ran two culling phases (occlusion culling).
     pub two_phase: bool,
+    /// Whether the frame drew small objects with the compute rasteriser.
+    pub soft: bool,
     /// The multi-draw call the GPU-driven modes used (gpu falls back to gpu-nocount's draws
     /// without the count feature).
     pub indirect: Option<IndirectCall>,
@@ -126,14 +129,17 @@ pub struct RendererOptions {
     pub workgroup_size: u32,
     /// Run every pipeline once before the first frame (see `pipelines::prewarm`).
     pub prewarm: bool,
-    /// Draw vertex colours and normal maps on a second coordinate set even when the scene
-    /// has none (`passes::main::lean_source`): for scenes that will change (live scenes).
+    /// Compile every variant with every surface input (`passes::main::SurfaceInputs::ALL`),
+    /// not only those the scene's materials read: for scenes that will change (live scenes).
     pub optional_inputs: bool,
+    /// Draw small objects with the compute rasteriser (`passes::raster`) where the adapter
+    /// can; live scenes, whose materials may change under their objects, do not.
+    pub soft_raster: bool,
 }
 
 impl RendererOptions {
     pub fn new(color_format: wgpu::TextureFormat) -> Self {
-        Self { color_format, workgroup_size: WORKGROUP_SIZE, prewarm: true, optional_inputs: false }
+        Self { color_format, workgroup_size: WORKGROUP_SIZE, prewarm: true, optional_inputs: false, soft_raster: true }
     }
 }
 
@@ -159,6 +165,9 @@ pub struct Renderer {
     pub pyramid: PyramidPass,
     /// Copies object records changed between frames into place, first in the frame.
     pub scatter: ScatterPass,
+    /// The compute rasteriser for small objects; `None` where the adapter lacks 64-bit
+    /// atomics, the scene's arena cannot be bound as storage, or the options turn it off.
+    pub raster: Option<RasterPass>,
     /// The object records changed since the last frame ([`Renderer::set_object`]).
     updates: ObjectUpdates,
     /// The view-projection the pyramid was last built with, while it holds a frame's depth.
@@ -209,19 +218,28 @@ impl Renderer {
         let (passes, prepared, buffers, pipelines_ms, upload_ms) = std::thread::scope(|scope| {
             let compile = scope.spawn(|| {
                 let start = Instant::now();
-                let (cull, build, main, pyramid, scatter) = std::thread::scope(|passes| {
+                let (cull, build, main, pyramid, scatter, raster) = std::thread::scope(|passes| {
                     let cull =
                         passes.spawn(|| CullPass::new(&ctx.device, &ctx.pipelines, &layouts, options.workgroup_size));
                     let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let pyramid = passes.spawn(|| PyramidPass::new(&ctx.device, &ctx.pipelines, &layouts));
                     let scatter = passes.spawn(|| ScatterPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
-                    let optional_inputs = options.optional_inputs || uses_optional_inputs(scene);
-                    let main = MainPass::new(&ctx.pipelines, &layouts, options.color_format, optional_inputs);
+                    let raster = passes.spawn(|| {
+                        let soft = options.soft_raster && ctx.device.features().contains(raster::FEATURES);
+                        soft.then(|| RasterPass::new(&ctx.pipelines, &layouts, options.color_format)).transpose()
+                    });
+                    let inputs = if options.optional_inputs {
+                        [SurfaceInputs::ALL; Variant::ALL.len()]
+                    } else {
+                        SurfaceInputs::of_scene(scene)
+                    };
+                    let main = MainPass::new(&ctx.pipelines, &layouts, options.color_format, inputs);
                     let joined = "pipeline compilation thread panicked";
                     let (cull, build) = (cull.join().expect(joined), build.join().expect(joined));
-                    (cull, build, main, pyramid.join().expect(joined), scatter.join().expect(joined))
+                    let (pyramid, scatter) = (pyramid.join().expect(joined), scatter.join().expect(joined));
+                    (cull, build, main, pyramid, scatter, raster.join().expect(joined))
                 });
-                ((cull, build, main, pyramid, scatter), start.elapsed().as_secs_f64() * 1e3)
+                ((cull, build, main, pyramid, scatter, raster), start.elapsed().as_secs_f64() * 1e3)
             });
             let upload_start = Instant::now();
             let prepared = prepare(scene);
@@ -231,9 +249,10 @@ impl Renderer {
             (passes, prepared, buffers, pipelines_ms, upload_ms)
         });
         let (cull, build, main, mut pyramid, scatter) = (passes.0?, passes.1?, passes.2?, passes.3?, passes.4?);
+        let mut raster = passes.5?.filter(|_| buffers.soft_buffers);
         let updates = ObjectUpdates::new(&ctx.device, &layouts, &buffers, options.workgroup_size);
         let prewarm_ms = if options.prewarm {
-            prewarm::prewarm(ctx, &cull, &build, &main, &mut pyramid, (&scatter, &updates), &buffers)
+            prewarm::prewarm(ctx, &cull, &build, &main, (&mut pyramid, raster.as_mut()), (&scatter, &updates), &buffers)
         } else {
             0.0
         };
@@ -247,6 +266,7 @@ impl Renderer {
             main,
             pyramid,
             scatter,
+            raster,
             updates,
             pyramid_view_proj: None,
             buffers,
@@ -282,6 +302,12 @@ impl Renderer {
         check_scene(scene, &ctx.limits)?;
         self.buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &self.layouts, scene, &prepared);
         self.updates.rebind(&ctx.device, &self.layouts, &self.buffers);
+        if let Some(raster) = self.raster.as_mut() {
+            raster.invalidate();
+        }
+        if !self.buffers.soft_buffers {
+            self.raster = None;
+        }
         self.prepared = prepared;
         self.bundle = None;
         Ok(())
@@ -326,6 +352,17 @@ impl Renderer {
     /// Forgets the recorded bundle so the next bundle frame records a fresh one.
     pub fn invalidate_bundle(&mut self) {
         self.bundle = None;
+    }
+
+    /// Whether a frame of `input` draws its small objects with the compute rasteriser: the
+    /// renderer has one, the mode culls into batches, `input.detail.soft` asks for it, and the
+    /// drawing camera is the culling one (frozen culling judges sizes from another camera).
+    pub fn soft_raster(&self, input: &FrameInput) -> bool {
+        self.raster.is_some()
+            && self.plan(input.mode).soft_raster
+            && input.detail.soft
+            && input.cull_enabled
+            && input.cull_camera.is_none()
     }
 
     /// Whether a frame of `input` runs two culling phases.
@@ -373,6 +410,11 @@ impl Renderer {
             debug_view: if input.albedo { 2 } else { input.lod_colors as u32 },
             encode_srgb: self.main.encodes_srgb as u32,
             occlusion_view_proj: view_proj,
+            target_size: glam::Vec2::new(width as f32, height as f32),
+            soft_enabled: self.soft_raster(input) as u32,
+            // Radius r·pixels_per_unit/d at most SOFT_MAX_RADIUS_PX ⇔ r·soft_factor ≤ d.
+            soft_factor: pixels_per_unit / SOFT_MAX_RADIUS_PX,
+            soft_base: self.buffers.soft_base,
         }
     }
 
@@ -382,7 +424,7 @@ impl Renderer {
         puffin::profile_scope!("render", &tag);
         let frame = self.frame_number;
         self.frame_number += 1;
-        let FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts } = self.setup(ctx, target, input);
+        let FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts, soft } = self.setup(ctx, target, input);
 
         let record_start = Instant::now();
         let finish_start: Instant;
@@ -392,7 +434,7 @@ impl Renderer {
             puffin::profile_scope!("record");
             let encode_scope = puffin::profile_scope_custom!("encode");
             let mut encoder = FrameEncoder::new(&ctx.device, "frame", timer.as_mut());
-            self.record_phases(&mut encoder, target, &plan, phases, keep_pyramid);
+            self.record_phases(&mut encoder, target, &plan, phases, keep_pyramid, soft);
             if plan.cull.is_some() {
                 self.cull.copy_counters(&mut encoder, &self.buffers, frame);
             }
@@ -431,6 +473,7 @@ impl Renderer {
             cpu_visible: cpu_counts.map(|c| c.visible),
             cpu_counts,
             two_phase: phases.len() == 2,
+            soft,
             indirect: plan.indirect().map(|d| d.call()),
         }
     }

@@ -7,11 +7,11 @@
 use crate::gpu::GpuContext;
 use crate::passes::cull::CullOutput;
 use crate::passes::main::indirect::IndirectDraws;
-use crate::passes::{build, cull, main, pyramid, Phase};
+use crate::passes::{build, cull, main, pyramid, raster, Phase};
 use crate::tunables::{DEFAULT_LOD_ERROR_PX, DEFAULT_MIN_PIXELS};
 
-/// How much a frame draws: level of detail, the size threshold and occlusion culling. The
-/// default is all three on; [`Detail::FULL`] is all off (every object in the frustum at
+/// How much a frame draws, and how: level of detail, the size threshold, occlusion culling
+/// and the compute rasteriser for small objects. The default is all four on; [`Detail::FULL`] is all off (every object in the frustum at
 /// level 0, the engine before LOD and occlusion culling).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Detail {
@@ -24,18 +24,28 @@ pub struct Detail {
     pub min_pixels: f32,
     /// Two-phase occlusion culling in the GPU-culled modes (`--occlusion`).
     pub occlusion: bool,
+    /// Small objects drawn by the compute rasteriser in the GPU-culled modes that cull into
+    /// batches, where the adapter has 64-bit atomics (`--soft-raster`).
+    pub soft: bool,
 }
 
 impl Default for Detail {
     fn default() -> Self {
-        Self { lod: true, lod_error_px: DEFAULT_LOD_ERROR_PX, min_pixels: DEFAULT_MIN_PIXELS, occlusion: true }
+        Self {
+            lod: true,
+            lod_error_px: DEFAULT_LOD_ERROR_PX,
+            min_pixels: DEFAULT_MIN_PIXELS,
+            occlusion: true,
+            soft: true,
+        }
     }
 }
 
 impl Detail {
-    /// Every object in the frustum at full detail: LOD, size culling and occlusion off.
+    /// Every object in the frustum at full detail, drawn by the hardware: LOD, size culling,
+    /// occlusion culling and the compute rasteriser off.
     pub const FULL: Detail =
-        Detail { lod: false, lod_error_px: DEFAULT_LOD_ERROR_PX, min_pixels: 0.0, occlusion: false };
+        Detail { lod: false, lod_error_px: DEFAULT_LOD_ERROR_PX, min_pixels: 0.0, occlusion: false, soft: false };
 }
 
 /// The ways of drawing. Each has one kebab-case name (`gpu-nocount`), the same on the command
@@ -100,11 +110,16 @@ impl std::str::FromStr for DrawMode {
 pub struct Capabilities {
     /// `MULTI_DRAW_INDIRECT_COUNT`: GPU-written draw counts.
     pub count_draws: bool,
+    /// `SHADER_INT64` and `SHADER_INT64_ATOMIC_MIN_MAX`: the compute rasteriser.
+    pub soft_raster: bool,
 }
 
 impl Capabilities {
     pub fn of(ctx: &GpuContext) -> Self {
-        Self { count_draws: ctx.has_count_draws() }
+        Self {
+            count_draws: ctx.has_count_draws(),
+            soft_raster: ctx.device.features().contains(crate::passes::raster::FEATURES),
+        }
     }
 }
 
@@ -127,6 +142,9 @@ pub struct FramePlan {
     pub cull: Option<CullOutput>,
     /// Whether the build pass turns batch counts into draws.
     pub build: bool,
+    /// Whether small objects may go to the compute rasteriser (`passes::raster`): the mode
+    /// culls into batches and the adapter has 64-bit atomics.
+    pub soft_raster: bool,
     pub main: MainDraws,
 }
 
@@ -138,14 +156,19 @@ impl FramePlan {
             mode,
             cull: Some(output),
             build: output == CullOutput::Batches,
+            soft_raster: output == CullOutput::Batches && caps.soft_raster,
             main: MainDraws::Indirect(IndirectDraws { output, counted }),
         };
         match mode {
             DrawMode::Gpu => gpu(CullOutput::Batches, caps.count_draws),
             DrawMode::GpuNocount => gpu(CullOutput::Batches, false),
             DrawMode::GpuPerObject => gpu(CullOutput::PerObject, caps.count_draws),
-            DrawMode::Cpu => FramePlan { mode, cull: None, build: false, main: MainDraws::CpuBaseline },
-            DrawMode::Bundle => FramePlan { mode, cull: None, build: false, main: MainDraws::Bundle },
+            DrawMode::Cpu => {
+                FramePlan { mode, cull: None, build: false, soft_raster: false, main: MainDraws::CpuBaseline }
+            }
+            DrawMode::Bundle => {
+                FramePlan { mode, cull: None, build: false, soft_raster: false, main: MainDraws::Bundle }
+            }
         }
     }
 
@@ -172,8 +195,9 @@ impl FramePlan {
         }
     }
 
-    /// The names of the passes recorded, in order: wgpu labels, puffin scopes and timestamps.
-    pub fn pass_names(&self, occlusion: bool) -> Vec<&'static str> {
+    /// The names of the passes recorded, in order: wgpu labels, puffin scopes and timestamps
+    /// (`soft`: the frame uses the compute rasteriser).
+    pub fn pass_names(&self, occlusion: bool, soft: bool) -> Vec<&'static str> {
         let mut names = Vec::new();
         for &phase in self.phases(occlusion) {
             if phase == Phase::Late {
@@ -184,6 +208,9 @@ impl FramePlan {
             }
             if self.build {
                 names.push(phase.pass_name(build::NAME, build::LATE_NAME));
+            }
+            if soft && self.soft_raster {
+                names.push(phase.pass_name(raster::NAME, raster::LATE_NAME));
             }
             names.push(phase.pass_name(main::NAME, main::LATE_NAME));
         }

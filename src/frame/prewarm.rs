@@ -12,11 +12,12 @@ use std::time::Instant;
 use crate::gpu::commands::FrameEncoder;
 use crate::gpu::target::{depth_texture, FrameTarget};
 use crate::gpu::GpuContext;
-use crate::gpu_scene::SceneBuffers;
+use crate::gpu_scene::{Layouts, SceneBuffers};
 use crate::passes::build::BuildPass;
 use crate::passes::cull::CullPass;
 use crate::passes::main::MainPass;
 use crate::passes::pyramid::PyramidPass;
+use crate::passes::raster::RasterPass;
 use crate::passes::scatter::{ObjectUpdates, ScatterPass};
 
 /// Runs every pipeline once and waits; returns the milliseconds it took.
@@ -27,7 +28,7 @@ pub fn prewarm(
     cull: &CullPass,
     build: &BuildPass,
     main: &MainPass,
-    pyramid: &mut PyramidPass,
+    (pyramid, raster): (&mut PyramidPass, Option<&mut RasterPass>),
     (scatter, updates): (&ScatterPass, &ObjectUpdates),
     buffers: &SceneBuffers,
 ) -> f64 {
@@ -49,10 +50,16 @@ pub fn prewarm(
     scatter.prewarm(&mut frame, updates);
     cull.prewarm(&mut frame, buffers);
     build.prewarm(&mut frame, buffers);
+    let raster = raster.map(|raster| {
+        raster.fit(&ctx.device, &Layouts::shared(&ctx.device, &ctx.pipelines), buffers, 1, 1);
+        raster.prewarm_compute(&mut frame, buffers);
+        &*raster
+    });
     main.prewarm(
         &mut frame,
         buffers,
         &FrameTarget { color: &color, depth: &depth, width: 1, height: 1, keep_color: false },
+        raster,
     );
     pyramid.resize(&ctx.device, &depth, 1, 1);
     pyramid.prewarm(&mut frame);

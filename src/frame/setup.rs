@@ -22,6 +22,8 @@ pub(super) struct FrameSetup {
     pub keep_pyramid: bool,
     pub cpu_cull_ms: f64,
     pub cpu_counts: Option<CpuCounts>,
+    /// Small objects go to the compute rasteriser (`Renderer::soft_raster`).
+    pub soft: bool,
 }
 
 impl Renderer {
@@ -31,6 +33,11 @@ impl Renderer {
         self.flush_object_updates(ctx);
         let plan = *self.plan(input.mode);
         let phases = plan.phases(input.detail.occlusion);
+        let soft = self.soft_raster(input);
+        if soft {
+            let raster = self.raster.as_mut().expect("soft_raster checks it");
+            raster.fit(&ctx.device, &self.layouts, &self.buffers, target.width, target.height);
+        }
         let mut uniforms = self.frame_uniforms(input, target.width, target.height);
         // While culling is frozen, the second phase tests against the pyramid of the frozen
         // view (built before the freeze, kept since), so what the frozen camera cannot see
@@ -78,7 +85,7 @@ impl Renderer {
             MainDraws::Indirect(_) => {}
         }
 
-        FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts }
+        FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts, soft }
     }
 
     /// Records the frame's passes: the scatter of changed object records, then every phase
@@ -90,8 +97,10 @@ impl Renderer {
         plan: &FramePlan,
         phases: &'static [Phase],
         keep_pyramid: bool,
+        soft: bool,
     ) {
         self.scatter.record(encoder, &mut self.updates);
+        let raster = if soft { self.raster.as_ref() } else { None };
         for &phase in phases {
             let hiz = if phase == Phase::Late {
                 if !keep_pyramid {
@@ -107,8 +116,11 @@ impl Renderer {
             if plan.build {
                 self.build.record(encoder, &self.buffers, phase);
             }
+            if let Some(raster) = raster {
+                raster.record(encoder, &self.buffers, phase);
+            }
             let draws = match plan.main {
-                MainDraws::Indirect(indirect) => Draws::Indirect(indirect),
+                MainDraws::Indirect(indirect) => Draws::Indirect(indirect, raster),
                 MainDraws::CpuBaseline => Draws::Baseline(&self.visible_scratch),
                 MainDraws::Bundle => Draws::Bundle(&self.bundle.as_ref().expect("the bundle was recorded above").0),
             };
@@ -130,14 +142,14 @@ impl Renderer {
         puffin::profile_scope!("render into");
         let frame = self.frame_number;
         self.frame_number += 1;
-        let FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts } = self.setup(ctx, target, input);
+        let FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts, soft } = self.setup(ctx, target, input);
         let record_start = Instant::now();
         // The passes record through a FrameEncoder, which owns its encoder: the caller's is
         // lent to it and given back, an unused one standing in meanwhile.
         let stand_in = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("stand-in") });
         let mut frame_encoder =
             FrameEncoder { encoder: std::mem::replace(encoder, stand_in), timer: None, commands: Default::default() };
-        self.record_phases(&mut frame_encoder, target, &plan, phases, keep_pyramid);
+        self.record_phases(&mut frame_encoder, target, &plan, phases, keep_pyramid, soft);
         let FrameEncoder { encoder: recorded, commands, .. } = frame_encoder;
         *encoder = recorded;
         FrameStats {
@@ -151,6 +163,7 @@ impl Renderer {
             cpu_visible: cpu_counts.map(|c| c.visible),
             cpu_counts,
             two_phase: phases.len() == 2,
+            soft,
             indirect: plan.indirect().map(|d| d.call()),
         }
     }

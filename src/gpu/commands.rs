@@ -17,16 +17,20 @@ pub struct PassCommands {
     pub set_vertex_buffer: u32,
     pub set_index_buffer: u32,
     pub draw_indexed: u32,
+    /// Non-indexed draws, direct or indirect (the compute rasteriser's full-screen resolve).
+    pub draw: u32,
     pub multi_draw_indexed_indirect: u32,
     pub multi_draw_indexed_indirect_count: u32,
     pub execute_bundles: u32,
     pub dispatch: u32,
+    pub dispatch_indirect: u32,
 }
 
 impl PassCommands {
     /// Draw-type commands: direct draws, multi-draws and bundle executions.
     pub fn draw_commands(&self) -> u32 {
         self.draw_indexed
+            + self.draw
             + self.multi_draw_indexed_indirect
             + self.multi_draw_indexed_indirect_count
             + self.execute_bundles
@@ -39,6 +43,7 @@ impl PassCommands {
             + self.set_index_buffer
             + self.draw_commands()
             + self.dispatch
+            + self.dispatch_indirect
     }
 }
 
@@ -173,6 +178,17 @@ impl CountingRenderPass<'_> {
         self.pass.draw_indexed(indices, base_vertex, instances);
     }
 
+    pub fn draw(&mut self, vertices: Range<u32>, instances: Range<u32>) {
+        self.counts.draw += 1;
+        self.pass.draw(vertices, instances);
+    }
+
+    /// A non-indexed draw whose arguments the GPU wrote at `offset` of `args`.
+    pub fn draw_indirect(&mut self, args: &wgpu::Buffer, offset: u64) {
+        self.counts.draw += 1;
+        self.pass.draw_indirect(args, offset);
+    }
+
     pub fn multi_draw_indexed_indirect(&mut self, draws: &wgpu::Buffer, offset: u64, count: u32) {
         self.counts.multi_draw_indexed_indirect += 1;
         self.pass.multi_draw_indexed_indirect(draws, offset, count);
@@ -221,6 +237,12 @@ impl CountingComputePass<'_> {
     pub fn dispatch(&mut self, x: u32, y: u32) {
         self.counts.dispatch += 1;
         self.pass.dispatch_workgroups(x, y, 1);
+    }
+
+    /// A dispatch whose workgroup counts the GPU wrote at `offset` of `args`.
+    pub fn dispatch_indirect(&mut self, args: &wgpu::Buffer, offset: u64) {
+        self.counts.dispatch_indirect += 1;
+        self.pass.dispatch_workgroups_indirect(args, offset);
     }
 }
 

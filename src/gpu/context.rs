@@ -71,7 +71,13 @@ pub struct ContextOptions {
 /// Features the engine uses when the adapter has them.
 pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::MULTI_DRAW_INDIRECT_COUNT
     .union(wgpu::Features::TIMESTAMP_QUERY)
-    .union(wgpu::Features::PIPELINE_CACHE);
+    .union(wgpu::Features::PIPELINE_CACHE)
+    .union(SOFT_RASTER_FEATURES);
+
+/// The features the compute rasteriser (`passes::raster`) needs: 64-bit integers and their
+/// atomic min/max in storage buffers.
+pub const SOFT_RASTER_FEATURES: wgpu::Features =
+    wgpu::Features::SHADER_INT64.union(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX);
 
 /// Features the engine cannot work without.
 pub const REQUIRED_FEATURES: wgpu::Features = wgpu::Features::INDIRECT_FIRST_INSTANCE;

@@ -23,9 +23,9 @@ pub const OBJECT_BYTES: u64 = std::mem::size_of::<GpuObject>() as u64;
 pub fn object_limit(limits: &wgpu::Limits) -> (u32, &'static str, u64) {
     let binding = limits.max_storage_buffer_binding_size as u64;
     let buffer = limits.max_buffer_size;
-    // objects[] is the largest per-object array (instances[] holds at most 2 × LOD_LEVELS × 4
-    // = 48 bytes, draws[] 20). Ids must also stay below LEVEL_SHIFT's bit.
-    const _: () = assert!(2 * LOD_LEVELS as u64 * 4 <= OBJECT_BYTES);
+    // objects[] is the largest per-object array (instances[] holds at most (2 × LOD_LEVELS + 1)
+    // × 4 = 52 bytes, draws[] 20). Ids must also stay below LEVEL_SHIFT's bit.
+    const _: () = assert!((2 * LOD_LEVELS as u64 + 1) * 4 <= OBJECT_BYTES);
     let ids = 1u64 << LEVEL_SHIFT;
     if binding <= buffer {
         ((binding / OBJECT_BYTES).min(ids) as u32, "max_storage_buffer_binding_size", binding)
@@ -215,7 +215,9 @@ pub struct SceneBuffers {
     /// Object ids, tagged with their level above `LEVEL_SHIFT`: `[0, identity_base)` batch
     /// slices (every level of a (variant, mesh) has room for all its objects) written by cull
     /// each frame, then one identity range of `N` entries per level written at upload
-    /// (per-object draws use `first_instance = identity_base + level × N + id`). Read by main.
+    /// (per-object draws use `first_instance = identity_base + level × N + id`), then `N`
+    /// entries from `soft_base`: the objects the cull pass listed for the compute rasteriser.
+    /// Read by main, raster and its resolve.
     pub instances: wgpu::Buffer,
     /// Visible objects per batch. Cleared each frame, incremented by cull, read by build.
     pub batch_counts: wgpu::Buffer,
@@ -245,8 +247,14 @@ pub struct SceneBuffers {
     pub batch_count: u32,
     /// First slot of the identity range of `instances[]`.
     pub identity_base: u32,
-    /// Capacity of `draws[]` in commands: max(objects, batches).
+    /// Capacity of `draws[]` in commands: max(objects, batches) (two more slots follow: the
+    /// raster pass's indirect dispatch and its resolve's indirect draw).
     pub draw_capacity: u32,
+    /// First slot of the compute rasteriser's list in `instances[]` (after the identity ranges).
+    pub soft_base: u32,
+    /// Whether the vertex and index arenas can be bound as storage (`soft_usage`), so the
+    /// compute rasteriser can read them.
+    pub soft_buffers: bool,
 }
 
 /// A storage buffer holding `contents`, or one zeroed element of `element_size` bytes when
@@ -286,16 +294,19 @@ impl SceneBuffers {
         prepared: &PreparedScene,
     ) -> Self {
         puffin::profile_function!();
+        let limits = &device.limits();
         let object_count = prepared.objects.len() as u32;
         let batch_count = prepared.batches.len() as u32;
         let draw_capacity = object_count.max(batch_count).max(1);
         let split = SplitVertices::new(&scene.meshes.vertices);
+        let (vertex_usage, index_usage) =
+            (soft_usage(&split.stream, limits), soft_usage(&scene.meshes.indices, limits));
         let vertices = counted::buffer_init(
             device,
             &wgpu::util::BufferInitDescriptor {
                 label: Some("vertices"),
                 contents: bytemuck::cast_slice(&split.stream),
-                usage: wgpu::BufferUsages::VERTEX,
+                usage: wgpu::BufferUsages::VERTEX | vertex_usage,
             },
         );
         let optional = |label, contents: &[u8]| {
@@ -312,7 +323,7 @@ impl SceneBuffers {
             &wgpu::util::BufferInitDescriptor {
                 label: Some("indices"),
                 contents: bytemuck::cast_slice(&scene.meshes.indices),
-                usage: wgpu::BufferUsages::INDEX,
+                usage: wgpu::BufferUsages::INDEX | index_usage,
             },
         );
         let objects = storage_buffer(
@@ -339,7 +350,12 @@ impl SceneBuffers {
         let identity_base = prepared.identity_base;
         // The identity ranges: level L's entry of object i is i tagged with L.
         let identity = (0..LOD_LEVELS).flat_map(|level| (0..object_count).map(move |id| id | level << LEVEL_SHIFT));
-        let instance_data: Vec<u32> = std::iter::repeat_n(0, identity_base as usize).chain(identity).collect();
+        // Then the compute rasteriser's list, at most one entry per object.
+        let soft_base = identity_base + LOD_LEVELS * object_count;
+        let instance_data: Vec<u32> = std::iter::repeat_n(0, identity_base as usize)
+            .chain(identity)
+            .chain(std::iter::repeat_n(0, object_count as usize))
+            .collect();
         let instances =
             storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), 4, wgpu::BufferUsages::COPY_SRC);
         let batch_counts = counted::buffer(
@@ -355,7 +371,9 @@ impl SceneBuffers {
             device,
             &wgpu::BufferDescriptor {
                 label: Some("draws"),
-                size: draw_capacity as u64 * DRAW_ARGS_SIZE,
+                // Two more slots at the end: the raster pass's indirect dispatch and its
+                // resolve's indirect draw.
+                size: (draw_capacity as u64 + 2) * DRAW_ARGS_SIZE,
                 usage: wgpu::BufferUsages::STORAGE
                     | wgpu::BufferUsages::INDIRECT
                     | wgpu::BufferUsages::COPY_DST
@@ -448,7 +466,32 @@ impl SceneBuffers {
             batch_count,
             identity_base,
             draw_capacity,
+            soft_base,
+            soft_buffers: !(vertex_usage | index_usage).is_empty() && vertex_usage == index_usage,
         }
+    }
+
+    /// Offset in `draws` of the raster pass's indirect dispatch (`DispatchIndirectArgs`).
+    pub fn raster_dispatch_offset(&self) -> u64 {
+        self.draw_capacity as u64 * DRAW_ARGS_SIZE
+    }
+
+    /// Offset in `draws` of the resolve's indirect draw (`DrawIndirectArgs`: 3 vertices, or 0
+    /// when the phase listed no object for the compute rasteriser).
+    pub fn resolve_draw_offset(&self) -> u64 {
+        (self.draw_capacity as u64 + 1) * DRAW_ARGS_SIZE
+    }
+}
+
+/// STORAGE where the compute rasteriser may bind the vertex or index arena (`data`) as one
+/// storage binding: within the adapter's `max_storage_buffer_binding_size`. A scene whose arena
+/// is larger is drawn by the hardware alone.
+fn soft_usage<T>(data: &[T], limits: &wgpu::Limits) -> wgpu::BufferUsages {
+    let bytes = std::mem::size_of_val(data) as u64;
+    if bytes > 0 && bytes <= limits.max_storage_buffer_binding_size as u64 {
+        wgpu::BufferUsages::STORAGE
+    } else {
+        wgpu::BufferUsages::empty()
     }
 }
 

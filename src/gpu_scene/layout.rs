@@ -17,7 +17,9 @@
 //! The pyramid pass (depth → Hi-Z mip chain) has a layout of its own: group 0 is
 //! [`PYRAMID_IO`] (the depth, the level it reduces and the level it writes), one bind group per
 //! level. So has the scatter pass (changed object records → `objects[]`): group 0 is
-//! [`SCATTER_IO`].
+//! [`SCATTER_IO`]. The compute rasteriser's pass and its resolve pipeline have [`FRAME`] and
+//! [`RASTER_IO`] / [`RESOLVE_IO`] (the resolve is drawn in the main pass after its draws, so it
+//! sets its own group 1 there).
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -164,6 +166,46 @@ pub const HIZ: Group = Group {
     functions: None,
 };
 
+/// Group 1 of the raster pass (`passes::raster`): what the compute rasteriser reads, and the
+/// visibility buffer it writes, one 64-bit word per pixel of the colour target (nearest depth
+/// above the payload, inverted so that `atomicMax` keeps the nearest and zero is empty).
+/// Vertices are read as plain words, 8 per `GpuVertex` (position, normal, uv).
+pub const RASTER_IO: Group = Group {
+    index: 1,
+    label: "raster io",
+    visibility: wgpu::ShaderStages::COMPUTE,
+    bindings: &[
+        binding("objects", BindingKind::StorageRead("array<GpuObject>")),
+        binding("batches", BindingKind::StorageRead("array<GpuBatch>")),
+        binding("instances", BindingKind::StorageRead("array<u32>")),
+        binding("draw_counts", BindingKind::StorageRead("array<u32>")),
+        binding("vertex_words", BindingKind::StorageRead("array<f32>")),
+        binding("indices", BindingKind::StorageRead("array<u32>")),
+        binding("pixels", BindingKind::StorageReadWrite("array<atomic<u64>>")),
+    ],
+    functions: None,
+};
+
+/// Group 1 of the resolve pipeline (drawn at the end of the main pass): the visibility buffer
+/// as the raster pass left it, read as (payload, depth) words, and what shading its pixels
+/// needs.
+pub const RESOLVE_IO: Group = Group {
+    index: 1,
+    label: "resolve io",
+    visibility: wgpu::ShaderStages::FRAGMENT,
+    bindings: &[
+        binding("objects", BindingKind::StorageRead("array<GpuObject>")),
+        binding("batches", BindingKind::StorageRead("array<GpuBatch>")),
+        binding("materials", BindingKind::StorageRead("array<GpuMaterial>")),
+        binding("instances", BindingKind::StorageRead("array<u32>")),
+        binding("draw_counts", BindingKind::StorageRead("array<u32>")),
+        binding("vertex_words", BindingKind::StorageRead("array<f32>")),
+        binding("indices", BindingKind::StorageRead("array<u32>")),
+        binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
+    ],
+    functions: None,
+};
+
 /// Group 0 of the pyramid pass: one bind group per level. Level 0 reads `depth` (and binds a
 /// 1×1 placeholder as `source_level`); level i reads level i − 1 as `source_level`. Each binds
 /// one storage texture, well inside the default `max_storage_textures_per_shader_stage` of 4.
@@ -211,7 +253,8 @@ fn update_wgsl_constants() -> String {
 }
 
 /// Every group, for tests and tools.
-pub const ALL_GROUPS: [&Group; 7] = [&FRAME, &SCENE, &TEXTURES, &CULL_IO, &HIZ, &PYRAMID_IO, &SCATTER_IO];
+pub const ALL_GROUPS: [&Group; 9] =
+    [&FRAME, &SCENE, &TEXTURES, &CULL_IO, &HIZ, &PYRAMID_IO, &SCATTER_IO, &RASTER_IO, &RESOLVE_IO];
 
 const _: () = assert!(TEXTURES.index as usize + 1 == BIND_GROUPS, "command counts cover every group index");
 
@@ -317,6 +360,8 @@ pub struct Layouts {
     pub hiz: wgpu::BindGroupLayout,
     pub pyramid_io: wgpu::BindGroupLayout,
     pub scatter_io: wgpu::BindGroupLayout,
+    pub raster_io: wgpu::BindGroupLayout,
+    pub resolve_io: wgpu::BindGroupLayout,
     /// The one pipeline layout of every render pipeline (frame, scene, textures).
     pub render: wgpu::PipelineLayout,
     /// The pipeline layout of the cull and build compute pipelines (frame, cull io, hiz).
@@ -325,6 +370,10 @@ pub struct Layouts {
     pub pyramid: wgpu::PipelineLayout,
     /// The pipeline layout of the scatter pass (scatter io).
     pub scatter: wgpu::PipelineLayout,
+    /// The pipeline layout of the raster pass (frame, raster io).
+    pub raster: wgpu::PipelineLayout,
+    /// The pipeline layout of the resolve pipeline (frame, resolve io).
+    pub resolve: wgpu::PipelineLayout,
 }
 
 impl Layouts {
@@ -362,6 +411,33 @@ impl Layouts {
             bind_group_layouts: &[&scatter_io],
             push_constant_ranges: &[],
         });
-        Self { frame, scene, textures, cull_io, hiz, pyramid_io, scatter_io, render, cull, pyramid, scatter }
+        let (raster_io, resolve_io) = (RASTER_IO.layout(device), RESOLVE_IO.layout(device));
+        let raster = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("raster layout"),
+            bind_group_layouts: &[&frame, &raster_io],
+            push_constant_ranges: &[],
+        });
+        let resolve = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("resolve layout"),
+            bind_group_layouts: &[&frame, &resolve_io],
+            push_constant_ranges: &[],
+        });
+        Self {
+            frame,
+            scene,
+            textures,
+            cull_io,
+            hiz,
+            pyramid_io,
+            scatter_io,
+            raster_io,
+            resolve_io,
+            render,
+            cull,
+            pyramid,
+            scatter,
+            raster,
+            resolve,
+        }
     }
 }

@@ -5,7 +5,7 @@ use glam::{Mat4, Vec3, Vec4};
 use super::textures::{self, TexturePlacement};
 use super::types::{GpuBatch, GpuMaterial, GpuObject, GpuTextureRef};
 use crate::scene::{Object, Scene, UvTransform, Variant};
-use crate::tunables::{MAIN_SET_1, READS_TANGENT, READS_UV1, VARIANT_COUNT, VERTEX_COLORS_BIT};
+use crate::tunables::{MAIN_SET_1, READS_TANGENT, READS_UV1, SOFT_BIT, VARIANT_COUNT, VERTEX_COLORS_BIT};
 
 /// Where one variant's batches and objects live.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -172,22 +172,41 @@ fn relative_error(error: f32, radius: f32) -> f32 {
 }
 
 fn gpu_object(scene: &Scene, object: &Object, batch: u32) -> GpuObject {
-    gpu_object_in(&scene.meshes, scene.animated, object, batch)
+    let soft = soft_rasterisable(&scene.materials[object.material as usize]);
+    gpu_object_in(&scene.meshes, scene.animated, object, batch, soft)
+}
+
+const _: () = assert!(Variant::DoubleSided as u32 == crate::tunables::VARIANT_DOUBLE_SIDED);
+
+/// Whether the compute rasteriser can draw objects of `material` (`tunables::SOFT_BIT`): what
+/// `shaders/resolve.wgsl` shades, an untextured opaque or double-sided surface.
+pub fn soft_rasterisable(material: &crate::scene::Material) -> bool {
+    material.base_color_layer.is_none()
+        && material.normal_layer.is_none()
+        && matches!(material.variant, Variant::Opaque | Variant::DoubleSided)
 }
 
 /// One object's GPU record in the batch whose level 0 is `batch`: what [`prepare`] writes, and
-/// what a live scene rewrites in place when an object moves.
-pub fn gpu_object_in(meshes: &crate::mesh::MeshArena, animated: bool, object: &Object, batch: u32) -> GpuObject {
+/// what a live scene rewrites in place when an object moves. `soft`: its material is
+/// [`soft_rasterisable`] (a mesh with vertex colours makes it not).
+pub fn gpu_object_in(
+    meshes: &crate::mesh::MeshArena,
+    animated: bool,
+    object: &Object,
+    batch: u32,
+    soft: bool,
+) -> GpuObject {
     let mesh = &meshes.meshes[object.mesh as usize];
     let model = Mat4::from_scale_rotation_translation(Vec3::splat(object.scale), object.rotation, object.translation);
     let (orbit, spin) = if animated { (object.orbit_class as u32, object.spin_class as u32) } else { (0, 0) };
     let colors = if mesh.has_colors { VERTEX_COLORS_BIT } else { 0 };
+    let soft = if soft && !mesh.has_colors { SOFT_BIT } else { 0 };
     GpuObject {
         model,
         bounds: mesh.bounds.truncate().extend(mesh.bounds.w * object.scale.abs()),
         mesh: object.mesh,
         material: object.material,
         batch,
-        animation: orbit | (spin << 16) | colors,
+        animation: orbit | (spin << 16) | colors | soft,
     }
 }

@@ -53,6 +53,15 @@ pub struct FrameUniforms {
     pub encode_srgb: u32,
     /// Projection * view of the camera whose depth the pyramid holds.
     pub occlusion_view_proj: Mat4,
+    /// Width and height of the colour target, in pixels.
+    pub target_size: Vec2,
+    /// 1: small objects with `SOFT_BIT` go to the compute rasteriser; 0: none.
+    pub soft_enabled: u32,
+    /// An object of bounding radius `r` at nearest distance `d` is small enough for the
+    /// compute rasteriser when `r · soft_factor ≤ d`.
+    pub soft_factor: f32,
+    /// First slot of the frame's list of compute-rasterised objects in `instances[]`.
+    pub soft_base: u32,
 }
 
 impl FrameUniforms {

@@ -33,7 +33,7 @@ use crate::gpu_scene::prepare::{gpu_object_in, gpu_order, prepare};
 use crate::gpu_scene::types::GpuObject;
 use crate::gpu_scene::UploadError;
 use crate::scene::Object;
-use crate::tunables::VARIANT_COUNT;
+use crate::tunables::{SOFT_BIT, VARIANT_COUNT};
 
 /// Where a slot's object is on the GPU: its id and the run it is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,14 +168,14 @@ impl LiveSync {
                         break;
                     };
                     let object = live.scene_object(slot).expect("a placed slot holds an object");
-                    renderer.set_object(id, gpu_object_in(live.meshes(), false, &object, run));
+                    renderer.set_object(id, gpu_object_in(live.meshes(), false, &object, run, false));
                     self.placements[slot as usize] = Placement { id, run: run_number };
                 }
                 Change::Moved(slot) => {
                     let placement = self.placements[slot as usize];
                     let Some(object) = live.scene_object(slot).filter(|_| placement != NOT_ON_GPU) else { continue };
                     let batch = self.runs[placement.run as usize].batch;
-                    renderer.set_object(placement.id, gpu_object_in(live.meshes(), false, &object, batch));
+                    renderer.set_object(placement.id, gpu_object_in(live.meshes(), false, &object, batch, false));
                 }
             }
         }
@@ -245,6 +245,11 @@ impl LiveSync {
         self.capacities = capacities;
 
         let mut prepared = prepare(&scene);
+        // A live material's values may change under its objects (a texture added), which the
+        // compute rasteriser's resolve would not see: live objects go to the hardware.
+        for record in &mut prepared.objects {
+            record.animation &= !SOFT_BIT;
+        }
         self.placements.clear();
         self.placements.resize(live.object_capacity() as usize, NOT_ON_GPU);
         self.runs.clear();

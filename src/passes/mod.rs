@@ -5,9 +5,11 @@
 //!
 //! Passes, in frame order: [`scatter`] (object records changed since the last frame copied
 //! into place; only in frames after a change), [`cull`] (GPU frustum, size and LOD tests into batch slices or
-//! per-object draws), [`build`] (batch counts → compacted indirect draws), [`main`] (the render
+//! per-object draws, and the list of small objects for the compute rasteriser), [`build`]
+//! (batch counts → compacted indirect draws), [`raster`] (the compute rasteriser: small objects
+//! into a visibility buffer; where the adapter has 64-bit atomics), [`main`] (the render
 //! pass every way of drawing records into: GPU-driven multi-draws, the CPU baseline, or a
-//! bundle). With occlusion culling these are the first phase, followed by [`pyramid`] (the
+//! bundle; then the compute rasteriser's resolve). With occlusion culling these are the first phase, followed by [`pyramid`] (the
 //! depth buffer → a Hi-Z mip chain) and the second phase: cull, build and main again, as
 //! "cull late", "build late" and "main late" ([`Phase`]).
 
@@ -15,6 +17,7 @@ pub mod build;
 pub mod cull;
 pub mod main;
 pub mod pyramid;
+pub mod raster;
 pub mod scatter;
 
 use crate::gpu_scene::shader::PassShader;
@@ -42,5 +45,12 @@ impl Phase {
 }
 
 /// Every pass's shader, for validation and tools.
-pub const SHADERS: [&PassShader; 5] =
-    [&cull::SHADER, &build::SHADER, &main::SHADER, &pyramid::SHADER, &scatter::SHADER];
+pub const SHADERS: [&PassShader; 7] = [
+    &cull::SHADER,
+    &build::SHADER,
+    &raster::SHADER,
+    &main::SHADER,
+    &raster::RESOLVE_SHADER,
+    &pyramid::SHADER,
+    &scatter::SHADER,
+];

@@ -18,6 +18,8 @@ pub(crate) struct CpuOrGpuCounts {
     pub drawn: [u32; 2],
     pub triangles: u64,
     pub levels: [u32; crate::tunables::LOD_LEVELS as usize],
+    /// Of the drawn objects, those the compute rasteriser drew (0 in the CPU modes).
+    pub soft: u32,
 }
 
 #[derive(Default)]
@@ -55,6 +57,7 @@ impl LiveStats {
                 drawn: [c.visible, 0],
                 triangles: c.triangles,
                 levels: c.levels,
+                soft: 0,
             });
         }
     }
@@ -73,6 +76,7 @@ impl LiveStats {
                 drawn: c.drawn,
                 triangles: c.triangles,
                 levels: c.levels,
+                soft: c.soft,
             });
         }
         if let Some(times) = readback.gpu {

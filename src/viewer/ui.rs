@@ -24,7 +24,7 @@ pub(crate) struct PanelState {
     pub show_profiler: bool,
     /// The object count for the next rebuild of the default scene.
     pub requested_objects: u32,
-    /// Level of detail, size and occlusion culling.
+    /// Level of detail, size and occlusion culling, the compute rasteriser.
     pub detail: Detail,
     /// Colour objects by level of detail.
     pub lod_colors: bool,
@@ -96,6 +96,8 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
         ui.add(egui::Slider::new(&mut panel.detail.min_pixels, 0.0..=8.0).text("min size px"));
         // While frozen, the pyramid of the frozen view is kept: what it hides disappears too.
         ui.checkbox(&mut panel.detail.occlusion, "Occlusion culling");
+        // Off while culling is frozen and in the modes that do not cull into batches.
+        ui.checkbox(&mut panel.detail.soft, "Compute rasteriser for small objects");
         ui.checkbox(&mut panel.lod_colors, "Colour by LOD level");
         let mut show_pyramid = panel.pyramid_level.is_some();
         if ui.checkbox(&mut show_pyramid, "Show a depth-pyramid level").changed() {
@@ -117,6 +119,7 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
                 row("too small", c.too_small.to_string());
                 row("occluded", c.occluded.to_string());
                 row("drawn (phase 1 + 2)", format!("{} + {}", c.drawn[0], c.drawn[1]));
+                row("  by compute raster", c.soft.to_string());
                 row("triangles", c.triangles.to_string());
                 row("per level", format!("{:?}", c.levels));
             }

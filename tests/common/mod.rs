@@ -59,6 +59,26 @@ pub fn renderer(ctx: &GpuContext, scene: &Scene) -> Renderer {
     Renderer::new(ctx, scene, COLOR_FORMAT).expect("renderer for a valid scene")
 }
 
+/// A renderer that draws every object with the hardware (no compute rasteriser), as live
+/// scenes are drawn: the reference a live renderer's frames are compared with pixel for pixel.
+pub fn hardware_renderer(ctx: &GpuContext, scene: &Scene) -> Renderer {
+    let options = multidraw::frame::RendererOptions {
+        soft_raster: false,
+        ..multidraw::frame::RendererOptions::new(COLOR_FORMAT)
+    };
+    Renderer::with_options(ctx, scene, &options).expect("renderer for a valid scene")
+}
+
+/// The compute rasteriser interpolates a triangle's normal with its own barycentrics, equal to
+/// the hardware's within float rounding: a channel may round the other way, 1 or 2 out of 255.
+pub const RASTER_TOLERANCE: u8 = 2;
+
+/// Pixels with a channel more than `tolerance` apart.
+pub fn pixels_beyond(a: &image::RgbaImage, b: &image::RgbaImage, tolerance: u8) -> usize {
+    assert_eq!(a.dimensions(), b.dimensions());
+    a.pixels().zip(b.pixels()).filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > tolerance)).count()
+}
+
 pub fn input(scene: &Scene, mode: DrawMode, time: f32) -> FrameInput {
     FrameInput { time, ..FrameInput::new(scene.camera, mode) }
 }

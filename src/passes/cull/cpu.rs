@@ -6,7 +6,7 @@
 use glam::{Vec3, Vec4, Vec4Swizzles};
 
 use crate::gpu_scene::types::{FrameUniforms, GpuBatch, GpuObject};
-use crate::tunables::LOD_LEVELS;
+use crate::tunables::{LOD_LEVELS, SPIN_MASK};
 
 /// One object to draw: its id and the batch of the level it is drawn at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -32,7 +32,7 @@ fn rotate_y(p: Vec3, cs: (f32, f32)) -> Vec3 {
 
 /// Object space → world space at the frame's time (see `animate_point` in WGSL).
 pub fn animate_point(frame: &FrameUniforms, object: &GpuObject, local: Vec3) -> Vec3 {
-    let spin = frame.animation[((object.animation >> 16) & 0x7fff) as usize];
+    let spin = frame.animation[((object.animation >> 16) & SPIN_MASK) as usize];
     let orbit = frame.animation[(object.animation & 0xffff) as usize];
     let spun = rotate_y(local, (spin.z, spin.w));
     let placed = (object.model * spun.extend(1.0)).xyz();

@@ -16,7 +16,7 @@ use crate::passes::Phase;
 use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
 use crate::tunables::{
     COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, COUNTER_IN_FRUSTUM, COUNTER_LEVELS, COUNTER_OCCLUDED, COUNTER_SLOTS,
-    COUNTER_TOO_SMALL, COUNTER_TRIANGLES, COUNTER_VISIBLE, LOD_LEVELS, VARIANT_COUNT,
+    COUNTER_SOFT, COUNTER_TOO_SMALL, COUNTER_TRIANGLES, COUNTER_VISIBLE, LOD_LEVELS, SOFT_MAX_OBJECTS, VARIANT_COUNT,
 };
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
@@ -53,6 +53,8 @@ pub struct GpuCounters {
     pub triangles: u64,
     /// Objects drawn at each level of detail.
     pub levels: [u32; LOD_LEVELS as usize],
+    /// Of the drawn objects, those the compute rasteriser drew (`passes::raster`).
+    pub soft: u32,
 }
 
 impl GpuCounters {
@@ -67,6 +69,7 @@ impl GpuCounters {
             drawn: [at(COUNTER_DRAWN_EARLY), at(COUNTER_DRAWN_LATE)],
             triangles: at(COUNTER_TRIANGLES) as u64 | (at(COUNTER_TRIANGLES + 1) as u64) << 32,
             levels: std::array::from_fn(|level| at(COUNTER_LEVELS + level as u32)),
+            soft: at(COUNTER_SOFT).min(SOFT_MAX_OBJECTS),
         }
     }
 

@@ -15,6 +15,7 @@ use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers};
 use crate::passes::cull::cpu::DrawnObject;
+use crate::passes::raster::RasterPass;
 use crate::passes::Phase;
 use crate::pipelines::{render_all, PipelineCache, PipelineError, RenderSpec, ShaderSpec, VertexBufferSpec};
 use crate::scene::Variant;
@@ -36,8 +37,9 @@ pub const CLEAR_COLOR: wgpu::Color = wgpu::Color { r: 0.02, g: 0.025, b: 0.035, 
 
 /// What the main pass draws.
 pub enum Draws<'a> {
-    /// The draws the cull (and build) passes wrote.
-    Indirect(indirect::IndirectDraws),
+    /// The draws the cull (and build) passes wrote, with, where there is a compute
+    /// rasteriser, its resolve of the phase (drawn first).
+    Indirect(indirect::IndirectDraws, Option<&'a RasterPass>),
     /// One draw per visible object (ascending ids, hence grouped by variant).
     Baseline(&'a [DrawnObject]),
     /// A recorded bundle, replayed.
@@ -143,38 +145,89 @@ pub fn variant_spec(
     }
 }
 
-/// The draw shader's line that keeps vertex colours and a normal map's second coordinate set.
-const OPTIONAL_INPUTS_ON: &str = "const OPTIONAL_SURFACE_INPUTS: bool = true;";
+/// What one variant's pipeline reads beyond position, normal, material and level: the draw
+/// shader's `OPTIONAL_SURFACE_INPUTS`, `SURFACE_TEXTURES` and `NORMAL_MAPS`. What a variant does
+/// not read is left out of its shader, so the vertex shader hands the rasteriser less: on the
+/// H200 that is what the main pass of small triangles is bound by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SurfaceInputs {
+    /// Vertex colours and a normal map's second coordinate set.
+    pub optional: bool,
+    /// Texture coordinates, for a base-colour texture or a normal map.
+    pub textures: bool,
+    /// Tangents, for a normal map.
+    pub normal_maps: bool,
+}
 
-/// The composed draw shader without vertex colours and a normal map's second coordinate set
-/// (white, and the main set): for scenes that use neither ([`uses_optional_inputs`]).
-pub fn lean_source(source: &str) -> String {
-    assert!(source.contains(OPTIONAL_INPUTS_ON), "shaders/draw.wgsl declares OPTIONAL_SURFACE_INPUTS");
-    source.replace(OPTIONAL_INPUTS_ON, "const OPTIONAL_SURFACE_INPUTS: bool = false;")
+/// The draw shader's lines that declare the three inputs, as `shaders/draw.wgsl` has them.
+const SURFACE_INPUT_LINES: [&str; 3] = [
+    "const OPTIONAL_SURFACE_INPUTS: bool = true;",
+    "const SURFACE_TEXTURES: bool = true;",
+    "const NORMAL_MAPS: bool = true;",
+];
+
+impl SurfaceInputs {
+    /// Everything: for scenes that will change (live scenes), whose materials are not known
+    /// when the pipelines are made.
+    pub const ALL: Self = Self { optional: true, textures: true, normal_maps: true };
+    pub const NONE: Self = Self { optional: false, textures: false, normal_maps: false };
+
+    /// Per variant (indexed by `Variant as usize`), what the scene's materials of that
+    /// variant read. Vertex colours and second-set normal maps count for every lit variant
+    /// (`uses_optional_inputs`); the debug variant reads none of them.
+    pub fn of_scene(scene: &crate::scene::Scene) -> [Self; Variant::ALL.len()] {
+        let optional = uses_optional_inputs(scene);
+        Variant::ALL.map(|variant| {
+            if variant == Variant::Debug {
+                return Self::NONE;
+            }
+            let (mut textures, mut normal_maps) = (false, false);
+            for material in scene.materials.iter().filter(|m| m.variant == variant) {
+                textures |= material.base_color_layer.is_some() || material.normal_layer.is_some();
+                normal_maps |= material.normal_layer.is_some();
+            }
+            Self { optional, textures, normal_maps }
+        })
+    }
+
+    /// The composed draw shader `source` with these inputs.
+    pub fn source(self, source: &str) -> String {
+        let mut out = source.to_owned();
+        for (line, on) in SURFACE_INPUT_LINES.iter().zip([self.optional, self.textures, self.normal_maps]) {
+            assert!(out.contains(line), "shaders/draw.wgsl declares `{line}`");
+            if !on {
+                out = out.replace(line, &line.replace("true", "false"));
+            }
+        }
+        out
+    }
 }
 
 /// Whether a scene draws vertex colours (a mesh has them) or a normal map on another coordinate
-/// set than its material's main one: what the lean shader leaves out.
+/// set than its material's main one.
 pub fn uses_optional_inputs(scene: &crate::scene::Scene) -> bool {
     scene.meshes.meshes.iter().any(|mesh| mesh.has_colors)
         || scene.materials.iter().any(crate::scene::Material::normal_map_on_other_set)
 }
 
 impl MainPass {
-    /// Gets every variant's pipeline from the cache, compiling them in parallel; without
-    /// `optional_inputs`, from the lean shader ([`lean_source`]).
+    /// Gets every variant's pipeline from the cache, compiling them in parallel, each from the
+    /// draw shader with its variant's `inputs` (indexed by `Variant as usize`).
     pub fn new(
         cache: &PipelineCache,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
-        optional_inputs: bool,
+        inputs: [SurfaceInputs; Variant::ALL.len()],
     ) -> Result<Self, PipelineError> {
-        let mut shader = SHADER.spec(WORKGROUP_SIZE);
-        if !optional_inputs {
-            shader.source = Arc::new(lean_source(&shader.source));
-        }
-        let specs: Vec<_> =
-            Variant::ALL.iter().map(|&v| variant_spec(&layouts.render, &shader, v, color_format)).collect();
+        let composed = SHADER.spec(WORKGROUP_SIZE);
+        let specs: Vec<_> = Variant::ALL
+            .iter()
+            .map(|&v| {
+                let source = Arc::new(inputs[v as usize].source(&composed.source));
+                let shader = ShaderSpec { label: composed.label.clone(), source };
+                variant_spec(&layouts.render, &shader, v, color_format)
+            })
+            .collect();
         let pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
         let encodes_srgb = encodes_srgb(color_format);
         let clear_color = if encodes_srgb {
@@ -191,8 +244,14 @@ impl MainPass {
     }
 
     /// Draws once with every pipeline into a 1×1 target whose contents are discarded (see
-    /// `frame::prewarm`).
-    pub fn prewarm(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, target: &FrameTarget<'_>) {
+    /// `frame::prewarm`), the compute rasteriser's resolve pipelines too where there is one.
+    pub fn prewarm(
+        &self,
+        frame: &mut FrameEncoder<'_>,
+        buffers: &SceneBuffers,
+        target: &FrameTarget<'_>,
+        raster: Option<&RasterPass>,
+    ) {
         let mut pass = self.begin(frame, NAME, target, LoadOps::Clear, wgpu::StoreOp::Discard);
         Self::bind_scene(&mut pass, buffers);
         // The identity slot of object 0, or the padding element of an empty scene.
@@ -200,6 +259,9 @@ impl MainPass {
         for pipeline in &self.pipelines {
             pass.set_pipeline(pipeline);
             pass.draw_indexed(0..3, 0, instance..instance + 1);
+        }
+        if let Some(raster) = raster {
+            raster.prewarm_resolve(&mut pass, buffers);
         }
     }
 
@@ -219,7 +281,13 @@ impl MainPass {
         let load = if phase == Phase::Late { LoadOps::Load } else { LoadOps::Clear };
         let mut pass = self.begin(frame, name, target, load, wgpu::StoreOp::Store);
         match draws {
-            Draws::Indirect(indirect) => {
+            Draws::Indirect(indirect, raster) => {
+                // The resolve first (the depth test keeps the nearer of it and the hardware's
+                // draws either way): lavapipe (Mesa 22.3) applies the count of a preceding
+                // multi_draw_indexed_indirect_count to a draw_indirect that follows it.
+                if let Some(raster) = raster {
+                    raster.resolve(&mut pass, buffers, phase);
+                }
                 Self::bind_scene(&mut pass, buffers);
                 indirect::record(self, &mut pass, buffers, prepared, indirect);
             }

@@ -1,0 +1,144 @@
+//! Pass "raster" (and "raster late"): the compute rasteriser. The cull pass lists the small
+//! objects it can draw (`SOFT_BIT`, projected radius within `SOFT_MAX_RADIUS_PX`) in
+//! `instances[frame.soft_base..]`; here one workgroup per listed object runs one thread per
+//! triangle in turn. A thread transforms its triangle exactly as the draw shader's vertex
+//! stage does, snaps the corners to 1/256 pixel, and tests the pixel centres of its bounding
+//! box with integer edge functions under the top-left rule (Vulkan's rasterisation rules, as
+//! NVIDIA's and lavapipe's rasterisers apply them). A covered pixel keeps the nearest
+//! (depth, payload) in `pixels[]` with a 64-bit `atomicMax` on the inverted pair, so the nearest
+//! depth wins, the lowest payload breaks ties, and a cleared (zero) word is empty. The payload
+//! is the object's place in the list above `SOFT_TRIANGLE_BITS` and the triangle below.
+//!
+//! The resolve pipeline (`shaders/resolve.wgsl`), drawn at the end of the main pass, shades
+//! what is left and writes colour and depth, depth-tested against what the hardware drew.
+//!
+//! On the H200, whose raster hardware draws about 1 G vertices a second, a thread per triangle
+//! on 132 SMs draws the small objects of the stress scenes 10-50 times faster
+//! (`examples/soft_raster_probe.rs`, docs/BENCHMARKS.md).
+
+// Bindings: groups `frame` and `raster io`, declared from their tables in
+// src/gpu_scene/layout.rs ahead of this file.
+
+/// Corner `index` of the arena (a vertex index with the batch's base vertex added), in clip
+/// space: the draw shader's `vs_main` arithmetic.
+fn clip_of(object: GpuObject, index: u32) -> vec4<f32> {
+    let i = index * 8u;
+    let local = vec3<f32>(vertex_words[i], vertex_words[i + 1u], vertex_words[i + 2u]);
+    return frame.view_proj * vec4<f32>(animate_point(object, local), 1.0);
+}
+
+/// Clip space → framebuffer pixels (x right, y down), as the viewport transform maps it.
+fn screen_of(clip: vec4<f32>) -> vec2<f32> {
+    let ndc = clip.xy / clip.w;
+    return vec2<f32>((ndc.x * 0.5 + 0.5) * frame.target_size.x, (0.5 - ndc.y * 0.5) * frame.target_size.y);
+}
+
+/// Edge function of (a, b) at p, in 1/256² pixel units: positive on the inner side of a
+/// triangle that turns clockwise on screen.
+fn edge(a: vec2<i32>, b: vec2<i32>, p: vec2<i32>) -> i32 {
+    return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+}
+
+/// The top-left rule for an edge of a triangle that turns clockwise on screen (y down): a top
+/// edge runs right, a left edge runs up. A sample exactly on an edge is covered only by a
+/// top or left one.
+fn is_top_left(a: vec2<i32>, b: vec2<i32>) -> bool {
+    let d = b - a;
+    return (d.y == 0 && d.x > 0) || d.y < 0;
+}
+
+/// Draws triangle `triangle` of `batch` for `object` into `pixels[]`, tagged `payload`.
+fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u32) {
+    let first = batch.first_index + triangle * 3u;
+    let c0 = clip_of(object, u32(i32(indices[first]) + batch.base_vertex));
+    let c1 = clip_of(object, u32(i32(indices[first + 1u]) + batch.base_vertex));
+    let c2 = clip_of(object, u32(i32(indices[first + 2u]) + batch.base_vertex));
+    // Cannot happen for an object the cull pass listed (its nearest point is many radii in
+    // front of the camera); a triangle that did would be left out, not drawn wrong.
+    if min(c0.w, min(c1.w, c2.w)) <= 0.0 {
+        return;
+    }
+    let s0 = screen_of(c0);
+    let s1 = screen_of(c1);
+    let s2 = screen_of(c2);
+    let lo_f = min(s0, min(s1, s2));
+    let hi_f = max(s0, max(s1, s2));
+    if any(hi_f - lo_f > vec2<f32>(f32(SOFT_MAX_TRIANGLE_PX))) || any(hi_f < vec2<f32>(0.0))
+        || any(lo_f > frame.target_size) {
+        return;
+    }
+    let p0 = vec2<i32>(round(s0 * 256.0));
+    var p1 = vec2<i32>(round(s1 * 256.0));
+    var p2 = vec2<i32>(round(s2 * 256.0));
+    var z = vec3<f32>(c0.z / c0.w, c1.z / c1.w, c2.z / c2.w);
+    // Counter-clockwise in NDC (y up), a front face, turns anticlockwise on screen (y down):
+    // negative area under `edge`.
+    let area = edge(p0, p1, p2);
+    if area == 0 || (area > 0 && batch.variant != VARIANT_DOUBLE_SIDED) {
+        return;
+    }
+    if area < 0 {
+        let p = p1;
+        p1 = p2;
+        p2 = p;
+        z = z.xzy;
+    }
+    let lo = max((min(p0, min(p1, p2)) + 127) >> vec2<u32>(8u), vec2<i32>(0));
+    let hi = min((max(p0, max(p1, p2)) - 128) >> vec2<u32>(8u), vec2<i32>(frame.target_size) - 1);
+    // Samples exactly on an edge that is not top or left fail by one.
+    let bias = vec3<i32>(
+        select(-1, 0, is_top_left(p1, p2)),
+        select(-1, 0, is_top_left(p2, p0)),
+        select(-1, 0, is_top_left(p0, p1)),
+    );
+    let total = f32(abs(area));
+    let key_low = u64(0xffffffffu - payload);
+    let width = u32(frame.target_size.x);
+    for (var y = lo.y; y <= hi.y; y++) {
+        for (var x = lo.x; x <= hi.x; x++) {
+            let p = vec2<i32>(x * 256 + 128, y * 256 + 128);
+            let w = vec3<i32>(edge(p1, p2, p), edge(p2, p0, p), edge(p0, p1, p));
+            if all(w + bias >= vec3<i32>(0)) {
+                let b = vec3<f32>(w) / total;
+                let depth = clamp(b.x * z.x + b.y * z.y + b.z * z.z, 0.0, 1.0);
+                let key = (u64(0xffffffffu - bitcast<u32>(depth)) << 32u) | key_low;
+                atomicMax(&pixels[u32(y) * width + u32(x)], key);
+            }
+        }
+    }
+}
+
+/// Rasterises listed object `first + group` (one workgroup), one triangle per thread in turn.
+fn raster_object(group: u32, first: u32, lane: u32) {
+    let slot = first + group;
+    if slot >= min(draw_counts[COUNTER_SOFT], SOFT_MAX_OBJECTS) {
+        return;
+    }
+    let entry = instances[frame.soft_base + slot];
+    let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
+    let batch = batches[object.batch + (entry >> LEVEL_SHIFT)];
+    let triangles = min(batch.index_count / 3u, SOFT_MAX_TRIANGLES);
+    for (var triangle = lane; triangle < triangles; triangle += RASTER_WORKGROUP_SIZE) {
+        raster_triangle(object, batch, triangle, (slot << SOFT_TRIANGLE_BITS) | triangle);
+    }
+}
+
+/// The first (or only) phase: the list from its start.
+@compute @workgroup_size(RASTER_WORKGROUP_SIZE)
+fn raster(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lane: u32,
+) {
+    raster_object(group.x + group.y * groups.x, 0u, lane);
+}
+
+/// The second phase: the objects it added, after the first phase's.
+@compute @workgroup_size(RASTER_WORKGROUP_SIZE)
+fn raster_late(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lane: u32,
+) {
+    raster_object(group.x + group.y * groups.x, draw_counts[COUNTER_SOFT_EARLY], lane);
+}

@@ -1,0 +1,209 @@
+//! Pass "raster" (`shaders/raster.wgsl`, and "raster late" in the second phase): the compute
+//! rasteriser for small objects, and its resolve (`shaders/resolve.wgsl`), a full-screen draw
+//! at the end of the main pass.
+//!
+//! The cull pass lists the drawn objects the compute rasteriser can draw (untextured, opaque
+//! or double-sided, no vertex colours, projected radius within `SOFT_MAX_RADIUS_PX`, at most
+//! `SOFT_MAX_TRIANGLES` triangles at their level); the build pass writes this pass's indirect
+//! dispatch, one workgroup per listed object. The pass writes the nearest triangle per pixel
+//! into a visibility buffer (`pixels`, 8 bytes per pixel of the target, cleared in the first
+//! phase); the resolve shades those pixels into the main pass's target with their depth.
+//! Recorded commands are constant in the object count: one clear, one indirect dispatch and
+//! one indirect full-screen draw per phase (zero vertices when the phase listed nothing, so a
+//! still scene's second phase costs no full-screen pass).
+//!
+//! Why: the H200's raster hardware shades about 1 G vertices a second, so small objects cost
+//! what their vertices cost however few pixels they cover; a thread per triangle on the
+//! compute units draws them 10-50 times faster (`examples/soft_raster_probe.rs`). It needs
+//! 64-bit atomics (`SHADER_INT64`, `SHADER_INT64_ATOMIC_MIN_MAX`); without them every object
+//! goes to the hardware.
+
+use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
+use crate::gpu::target::depth_test;
+use crate::gpu_scene::layout::{Layouts, FRAME, RASTER_IO, RESOLVE_IO};
+use crate::gpu_scene::shader::PassShader;
+use crate::gpu_scene::SceneBuffers;
+use crate::passes::Phase;
+use crate::pipelines::{compute_all, compute_spec, render_all, PipelineCache, PipelineError, RenderSpec};
+use crate::tunables::WORKGROUP_SIZE;
+
+/// The pass's wgpu label, puffin scope and GPU timestamp name.
+pub const NAME: &str = "raster";
+/// The second phase's name.
+pub const LATE_NAME: &str = "raster late";
+
+pub const SHADER: PassShader = PassShader {
+    file: "shaders/raster.wgsl",
+    body: include_str!("../../shaders/raster.wgsl"),
+    groups: &[&FRAME, &RASTER_IO],
+};
+
+pub const RESOLVE_SHADER: PassShader = PassShader {
+    file: "shaders/resolve.wgsl",
+    body: include_str!("../../shaders/resolve.wgsl"),
+    groups: &[&FRAME, &RESOLVE_IO],
+};
+
+/// The features the compute rasteriser needs.
+pub const FEATURES: wgpu::Features = crate::gpu::context::SOFT_RASTER_FEATURES;
+
+/// The visibility buffer of one target size and the bind groups that read it.
+struct Pixels {
+    width: u32,
+    height: u32,
+    buffer: wgpu::Buffer,
+    raster_group: wgpu::BindGroup,
+    resolve_group: wgpu::BindGroup,
+}
+
+pub struct RasterPass {
+    raster: wgpu::ComputePipeline,
+    raster_late: wgpu::ComputePipeline,
+    resolve: wgpu::RenderPipeline,
+    resolve_late: wgpu::RenderPipeline,
+    /// Fitted to the target by [`RasterPass::fit`]; `None` until then, and after the scene's
+    /// buffers change.
+    pixels: Option<Pixels>,
+}
+
+impl RasterPass {
+    /// Gets the pipelines from the cache; the resolve draws into targets of `color_format`.
+    pub fn new(
+        cache: &PipelineCache,
+        layouts: &Layouts,
+        color_format: wgpu::TextureFormat,
+    ) -> Result<Self, PipelineError> {
+        let shader = SHADER.spec(WORKGROUP_SIZE);
+        let specs = [
+            compute_spec(NAME, &layouts.raster, &shader, "raster"),
+            compute_spec(LATE_NAME, &layouts.raster, &shader, "raster_late"),
+        ];
+        let mut computes = compute_all(cache, &specs).into_iter();
+        let resolve_shader = RESOLVE_SHADER.spec(WORKGROUP_SIZE);
+        let resolve_spec = |entry: &str| RenderSpec {
+            label: format!("resolve {entry}"),
+            layout: layouts.resolve.clone(),
+            shader: resolve_shader.clone(),
+            vertex_entry: "vs_fullscreen".into(),
+            fragment_entry: Some(entry.into()),
+            vertex_buffers: Vec::new(),
+            targets: vec![Some(wgpu::ColorTargetState {
+                format: color_format,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: Some(depth_test()),
+            multisample: Default::default(),
+        };
+        let mut renders = render_all(cache, &[resolve_spec("fs_resolve"), resolve_spec("fs_resolve_late")]).into_iter();
+        let mut compute = || computes.next().expect("one result per spec");
+        let (raster, raster_late) = (compute()?, compute()?);
+        let mut render = || renders.next().expect("one result per spec");
+        let (resolve, resolve_late) = (render()?, render()?);
+        Ok(Self { raster, raster_late, resolve, resolve_late, pixels: None })
+    }
+
+    /// Makes the visibility buffer for a `width` × `height` target, and the bind groups over it
+    /// and `buffers`, unless they fit already.
+    pub fn fit(&mut self, device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers, width: u32, height: u32) {
+        if self.pixels.as_ref().is_some_and(|p| p.width == width && p.height == height) {
+            return;
+        }
+        let buffer = crate::gpu::counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("visibility buffer"),
+                size: u64::from(width.max(1)) * u64::from(height.max(1)) * 8,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            },
+        );
+        let raster_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(RASTER_IO.label),
+            layout: &layouts.raster_io,
+            entries: &[
+                RASTER_IO.buffer("objects", &buffers.objects),
+                RASTER_IO.buffer("batches", &buffers.batches),
+                RASTER_IO.buffer("instances", &buffers.instances),
+                RASTER_IO.buffer("draw_counts", &buffers.draw_counts),
+                RASTER_IO.buffer("vertex_words", &buffers.vertices),
+                RASTER_IO.buffer("indices", &buffers.indices),
+                RASTER_IO.buffer("pixels", &buffer),
+            ],
+        });
+        let resolve_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(RESOLVE_IO.label),
+            layout: &layouts.resolve_io,
+            entries: &[
+                RESOLVE_IO.buffer("objects", &buffers.objects),
+                RESOLVE_IO.buffer("batches", &buffers.batches),
+                RESOLVE_IO.buffer("materials", &buffers.materials),
+                RESOLVE_IO.buffer("instances", &buffers.instances),
+                RESOLVE_IO.buffer("draw_counts", &buffers.draw_counts),
+                RESOLVE_IO.buffer("vertex_words", &buffers.vertices),
+                RESOLVE_IO.buffer("indices", &buffers.indices),
+                RESOLVE_IO.buffer("pixels", &buffer),
+            ],
+        });
+        self.pixels = Some(Pixels { width, height, buffer, raster_group, resolve_group });
+    }
+
+    /// Forgets the bind groups: the scene's buffers changed; the next [`RasterPass::fit`]
+    /// makes new ones.
+    pub fn invalidate(&mut self) {
+        self.pixels = None;
+    }
+
+    /// Records the phase's raster pass (the first phase clears the visibility buffer first).
+    /// Call after the phase's build pass, which writes the dispatch, and after [`RasterPass::fit`].
+    pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, phase: Phase) {
+        let name = phase.pass_name(NAME, LATE_NAME);
+        puffin::profile_scope!(name);
+        let pixels = self.pixels.as_ref().expect("fit before record");
+        if phase != Phase::Late {
+            frame.encoder.clear_buffer(&pixels.buffer, 0, None);
+        }
+        let mut pass = frame.compute_pass(name);
+        pass.set_pipeline(if phase == Phase::Late { &self.raster_late } else { &self.raster });
+        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
+        pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
+        pass.dispatch_indirect(&buffers.draws, buffers.raster_dispatch_offset());
+    }
+
+    /// Records the phase's resolve into the main pass, after its draws: an indirect draw the
+    /// build pass wrote, one full-screen triangle, or none where the phase listed no object.
+    pub fn resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers, phase: Phase) {
+        let pixels = self.pixels.as_ref().expect("fit before resolve");
+        pass.set_pipeline(if phase == Phase::Late { &self.resolve_late } else { &self.resolve });
+        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
+        pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
+        pass.draw_indirect(&buffers.draws, buffers.resolve_draw_offset());
+    }
+
+    /// Runs each pipeline once on an empty list (see `frame::prewarm`); the resolve draws into
+    /// `pass` nothing (the cleared buffer holds no pixel).
+    pub fn prewarm_compute(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers) {
+        let pixels = self.pixels.as_ref().expect("fit before prewarm");
+        frame.encoder.clear_buffer(&pixels.buffer, 0, None);
+        let mut pass = frame.compute_pass(NAME);
+        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
+        pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
+        for pipeline in [&self.raster, &self.raster_late] {
+            pass.set_pipeline(pipeline);
+            pass.dispatch(1, 1);
+        }
+    }
+
+    /// The resolve pipelines, each drawn once into `pass` over the cleared visibility buffer,
+    /// so every pixel is discarded (see [`RasterPass::prewarm_compute`]).
+    pub fn prewarm_resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers) {
+        let pixels = self.pixels.as_ref().expect("fit before prewarm");
+        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
+        pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
+        for pipeline in [&self.resolve, &self.resolve_late] {
+            pass.set_pipeline(pipeline);
+            pass.draw(0..3, 0..1);
+        }
+    }
+}
