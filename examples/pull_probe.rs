@@ -22,7 +22,8 @@
 //! way, the nanoseconds per object, and the pixels the other ways' images differ from the
 //! instanced one in (0 expected: all draw the same triangles in the same order).
 
-use glam::{Mat4, Vec3};
+mod probe_common;
+
 use multidraw::bench::report::Stat;
 use multidraw::gpu::target::{depth_test, OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu::timer::GpuTimer;
@@ -112,40 +113,8 @@ fn reorder(mesh: &MeshData) -> MeshData {
     }
 }
 
-/// A hash of `i` in [0, 1).
-fn unit(i: u32, salt: u32) -> f32 {
-    procedural::hash01(i.wrapping_mul(0x9e37_79b9).wrapping_add(salt))
-}
-
-struct Args {
-    objects: u32,
-    frames: usize,
-    width: u32,
-    height: u32,
-}
-
-fn args() -> Result<Args, String> {
-    let mut args = std::env::args().skip(1);
-    let objects = args.next().map(|a| a.parse().map_err(|e| format!("OBJECTS {a:?}: {e}"))).transpose()?;
-    let frames = args.next().map(|a| a.parse().map_err(|e| format!("FRAMES {a:?}: {e}"))).transpose()?;
-    let (width, height) = match args.next() {
-        Some(size) => {
-            let (w, h) = size.split_once('x').ok_or(format!("size {size:?}: expected WIDTHxHEIGHT"))?;
-            (w.parse().map_err(|e| format!("width {w:?}: {e}"))?, h.parse().map_err(|e| format!("height {h:?}: {e}"))?)
-        }
-        None => (1920, 1080),
-    };
-    Ok(Args { objects: objects.unwrap_or(485_000), frames: frames.unwrap_or(30), width, height })
-}
-
 fn main() {
-    let args = match args() {
-        Ok(args) => args,
-        Err(message) => {
-            eprintln!("error: {message}\nusage: pull_probe [OBJECTS] [FRAMES] [WIDTHxHEIGHT]");
-            std::process::exit(2);
-        }
-    };
+    let args = probe_common::args_or_exit("pull_probe");
     let ctx = match GpuContext::headless(&ContextOptions::default()) {
         Ok(ctx) => ctx,
         Err(e) => {
@@ -161,18 +130,8 @@ fn main() {
     println!("adapter: {} ({:?})", ctx.info.name, ctx.info.backend);
     println!("{} objects, {}x{}, median of {} frames", args.objects, args.width, args.height, args.frames);
 
-    // Objects in a box in front of the camera, sized so that each covers a few pixels, as the
-    // far field of the stress scenes does.
-    let objects: Vec<[f32; 4]> = (0..args.objects)
-        .map(|i| {
-            let p = Vec3::new(unit(i, 1) * 2.0 - 1.0, unit(i, 2) * 2.0 - 1.0, -unit(i, 3));
-            let depth = 20.0 + p.z.abs() * 80.0;
-            [p.x * depth * 0.85, p.y * depth * 0.48, -depth, 0.25 + 0.25 * unit(i, 4)]
-        })
-        .collect();
+    let (objects, view_proj) = probe_common::scattered(&args);
     let identity: Vec<u32> = (0..args.objects).collect();
-    let aspect = args.width as f32 / args.height as f32;
-    let view_proj: Mat4 = glam::camera::rh::proj::directx::perspective(60f32.to_radians(), aspect, 0.5, 200.0);
 
     let storage = |label: &str, contents: &[u8]| {
         device.create_buffer_init(&wgpu::util::BufferInitDescriptor {

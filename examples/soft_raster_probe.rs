@@ -18,7 +18,8 @@
 //! `cargo run --release --example soft_raster_probe -- [OBJECTS] [FRAMES] [WIDTHxHEIGHT]`
 //! (defaults 485000, 30, 1920x1080). Needs SHADER_INT64 and SHADER_INT64_ATOMIC_MIN_MAX.
 
-use glam::{Mat4, Vec3};
+mod probe_common;
+
 use multidraw::bench::report::Stat;
 use multidraw::gpu::target::{depth_test, OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu::timer::GpuTimer;
@@ -244,32 +245,6 @@ fn packed(mesh: MeshData) -> MeshData {
     optimize::for_drawing(mesh)
 }
 
-/// A hash of `i` in [0, 1).
-fn unit(i: u32, salt: u32) -> f32 {
-    procedural::hash01(i.wrapping_mul(0x9e37_79b9).wrapping_add(salt))
-}
-
-struct Args {
-    objects: u32,
-    frames: usize,
-    width: u32,
-    height: u32,
-}
-
-fn args() -> Result<Args, String> {
-    let mut args = std::env::args().skip(1);
-    let objects = args.next().map(|a| a.parse().map_err(|e| format!("OBJECTS {a:?}: {e}"))).transpose()?;
-    let frames = args.next().map(|a| a.parse().map_err(|e| format!("FRAMES {a:?}: {e}"))).transpose()?;
-    let (width, height) = match args.next() {
-        Some(size) => {
-            let (w, h) = size.split_once('x').ok_or(format!("size {size:?}: expected WIDTHxHEIGHT"))?;
-            (w.parse().map_err(|e| format!("width {w:?}: {e}"))?, h.parse().map_err(|e| format!("height {h:?}: {e}"))?)
-        }
-        None => (1920, 1080),
-    };
-    Ok(Args { objects: objects.unwrap_or(485_000), frames: frames.unwrap_or(30), width, height })
-}
-
 fn device() -> Result<(wgpu::Device, wgpu::Queue, String), String> {
     let instance = wgpu::Instance::new(&wgpu::InstanceDescriptor::from_env_or_default());
     let adapter = pollster::block_on(instance.request_adapter(&Default::default())).map_err(|e| e.to_string())?;
@@ -293,13 +268,7 @@ fn device() -> Result<(wgpu::Device, wgpu::Queue, String), String> {
 }
 
 fn main() {
-    let args = match args() {
-        Ok(args) => args,
-        Err(message) => {
-            eprintln!("error: {message}\nusage: soft_raster_probe [OBJECTS] [FRAMES] [WIDTHxHEIGHT]");
-            std::process::exit(2);
-        }
-    };
+    let args = probe_common::args_or_exit("soft_raster_probe");
     let (device, queue, adapter) = match device() {
         Ok(d) => d,
         Err(e) => {
@@ -315,16 +284,8 @@ fn main() {
     println!("adapter: {adapter}");
     println!("{} objects, {}x{}, median of {} frames", args.objects, args.width, args.height, args.frames);
 
-    let objects: Vec<[f32; 4]> = (0..args.objects)
-        .map(|i| {
-            let p = Vec3::new(unit(i, 1) * 2.0 - 1.0, unit(i, 2) * 2.0 - 1.0, -unit(i, 3));
-            let depth = 20.0 + p.z.abs() * 80.0;
-            [p.x * depth * 0.85, p.y * depth * 0.48, -depth, 0.25 + 0.25 * unit(i, 4)]
-        })
-        .collect();
+    let (objects, view_proj) = probe_common::scattered(&args);
     let identity: Vec<u32> = (0..args.objects).collect();
-    let aspect = args.width as f32 / args.height as f32;
-    let view_proj: Mat4 = glam::camera::rh::proj::directx::perspective(60f32.to_radians(), aspect, 0.5, 200.0);
 
     let storage = |label: &str, contents: &[u8]| {
         device.create_buffer_init(&wgpu::util::BufferInitDescriptor {

@@ -20,7 +20,7 @@
 
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::depth_test;
-use crate::gpu_scene::layout::{Layouts, FRAME, RASTER_IO, RESOLVE_IO};
+use crate::gpu_scene::layout::{Group, Layouts, FRAME, RASTER_IO, RESOLVE_IO};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::SceneBuffers;
 use crate::passes::Phase;
@@ -119,33 +119,23 @@ impl RasterPass {
                 mapped_at_creation: false,
             },
         );
-        let raster_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(RASTER_IO.label),
-            layout: &layouts.raster_io,
-            entries: &[
-                RASTER_IO.buffer("objects", &buffers.objects),
-                RASTER_IO.buffer("batches", &buffers.batches),
-                RASTER_IO.buffer("instances", &buffers.instances),
-                RASTER_IO.buffer("draw_counts", &buffers.draw_counts),
-                RASTER_IO.buffer("vertex_words", &buffers.vertices),
-                RASTER_IO.buffer("indices", &buffers.indices),
-                RASTER_IO.buffer("pixels", &buffer),
-            ],
-        });
-        let resolve_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(RESOLVE_IO.label),
-            layout: &layouts.resolve_io,
-            entries: &[
-                RESOLVE_IO.buffer("objects", &buffers.objects),
-                RESOLVE_IO.buffer("batches", &buffers.batches),
-                RESOLVE_IO.buffer("materials", &buffers.materials),
-                RESOLVE_IO.buffer("instances", &buffers.instances),
-                RESOLVE_IO.buffer("draw_counts", &buffers.draw_counts),
-                RESOLVE_IO.buffer("vertex_words", &buffers.vertices),
-                RESOLVE_IO.buffer("indices", &buffers.indices),
-                RESOLVE_IO.buffer("pixels", &buffer),
-            ],
-        });
+        // Both groups bind the same buffers by name; the resolve's also the materials.
+        let shared = [
+            ("objects", &buffers.objects),
+            ("batches", &buffers.batches),
+            ("instances", &buffers.instances),
+            ("draw_counts", &buffers.draw_counts),
+            ("vertex_words", &buffers.vertices),
+            ("indices", &buffers.indices),
+            ("pixels", &buffer),
+        ];
+        let group = |table: &Group, layout: &wgpu::BindGroupLayout, extra: &[(&str, &wgpu::Buffer)]| {
+            let entries: Vec<_> =
+                shared.iter().chain(extra).map(|&(name, buffer)| table.buffer(name, buffer)).collect();
+            device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(table.label), layout, entries: &entries })
+        };
+        let raster_group = group(&RASTER_IO, &layouts.raster_io, &[]);
+        let resolve_group = group(&RESOLVE_IO, &layouts.resolve_io, &[("materials", &buffers.materials)]);
         self.pixels = Some(Pixels { width, height, buffer, raster_group, resolve_group });
     }
 
