@@ -108,7 +108,8 @@ impl EmbeddedRenderer {
     ) -> Result<Self, EmbedError> {
         let ctx = GpuContext::from_device(instance, adapter, device, queue)?;
         // No prewarm: it would submit a frame of its own.
-        // Live scenes may add meshes with vertex colours later.
+        // Live scenes may add meshes with vertex colours later, and change a material under its
+        // objects (a texture added), which the compute rasteriser's resolve would not see.
         let options = RendererOptions {
             prewarm: false,
             optional_inputs: true,
