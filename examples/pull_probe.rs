@@ -34,26 +34,13 @@ use wgpu::util::DeviceExt;
 const WARMUP: usize = 5;
 const WAYS: [&str; 3] = ["instanced", "pulled", "merged"];
 
+/// Followed by `probe_common::SCENE_WGSL` (the vertex layout and bindings).
 const SHADER: &str = r#"
 struct Uniforms {
     view_proj: mat4x4<f32>,
     index_count: u32,
     vertex_count: u32,
 }
-
-struct GpuVertex {
-    px: f32, py: f32, pz: f32,
-    nx: f32, ny: f32, nz: f32,
-    u: f32, v: f32,
-}
-
-@group(0) @binding(0) var<uniform> uniforms: Uniforms;
-/// xyz: position, w: scale.
-@group(0) @binding(1) var<storage, read> objects: array<vec4<f32>>;
-/// The identity list the engine's instance lists stand for (one more dependent load).
-@group(0) @binding(2) var<storage, read> instances: array<u32>;
-@group(0) @binding(3) var<storage, read> vertices: array<GpuVertex>;
-@group(0) @binding(4) var<storage, read> indices: array<u32>;
 
 struct VertexOut {
     @builtin(position) clip: vec4<f32>,
@@ -130,44 +117,16 @@ fn main() {
     println!("adapter: {} ({:?})", ctx.info.name, ctx.info.backend);
     println!("{} objects, {}x{}, median of {} frames", args.objects, args.width, args.height, args.frames);
 
-    let (objects, view_proj) = probe_common::scattered(&args);
-    let identity: Vec<u32> = (0..args.objects).collect();
-
-    let storage = |label: &str, contents: &[u8]| {
-        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(label),
-            contents,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::INDEX,
-        })
-    };
-    let object_buffer = storage("objects", bytemuck::cast_slice(&objects));
-    let instance_buffer = storage("instances", bytemuck::cast_slice(&identity));
-
-    let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::VERTEX,
-        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
-        count: None,
-    };
-    let read_only = wgpu::BufferBindingType::Storage { read_only: true };
-    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("probe"),
-        entries: &[
-            entry(0, wgpu::BufferBindingType::Uniform),
-            entry(1, read_only),
-            entry(2, read_only),
-            entry(3, read_only),
-            entry(4, read_only),
-        ],
-    });
+    let scene = probe_common::Scene::new(device, &args, wgpu::ShaderStages::VERTEX);
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some("probe"),
-        bind_group_layouts: &[&layout],
+        bind_group_layouts: &[&scene.layout],
         push_constant_ranges: &[],
     });
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("pull probe"),
-        source: wgpu::ShaderSource::Wgsl(SHADER.into()),
+        // WGSL resolves module-scope names in any order: the shared declarations can follow.
+        source: wgpu::ShaderSource::Wgsl(format!("{SHADER}{}", probe_common::SCENE_WGSL).into()),
     });
     let attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32x2];
     let vertex_layout =
@@ -229,36 +188,14 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (name, mesh) in &meshes {
-        let gpu_vertices: Vec<[f32; 8]> = mesh
-            .vertices
-            .iter()
-            .map(|v| {
-                [v.position[0], v.position[1], v.position[2], v.normal[0], v.normal[1], v.normal[2], v.uv[0], v.uv[1]]
-            })
-            .collect();
-        let vertex_buffer = storage("vertices", bytemuck::cast_slice(&gpu_vertices));
-        let index_buffer = storage("indices", bytemuck::cast_slice(&mesh.indices));
-        let index_count = mesh.indices.len() as u32;
-        let mut uniforms = [0u32; 20];
-        uniforms[..16].copy_from_slice(bytemuck::cast_slice(&view_proj.to_cols_array()));
-        uniforms[16] = index_count;
-        uniforms[17] = mesh.vertices.len() as u32;
-        let uniform_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("uniforms"),
-            contents: bytemuck::cast_slice(&uniforms),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("probe"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: uniform_buffer.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: object_buffer.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: instance_buffer.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: vertex_buffer.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 4, resource: index_buffer.as_entire_binding() },
-            ],
-        });
+        let vertex_count = mesh.vertices.len() as u32;
+        // Uniforms: index_count, vertex_count, then padding to the struct's 80 bytes.
+        let probe_common::MeshBinding {
+            vertices: vertex_buffer,
+            indices: index_buffer,
+            index_count,
+            group: bind_group,
+        } = scene.mesh(device, mesh, &[mesh.indices.len() as u32, vertex_count, 0, 0]);
         // The merged way's index buffer: every object's indices, offset by its vertices, so that
         // one non-instanced indexed draw covers all objects and the vertex shader finds the
         // object and its vertex from the index value. Built here once; an engine would write
@@ -266,11 +203,10 @@ fn main() {
         // one buffer.
         let merged_bytes = u64::from(index_count) * u64::from(args.objects) * 4;
         let merged_indices = (merged_bytes <= device.limits().max_buffer_size.min(1 << 30)).then(|| {
-            let vertex_count = mesh.vertices.len() as u32;
             let indices: Vec<u32> = (0..args.objects)
                 .flat_map(|object| mesh.indices.iter().map(move |&i| object * vertex_count + i))
                 .collect();
-            storage("merged indices", bytemuck::cast_slice(&indices))
+            probe_common::storage(device, "merged indices", bytemuck::cast_slice(&indices))
         });
         // DrawIndexedIndirectArgs (5 words), DrawIndirectArgs (4 words), DrawIndexedIndirectArgs.
         let total = index_count * args.objects;

@@ -38,19 +38,6 @@ struct Uniforms {
     objects: u32,
 }
 
-struct GpuVertex {
-    px: f32, py: f32, pz: f32,
-    nx: f32, ny: f32, nz: f32,
-    u: f32, v: f32,
-}
-
-@group(0) @binding(0) var<uniform> uniforms: Uniforms;
-/// xyz: position, w: scale.
-@group(0) @binding(1) var<storage, read> objects: array<vec4<f32>>;
-@group(0) @binding(2) var<storage, read> instances: array<u32>;
-@group(0) @binding(3) var<storage, read> vertices: array<GpuVertex>;
-@group(0) @binding(4) var<storage, read> indices: array<u32>;
-
 fn clip_of(id: u32, position: vec3<f32>) -> vec4<f32> {
     let object = objects[instances[id]];
     return uniforms.view_proj * vec4<f32>(object.xyz + position * object.w, 1.0);
@@ -284,18 +271,8 @@ fn main() {
     println!("adapter: {adapter}");
     println!("{} objects, {}x{}, median of {} frames", args.objects, args.width, args.height, args.frames);
 
-    let (objects, view_proj) = probe_common::scattered(&args);
-    let identity: Vec<u32> = (0..args.objects).collect();
-
-    let storage = |label: &str, contents: &[u8]| {
-        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(label),
-            contents,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::INDEX,
-        })
-    };
-    let object_buffer = storage("objects", bytemuck::cast_slice(&objects));
-    let instance_buffer = storage("instances", bytemuck::cast_slice(&identity));
+    let stages = wgpu::ShaderStages::VERTEX_FRAGMENT | wgpu::ShaderStages::COMPUTE;
+    let scene = probe_common::Scene::new(device, &args, stages);
     let pixels = u64::from(args.width) * u64::from(args.height);
     let visibility = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("visibility"),
@@ -304,24 +281,12 @@ fn main() {
         mapped_at_creation: false,
     });
 
-    let stages = wgpu::ShaderStages::VERTEX_FRAGMENT | wgpu::ShaderStages::COMPUTE;
     let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
         binding,
         visibility: stages,
         ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
         count: None,
     };
-    let read_only = wgpu::BufferBindingType::Storage { read_only: true };
-    let scene_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("probe scene"),
-        entries: &[
-            entry(0, wgpu::BufferBindingType::Uniform),
-            entry(1, read_only),
-            entry(2, read_only),
-            entry(3, read_only),
-            entry(4, read_only),
-        ],
-    });
     let vis_layout = |read_only: bool| {
         let visibility = if read_only { wgpu::ShaderStages::FRAGMENT } else { wgpu::ShaderStages::COMPUTE };
         device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -344,7 +309,10 @@ fn main() {
         device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(label),
             source: wgpu::ShaderSource::Wgsl(
-                format!("{COMMON}{body}").replace("RASTER_GROUP", &RASTER_GROUP.to_string()).into(),
+                // WGSL resolves module-scope names in any order: the shared declarations can follow.
+                format!("{COMMON}{body}{}", probe_common::SCENE_WGSL)
+                    .replace("RASTER_GROUP", &RASTER_GROUP.to_string())
+                    .into(),
             ),
         })
     };
@@ -385,7 +353,7 @@ fn main() {
     };
     let hardware = render(
         "hardware",
-        &layout(&[&scene_layout]),
+        &layout(&[&scene.layout]),
         &hardware_module,
         ("vs_instanced", "fs"),
         &[vertex_layout],
@@ -393,7 +361,7 @@ fn main() {
     );
     let resolve = render(
         "resolve",
-        &layout(&[&scene_layout, &read_layout]),
+        &layout(&[&scene.layout, &read_layout]),
         &resolve_module,
         ("vs_fullscreen", "fs_resolve"),
         &[],
@@ -401,7 +369,7 @@ fn main() {
     );
     let raster = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some("raster"),
-        layout: Some(&layout(&[&scene_layout, &write_layout])),
+        layout: Some(&layout(&[&scene.layout, &write_layout])),
         module: &raster_module,
         entry_point: Some("raster"),
         compilation_options: Default::default(),
@@ -409,7 +377,7 @@ fn main() {
     });
     let clear = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some("clear"),
-        layout: Some(&layout(&[&scene_layout, &write_layout])),
+        layout: Some(&layout(&[&scene.layout, &write_layout])),
         module: &clear_module,
         entry_point: Some("clear"),
         compilation_options: Default::default(),
@@ -443,38 +411,15 @@ fn main() {
     println!("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|");
     for (name, mesh) in meshes {
         let mesh = packed(mesh);
-        let gpu_vertices: Vec<[f32; 8]> = mesh
-            .vertices
-            .iter()
-            .map(|v| {
-                [v.position[0], v.position[1], v.position[2], v.normal[0], v.normal[1], v.normal[2], v.uv[0], v.uv[1]]
-            })
-            .collect();
-        let vertex_buffer = storage("vertices", bytemuck::cast_slice(&gpu_vertices));
-        let index_buffer = storage("indices", bytemuck::cast_slice(&mesh.indices));
-        let index_count = mesh.indices.len() as u32;
-        let mut uniforms = [0u32; 20];
-        uniforms[..16].copy_from_slice(bytemuck::cast_slice(&view_proj.to_cols_array()));
-        uniforms[16] = (args.width as f32).to_bits();
-        uniforms[17] = (args.height as f32).to_bits();
-        uniforms[18] = index_count;
-        uniforms[19] = args.objects;
-        let uniform_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("uniforms"),
-            contents: bytemuck::cast_slice(&uniforms),
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        let scene = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("probe scene"),
-            layout: &scene_layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: uniform_buffer.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 1, resource: object_buffer.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: instance_buffer.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 3, resource: vertex_buffer.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 4, resource: index_buffer.as_entire_binding() },
-            ],
-        });
+        // Uniforms: the target's size, index_count, the object count.
+        let words =
+            [(args.width as f32).to_bits(), (args.height as f32).to_bits(), mesh.indices.len() as u32, args.objects];
+        let probe_common::MeshBinding {
+            vertices: vertex_buffer,
+            indices: index_buffer,
+            index_count,
+            group: scene_group,
+        } = scene.mesh(device, &mesh, &words);
         let threads = args.objects * (index_count / 3);
         let groups = threads.div_ceil(RASTER_GROUP);
         let (gx, gy) = split(groups);
@@ -506,7 +451,7 @@ fn main() {
                 timestamp_writes: timestamps,
                 occlusion_query_set: None,
             });
-            pass.set_bind_group(0, &scene, &[]);
+            pass.set_bind_group(0, &scene_group, &[]);
             if name == "hardware" {
                 pass.set_pipeline(&hardware);
                 pass.set_vertex_buffer(0, vertex_buffer.slice(..));
@@ -531,7 +476,7 @@ fn main() {
                 timestamp_writes: timer.compute_writes("clear"),
             });
             cpass.set_pipeline(&clear);
-            cpass.set_bind_group(0, &scene, &[]);
+            cpass.set_bind_group(0, &scene_group, &[]);
             cpass.set_bind_group(1, &write_group, &[]);
             cpass.dispatch_workgroups(clear_groups.0, clear_groups.1, 1);
             drop(cpass);
@@ -540,7 +485,7 @@ fn main() {
                 timestamp_writes: timer.compute_writes("raster"),
             });
             cpass.set_pipeline(&raster);
-            cpass.set_bind_group(0, &scene, &[]);
+            cpass.set_bind_group(0, &scene_group, &[]);
             cpass.set_bind_group(1, &write_group, &[]);
             cpass.dispatch_workgroups(gx, gy, 1);
             drop(cpass);

@@ -2,7 +2,8 @@
 //! draw. (A directory without `main.rs`, so cargo does not take it for an example.)
 
 use glam::{Mat4, Vec3};
-use multidraw::mesh::procedural;
+use multidraw::mesh::{procedural, MeshData};
+use wgpu::util::DeviceExt;
 
 /// `[OBJECTS] [FRAMES] [WIDTHxHEIGHT]`.
 pub struct Args {
@@ -55,4 +56,112 @@ pub fn scattered(args: &Args) -> (Vec<[f32; 4]>, Mat4) {
         .collect();
     let aspect = args.width as f32 / args.height as f32;
     (objects, glam::camera::rh::proj::directx::perspective(60f32.to_radians(), aspect, 0.5, 200.0))
+}
+
+/// The WGSL both probes put after their own `Uniforms` struct: the vertex layout and the scene's
+/// bindings (group 0: the uniforms, then objects, the identity list the engine's instance lists
+/// stand for, vertices and indices).
+pub const SCENE_WGSL: &str = r#"
+struct GpuVertex {
+    px: f32, py: f32, pz: f32,
+    nx: f32, ny: f32, nz: f32,
+    u: f32, v: f32,
+}
+
+@group(0) @binding(0) var<uniform> uniforms: Uniforms;
+/// xyz: position, w: scale.
+@group(0) @binding(1) var<storage, read> objects: array<vec4<f32>>;
+/// The identity list the engine's instance lists stand for (one more dependent load).
+@group(0) @binding(2) var<storage, read> instances: array<u32>;
+@group(0) @binding(3) var<storage, read> vertices: array<GpuVertex>;
+@group(0) @binding(4) var<storage, read> indices: array<u32>;
+"#;
+
+/// A buffer of `contents` usable as storage, vertices and indices.
+pub fn storage(device: &wgpu::Device, label: &str, contents: &[u8]) -> wgpu::Buffer {
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::INDEX,
+    })
+}
+
+/// The objects of [`scattered`] on the GPU, and the layout of group 0 ([`SCENE_WGSL`]).
+pub struct Scene {
+    pub objects: wgpu::Buffer,
+    pub instances: wgpu::Buffer,
+    pub layout: wgpu::BindGroupLayout,
+    pub view_proj: Mat4,
+}
+
+/// One mesh's buffers and its group 0.
+pub struct MeshBinding {
+    pub vertices: wgpu::Buffer,
+    pub indices: wgpu::Buffer,
+    pub index_count: u32,
+    pub group: wgpu::BindGroup,
+}
+
+impl Scene {
+    /// Uploads [`scattered`]'s objects; group 0 is visible to `stages`.
+    pub fn new(device: &wgpu::Device, args: &Args, stages: wgpu::ShaderStages) -> Self {
+        let (objects, view_proj) = scattered(args);
+        let identity: Vec<u32> = (0..args.objects).collect();
+        let entry = |binding: u32, ty: wgpu::BufferBindingType| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: stages,
+            ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+            count: None,
+        };
+        let read_only = wgpu::BufferBindingType::Storage { read_only: true };
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("probe scene"),
+            entries: &[
+                entry(0, wgpu::BufferBindingType::Uniform),
+                entry(1, read_only),
+                entry(2, read_only),
+                entry(3, read_only),
+                entry(4, read_only),
+            ],
+        });
+        Self {
+            objects: storage(device, "objects", bytemuck::cast_slice(&objects)),
+            instances: storage(device, "instances", bytemuck::cast_slice(&identity)),
+            layout,
+            view_proj,
+        }
+    }
+
+    /// `mesh`'s vertices (position, normal, uv: 8 floats) and indices, and group 0 with
+    /// `uniforms` (the view-projection, then the probe's own words).
+    pub fn mesh(&self, device: &wgpu::Device, mesh: &MeshData, words: &[u32]) -> MeshBinding {
+        let vertices: Vec<[f32; 8]> = mesh
+            .vertices
+            .iter()
+            .map(|v| {
+                [v.position[0], v.position[1], v.position[2], v.normal[0], v.normal[1], v.normal[2], v.uv[0], v.uv[1]]
+            })
+            .collect();
+        let vertex_buffer = storage(device, "vertices", bytemuck::cast_slice(&vertices));
+        let index_buffer = storage(device, "indices", bytemuck::cast_slice(&mesh.indices));
+        let mut uniforms: Vec<u32> = bytemuck::cast_slice(&self.view_proj.to_cols_array()).to_vec();
+        uniforms.extend_from_slice(words);
+        let uniform_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("uniforms"),
+            contents: bytemuck::cast_slice(&uniforms),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("probe scene"),
+            layout: &self.layout,
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: uniform_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: self.objects.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: self.instances.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: vertex_buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 4, resource: index_buffer.as_entire_binding() },
+            ],
+        });
+        MeshBinding { vertices: vertex_buffer, indices: index_buffer, index_count: mesh.indices.len() as u32, group }
+    }
 }
