@@ -178,13 +178,24 @@ struct Decision {
 }
 
 /// Whether the compute rasteriser may draw the object at `level`: it is marked for it
-/// (`SOFT_BIT`), its projected radius at its nearest distance is within the threshold (so its
-/// triangles are small and it lies well in front of the camera), and the level has few
-/// enough triangles to number them in a payload.
-fn is_soft(object: GpuObject, level: u32, radius: f32, distance_sq: f32) -> bool {
-    return frame.soft_enabled != 0u && (object.animation & SOFT_BIT) != 0u
-        && within_nearest(radius * frame.soft_factor, radius, distance_sq)
-        && batches[object.batch + level].index_count <= 3u * SOFT_MAX_TRIANGLES;
+/// (`SOFT_BIT`), the level has few enough triangles to number them in a payload, and its
+/// bounding sphere projects within `SOFT_MAX_RADIUS_PX` wherever it is on screen, so every
+/// triangle fits the raster pass's window and the sphere lies well in front of the camera.
+/// Off the view axis by θ a sphere's image stretches radially by 1 / cos²θ (2.4× at the
+/// corners of a 60°, 16:9 view; far more in a wide one), so the test is
+/// `r · f / (d − r) ≤ SOFT_MAX_RADIUS_PX · cos²θ` with `cos θ = w / d` (`w` the centre's
+/// depth along the view axis, `d` its distance, `f` the focal length in pixels).
+fn is_soft(object: GpuObject, level: u32, center: vec3<f32>, radius: f32, distance_sq: f32) -> bool {
+    if frame.soft_enabled == 0u || (object.animation & SOFT_BIT) == 0u
+        || batches[object.batch + level].index_count > 3u * SOFT_MAX_TRIANGLES {
+        return false;
+    }
+    let w = (frame.view_proj * vec4<f32>(center, 1.0)).w;
+    let distance = sqrt(distance_sq);
+    if w <= radius || distance <= radius {
+        return false;
+    }
+    return radius * frame.soft_factor * distance_sq <= (distance - radius) * w * w;
 }
 
 fn classify(id: u32, object: GpuObject, phase: u32) -> Decision {
@@ -227,7 +238,7 @@ fn classify(id: u32, object: GpuObject, phase: u32) -> Decision {
             decision.draw = visible;
         }
     }
-    decision.soft = decision.draw && is_soft(object, decision.level, radius, distance_sq);
+    decision.soft = decision.draw && is_soft(object, decision.level, center, radius, distance_sq);
     return decision;
 }
 

@@ -92,13 +92,13 @@ pub const COUNTER_SOFT_EARLY: u32 = COUNTER_SOFT + 1;
 /// Number of counter slots after the draw counts.
 pub const COUNTER_SLOTS: u32 = 10 + LOD_LEVELS;
 
-/// Objects whose projected bounding sphere has at most this radius, in pixels (at the nearest
-/// distance, as LOD judges it), are drawn by the compute rasteriser (`passes::raster`) where it
-/// can draw them: small enough that every triangle stays within its window
-/// ([`SOFT_MAX_TRIANGLE_PX`], with room for the stretch of a sphere projected off-axis, 1.5×
-/// at the corners of a 60° view), and where it is much cheaper than the hardware path on a GPU
-/// with little raster hardware (the H200: `examples/soft_raster_probe.rs`).
-pub const SOFT_MAX_RADIUS_PX: f32 = 24.0;
+/// Objects whose bounding sphere projects to at most this radius, in pixels, wherever it is on
+/// screen (at its nearest distance, stretched by its angle off the view axis: `is_soft` in
+/// `shaders/cull.wgsl`), are drawn by the compute rasteriser (`passes::raster`) where it can
+/// draw them: every triangle then fits its window ([`SOFT_MAX_TRIANGLE_PX`], with room for
+/// snapping), and it is much cheaper there than the hardware path on a GPU with little raster
+/// hardware (the H200: `examples/soft_raster_probe.rs`).
+pub const SOFT_MAX_RADIUS_PX: f32 = 40.0;
 /// Bits of a visibility-buffer payload that hold the triangle within its level; the rest hold
 /// the object's place in the frame's list of compute-rasterised objects.
 pub const SOFT_TRIANGLE_BITS: u32 = 10;

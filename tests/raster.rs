@@ -118,6 +118,25 @@ fn odd_sizes_and_resizes_keep_the_compute_raster_exact() {
     compare(&ctx, (&mut soft, &mut hardware), &nocount, (640, 360), "gpu-nocount");
 }
 
+/// A 150° view from inside the objects: off the view axis a sphere's image stretches (by
+/// 1 / cos² of the angle), so the objects the cull pass lists must be judged by where they are
+/// on screen, or their triangles overflow the raster pass's window and go missing.
+#[test]
+fn a_wide_view_keeps_the_compute_raster_exact() {
+    let ctx = common::context();
+    let mut scene = common::scene(20_000, false);
+    scene.camera = Camera {
+        position: glam::Vec3::ZERO,
+        target: glam::Vec3::new(1.0, 0.2, 0.3),
+        fov_y: 150f32.to_radians(),
+        ..scene.camera
+    };
+    let (mut soft, mut hardware) = renderers(&ctx, &scene);
+    let input = FrameInput::new(scene.camera, DrawMode::Gpu);
+    let (with, _) = compare(&ctx, (&mut soft, &mut hardware), &input, (640, 360), "wide");
+    assert!(with.soft > 0, "nothing went to the compute rasteriser");
+}
+
 #[test]
 fn the_compute_raster_is_off_where_it_cannot_judge_or_draw() {
     let ctx = common::context();

@@ -412,7 +412,8 @@ impl Renderer {
             occlusion_view_proj: view_proj,
             target_size: glam::Vec2::new(width as f32, height as f32),
             soft_enabled: self.soft_raster(input) as u32,
-            // Radius r·pixels_per_unit/d at most SOFT_MAX_RADIUS_PX ⇔ r·soft_factor ≤ d.
+            // Radius r·pixels_per_unit/d (on the view axis) at most SOFT_MAX_RADIUS_PX ⇔
+            // r·soft_factor ≤ d; the cull pass adds the stretch off the axis.
             soft_factor: pixels_per_unit / SOFT_MAX_RADIUS_PX,
             soft_base: self.buffers.soft_base,
         }
