@@ -34,39 +34,12 @@ use wgpu::util::DeviceExt;
 const WARMUP: usize = 5;
 const WAYS: [&str; 3] = ["instanced", "pulled", "merged"];
 
-/// Followed by `probe_common::SCENE_WGSL` (the vertex layout and bindings).
+/// Followed by `probe_common::SCENE_WGSL` (the vertex layout, bindings, and the instanced way).
 const SHADER: &str = r#"
 struct Uniforms {
     view_proj: mat4x4<f32>,
     index_count: u32,
     vertex_count: u32,
-}
-
-struct VertexOut {
-    @builtin(position) clip: vec4<f32>,
-    @location(0) normal: vec3<f32>,
-    @location(1) uv: vec2<f32>,
-    @location(2) @interpolate(flat) id: u32,
-}
-
-fn shade(id: u32, position: vec3<f32>, normal: vec3<f32>, uv: vec2<f32>) -> VertexOut {
-    let object = objects[instances[id]];
-    var out: VertexOut;
-    out.clip = uniforms.view_proj * vec4<f32>(object.xyz + position * object.w, 1.0);
-    out.normal = normal;
-    out.uv = uv;
-    out.id = id;
-    return out;
-}
-
-@vertex
-fn vs_instanced(
-    @location(0) position: vec3<f32>,
-    @location(1) normal: vec3<f32>,
-    @location(2) uv: vec2<f32>,
-    @builtin(instance_index) instance: u32,
-) -> VertexOut {
-    return shade(instance, position, normal, uv);
 }
 
 @vertex
@@ -82,13 +55,6 @@ fn vs_merged(@builtin(vertex_index) index: u32) -> VertexOut {
     let object = index / uniforms.vertex_count;
     let v = vertices[index - object * uniforms.vertex_count];
     return shade(object, vec3<f32>(v.px, v.py, v.pz), vec3<f32>(v.nx, v.ny, v.nz), vec2<f32>(v.u, v.v));
-}
-
-@fragment
-fn fs(in: VertexOut) -> @location(0) vec4<f32> {
-    let light = max(dot(normalize(in.normal), normalize(vec3<f32>(0.4, 0.8, 0.45))), 0.0) * 0.8 + 0.2;
-    let hue = vec3<f32>(f32(in.id & 7u), f32((in.id >> 3u) & 7u), f32((in.id >> 6u) & 7u)) / 7.0;
-    return vec4<f32>((hue * 0.6 + 0.4) * light * (0.9 + 0.1 * in.uv.x), 1.0);
 }
 "#;
 

@@ -38,55 +38,15 @@ struct Uniforms {
     objects: u32,
 }
 
-fn clip_of(id: u32, position: vec3<f32>) -> vec4<f32> {
-    let object = objects[instances[id]];
-    return uniforms.view_proj * vec4<f32>(object.xyz + position * object.w, 1.0);
-}
-
 fn position_of(index: u32) -> vec3<f32> {
     let v = vertices[index];
     return vec3<f32>(v.px, v.py, v.pz);
-}
-
-fn color_of(id: u32, normal: vec3<f32>, uv: vec2<f32>) -> vec4<f32> {
-    let light = max(dot(normalize(normal), normalize(vec3<f32>(0.4, 0.8, 0.45))), 0.0) * 0.8 + 0.2;
-    let hue = vec3<f32>(f32(id & 7u), f32((id >> 3u) & 7u), f32((id >> 6u) & 7u)) / 7.0;
-    return vec4<f32>((hue * 0.6 + 0.4) * light * (0.9 + 0.1 * uv.x), 1.0);
 }
 
 /// Screen position in pixels (x right, y down).
 fn screen_of(clip: vec4<f32>) -> vec2<f32> {
     let ndc = clip.xy / clip.w;
     return vec2<f32>((ndc.x * 0.5 + 0.5) * uniforms.size.x, (0.5 - ndc.y * 0.5) * uniforms.size.y);
-}
-"#;
-
-const HARDWARE: &str = r#"
-struct VertexOut {
-    @builtin(position) clip: vec4<f32>,
-    @location(0) normal: vec3<f32>,
-    @location(1) uv: vec2<f32>,
-    @location(2) @interpolate(flat) id: u32,
-}
-
-@vertex
-fn vs_instanced(
-    @location(0) position: vec3<f32>,
-    @location(1) normal: vec3<f32>,
-    @location(2) uv: vec2<f32>,
-    @builtin(instance_index) instance: u32,
-) -> VertexOut {
-    var out: VertexOut;
-    out.clip = clip_of(instance, position);
-    out.normal = normal;
-    out.uv = uv;
-    out.id = instance;
-    return out;
-}
-
-@fragment
-fn fs(in: VertexOut) -> @location(0) vec4<f32> {
-    return color_of(in.id, in.normal, in.uv);
 }
 "#;
 
@@ -316,7 +276,8 @@ fn main() {
             ),
         })
     };
-    let hardware_module = module("hardware", HARDWARE);
+    // The instanced draw is probe_common's, in every module.
+    let hardware_module = module("hardware", "");
     let raster_module = module("raster", RASTER);
     let resolve_module = module("resolve", RESOLVE);
     let clear_module = module("clear", CLEAR);

@@ -244,7 +244,7 @@ fn classify(id: u32, object: GpuObject, phase: u32) -> Decision {
 
 /// Lists a drawn object for the compute rasteriser and counts it as drawn; false when the list
 /// is full (the hardware draws it then).
-fn list_soft(id: u32, level: u32, phase: u32) -> bool {
+fn list_soft(id: u32, object: GpuObject, level: u32, phase: u32) -> bool {
     let slot = atomicAdd(&draw_counts[COUNTER_SOFT], 1u);
     if slot >= SOFT_MAX_OBJECTS {
         return false;
@@ -252,7 +252,7 @@ fn list_soft(id: u32, level: u32, phase: u32) -> bool {
     instances[frame.soft_base + slot] = id | (level << LEVEL_SHIFT);
     count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);
     count(COUNTER_LEVELS + level, 1u);
-    count_triangles(batches[objects[id].batch + level].index_count / 3u);
+    count_triangles(batches[object.batch + level].index_count / 3u);
     return true;
 }
 
@@ -266,7 +266,7 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
         // right one calls a function, so the call is kept behind its own `if`.
         var listed = false;
         if decision.soft {
-            listed = list_soft(id, decision.level, phase);
+            listed = list_soft(id, object, decision.level, phase);
         }
         if decision.draw && !listed {
             let index = object.batch + decision.level;

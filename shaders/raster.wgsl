@@ -1,5 +1,5 @@
 //! Pass "raster" (and "raster late"): the compute rasteriser. The cull pass lists the small
-//! objects it can draw (`SOFT_BIT`, projected radius within `SOFT_MAX_RADIUS_PX`) in
+//! objects it can draw (`SOFT_BIT`, projected radius within `SOFT_MAX_RADIUS_PX`: `is_soft`) in
 //! `instances[frame.soft_base..]`; here one workgroup per listed object runs one thread per
 //! triangle in turn. A thread transforms its triangle exactly as the draw shader's vertex
 //! stage does, snaps the corners to 1/256 pixel, and tests the pixel centres of its bounding
@@ -9,11 +9,12 @@
 //! depth wins, the lowest payload breaks ties, and a cleared (zero) word is empty. The payload
 //! is the object's place in the list above `SOFT_TRIANGLE_BITS` and the triangle below.
 //!
-//! The resolve pipeline (`shaders/resolve.wgsl`), drawn at the end of the main pass, shades
-//! what is left and writes colour and depth, depth-tested against what the hardware drew.
+//! The resolve pipeline (`shaders/resolve.wgsl`), drawn at the start of the main pass, shades
+//! what is left and writes colour and depth; the depth test keeps the nearer of it and what
+//! the hardware draws.
 //!
 //! On the H200, whose raster hardware draws about 1 G vertices a second, a thread per triangle
-//! on 132 SMs draws the small objects of the stress scenes 10-50 times faster
+//! on 132 SMs draws the small objects of the stress scenes 4-60 times faster
 //! (`examples/soft_raster_probe.rs`, docs/BENCHMARKS.md).
 
 // Bindings: groups `frame` and `raster io`, declared from their tables in
@@ -25,12 +26,6 @@ fn clip_of(object: GpuObject, index: u32) -> vec4<f32> {
     let i = index * 8u;
     let local = vec3<f32>(vertex_words[i], vertex_words[i + 1u], vertex_words[i + 2u]);
     return frame.view_proj * vec4<f32>(animate_point(object, local), 1.0);
-}
-
-/// Clip space → framebuffer pixels (x right, y down), as the viewport transform maps it.
-fn screen_of(clip: vec4<f32>) -> vec2<f32> {
-    let ndc = clip.xy / clip.w;
-    return vec2<f32>((ndc.x * 0.5 + 0.5) * frame.target_size.x, (0.5 - ndc.y * 0.5) * frame.target_size.y);
 }
 
 /// Edge function of (a, b) at p, in 1/256² pixel units: positive on the inner side of a

@@ -1,5 +1,5 @@
 //! The compute rasteriser's resolve (`passes::raster`): one full-screen triangle drawn at the
-//! end of the main pass. Per pixel it reads what the raster pass left in `pixels[]`, fetches
+//! start of the main pass, before its multi-draws (`MainPass::record` says why). Per pixel it reads what the raster pass left in `pixels[]`, fetches
 //! that triangle again, interpolates the vertex normal with perspective-correct barycentrics
 //! at the pixel centre, and shades it as the draw shader's `fs_opaque` shades an untextured
 //! surface (the only kind the cull pass lists). It writes the colour and the raster pass's
@@ -35,11 +35,6 @@ fn corner_of(object: GpuObject, index: u32) -> Corner {
     let normal = vec3<f32>(vertex_words[i + 3u], vertex_words[i + 4u], vertex_words[i + 5u]);
     let world = animate_point(object, local);
     return Corner(frame.view_proj * vec4<f32>(world, 1.0), animate_direction(object, normal));
-}
-
-fn screen_of(clip: vec4<f32>) -> vec2<f32> {
-    let ndc = clip.xy / clip.w;
-    return vec2<f32>((ndc.x * 0.5 + 0.5) * frame.target_size.x, (0.5 - ndc.y * 0.5) * frame.target_size.y);
 }
 
 /// Shades the pixel at `at` if an object listed from `first` on won it.

@@ -42,7 +42,7 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
 
             let passes: Vec<_> = small.iter().map(|(name, _)| *name).collect();
             // The compute rasteriser runs in the modes that cull into batches (lavapipe has
-            // 64-bit atomics), after build, and resolves at the end of the main pass.
+            // 64-bit atomics), after build, and resolves at the start of the main pass.
             let soft = detail.soft && mode != DrawMode::GpuPerObject;
             let mut expected = vec![cull::NAME, build::NAME, raster::NAME, main::NAME];
             if detail.occlusion {

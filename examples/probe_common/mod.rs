@@ -58,9 +58,11 @@ pub fn scattered(args: &Args) -> (Vec<[f32; 4]>, Mat4) {
     (objects, glam::camera::rh::proj::directx::perspective(60f32.to_radians(), aspect, 0.5, 200.0))
 }
 
-/// The WGSL both probes put after their own `Uniforms` struct: the vertex layout and the scene's
-/// bindings (group 0: the uniforms, then objects, the identity list the engine's instance lists
-/// stand for, vertices and indices).
+/// The WGSL both probes put after their own `Uniforms` struct (which starts with `view_proj`):
+/// the vertex layout, the scene's bindings (group 0: the uniforms, then objects, the identity
+/// list the engine's instance lists stand for, vertices and indices), and the instanced
+/// hardware draw both compare against (`vs_instanced`, `fs`; `shade` is its per-vertex work,
+/// `clip_of` and `color_of` the transform and colour any other way must match).
 pub const SCENE_WGSL: &str = r#"
 struct GpuVertex {
     px: f32, py: f32, pz: f32,
@@ -75,6 +77,49 @@ struct GpuVertex {
 @group(0) @binding(2) var<storage, read> instances: array<u32>;
 @group(0) @binding(3) var<storage, read> vertices: array<GpuVertex>;
 @group(0) @binding(4) var<storage, read> indices: array<u32>;
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) normal: vec3<f32>,
+    @location(1) uv: vec2<f32>,
+    @location(2) @interpolate(flat) id: u32,
+}
+
+/// Object `id`'s vertex at `position`, in clip space.
+fn clip_of(id: u32, position: vec3<f32>) -> vec4<f32> {
+    let object = objects[instances[id]];
+    return uniforms.view_proj * vec4<f32>(object.xyz + position * object.w, 1.0);
+}
+
+fn color_of(id: u32, normal: vec3<f32>, uv: vec2<f32>) -> vec4<f32> {
+    let light = max(dot(normalize(normal), normalize(vec3<f32>(0.4, 0.8, 0.45))), 0.0) * 0.8 + 0.2;
+    let hue = vec3<f32>(f32(id & 7u), f32((id >> 3u) & 7u), f32((id >> 6u) & 7u)) / 7.0;
+    return vec4<f32>((hue * 0.6 + 0.4) * light * (0.9 + 0.1 * uv.x), 1.0);
+}
+
+fn shade(id: u32, position: vec3<f32>, normal: vec3<f32>, uv: vec2<f32>) -> VertexOut {
+    var out: VertexOut;
+    out.clip = clip_of(id, position);
+    out.normal = normal;
+    out.uv = uv;
+    out.id = id;
+    return out;
+}
+
+@vertex
+fn vs_instanced(
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @builtin(instance_index) instance: u32,
+) -> VertexOut {
+    return shade(instance, position, normal, uv);
+}
+
+@fragment
+fn fs(in: VertexOut) -> @location(0) vec4<f32> {
+    return color_of(in.id, in.normal, in.uv);
+}
 "#;
 
 /// A buffer of `contents` usable as storage, vertices and indices.

@@ -41,6 +41,14 @@ fn sphere_in_frustum(center: vec3<f32>, radius: f32) -> bool {
     return inside;
 }
 
+/// Clip space → pixels of the colour target (x right, y down), as the viewport transform maps
+/// it: where the compute rasteriser (`shaders/raster.wgsl`) covers pixels and its resolve
+/// interpolates.
+fn screen_of(clip: vec4<f32>) -> vec2<f32> {
+    let ndc = clip.xy / clip.w;
+    return vec2<f32>((ndc.x * 0.5 + 0.5) * frame.target_size.x, (0.5 - ndc.y * 0.5) * frame.target_size.y);
+}
+
 /// Linear colour as the colour target wants it: as is for an sRGB target (the hardware encodes
 /// on store) or a float one, sRGB-encoded for a target that stores what it is given, so both
 /// show the same colours (`frame.encode_srgb`).

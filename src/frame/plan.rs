@@ -110,16 +110,11 @@ impl std::str::FromStr for DrawMode {
 pub struct Capabilities {
     /// `MULTI_DRAW_INDIRECT_COUNT`: GPU-written draw counts.
     pub count_draws: bool,
-    /// `SHADER_INT64` and `SHADER_INT64_ATOMIC_MIN_MAX`: the compute rasteriser.
-    pub soft_raster: bool,
 }
 
 impl Capabilities {
     pub fn of(ctx: &GpuContext) -> Self {
-        Self {
-            count_draws: ctx.has_count_draws(),
-            soft_raster: ctx.device.features().contains(crate::passes::raster::FEATURES),
-        }
+        Self { count_draws: ctx.has_count_draws() }
     }
 }
 
@@ -142,8 +137,8 @@ pub struct FramePlan {
     pub cull: Option<CullOutput>,
     /// Whether the build pass turns batch counts into draws.
     pub build: bool,
-    /// Whether small objects may go to the compute rasteriser (`passes::raster`): the mode
-    /// culls into batches and the adapter has 64-bit atomics.
+    /// Whether the mode's small objects may go to the compute rasteriser (`passes::raster`):
+    /// it culls into batches. (Whether the renderer has one is `Renderer::soft_raster`'s part.)
     pub soft_raster: bool,
     pub main: MainDraws,
 }
@@ -156,7 +151,7 @@ impl FramePlan {
             mode,
             cull: Some(output),
             build: output == CullOutput::Batches,
-            soft_raster: output == CullOutput::Batches && caps.soft_raster,
+            soft_raster: output == CullOutput::Batches,
             main: MainDraws::Indirect(IndirectDraws { output, counted }),
         };
         match mode {

@@ -186,7 +186,7 @@ pub const RASTER_IO: Group = Group {
     functions: None,
 };
 
-/// Group 1 of the resolve pipeline (drawn at the end of the main pass): the visibility buffer
+/// Group 1 of the resolve pipeline (drawn first in the main pass): the visibility buffer
 /// as the raster pass left it, read as (payload, depth) words, and what shading its pixels
 /// needs.
 pub const RESOLVE_IO: Group = Group {

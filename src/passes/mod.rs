@@ -9,7 +9,7 @@
 //! (batch counts → compacted indirect draws), [`raster`] (the compute rasteriser: small objects
 //! into a visibility buffer; where the adapter has 64-bit atomics), [`main`] (the render
 //! pass every way of drawing records into: GPU-driven multi-draws, the CPU baseline, or a
-//! bundle; then the compute rasteriser's resolve). With occlusion culling these are the first phase, followed by [`pyramid`] (the
+//! bundle; with the compute rasteriser, its resolve first). With occlusion culling these are the first phase, followed by [`pyramid`] (the
 //! depth buffer → a Hi-Z mip chain) and the second phase: cull, build and main again, as
 //! "cull late", "build late" and "main late" ([`Phase`]).
 

@@ -1,9 +1,10 @@
 //! Pass "raster" (`shaders/raster.wgsl`, and "raster late" in the second phase): the compute
 //! rasteriser for small objects, and its resolve (`shaders/resolve.wgsl`), a full-screen draw
-//! at the end of the main pass.
+//! at the start of the main pass (before its multi-draws: see `MainPass::record`).
 //!
 //! The cull pass lists the drawn objects the compute rasteriser can draw (untextured, opaque
-//! or double-sided, no vertex colours, projected radius within `SOFT_MAX_RADIUS_PX`, at most
+//! or double-sided, no vertex colours, projected radius within `SOFT_MAX_RADIUS_PX` wherever it
+//! is on screen, at most
 //! `SOFT_MAX_TRIANGLES` triangles at their level); the build pass writes this pass's indirect
 //! dispatch, one workgroup per listed object. The pass writes the nearest triangle per pixel
 //! into a visibility buffer (`pixels`, 8 bytes per pixel of the target, cleared in the first
@@ -14,7 +15,7 @@
 //!
 //! Why: the H200's raster hardware shades about 1 G vertices a second, so small objects cost
 //! what their vertices cost however few pixels they cover; a thread per triangle on the
-//! compute units draws them 10-50 times faster (`examples/soft_raster_probe.rs`). It needs
+//! compute units draws them 4-60 times faster (`examples/soft_raster_probe.rs`). It needs
 //! 64-bit atomics (`SHADER_INT64`, `SHADER_INT64_ATOMIC_MIN_MAX`); without them every object
 //! goes to the hardware.
 
