@@ -122,7 +122,7 @@ fn every_variant_shares_the_bind_groups() {
         let stats = renderer.render(&ctx, &target.frame_target(), &common::input(&scene, mode, 0.3));
         ctx.wait_idle();
         let main_pass = stats.commands.pass(multidraw::passes::main::NAME);
-        // gpu and gpu-nocount end the main pass with the compute rasteriser's resolve, which
+        // gpu and gpu-nocount start the main pass with the compute rasteriser's resolve, which
         // sets its own pipeline and groups 0 and 1 once more.
         let resolve = stats.soft as u32;
         assert_eq!(resolve == 1, mode != DrawMode::Cpu, "{mode}: the compute rasteriser runs on lavapipe");
@@ -139,9 +139,9 @@ fn renderer_start_up_compiles_each_pipeline_once_and_prewarms() {
     let first = common::renderer(&ctx, &scene);
     let compiled = ctx.pipelines.compilations();
     assert_eq!(
-        compiled, 19,
-        "6 cull (batched and per object, one per phase) + 2 build + 2 pyramid + 1 scatter + 2 raster compute + 4 \
-         render + 2 resolve pipelines"
+        compiled, 21,
+        "6 cull (batched and per object, one per phase) + 2 build + 2 pyramid + 1 scatter + 2 raster + 2 shade \
+         compute + 4 render + 2 resolve pipelines"
     );
     assert!(first.startup.prewarm_ms > 0.0);
     let _second = common::renderer(&ctx, &scene);

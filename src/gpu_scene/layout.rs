@@ -17,9 +17,9 @@
 //! The pyramid pass (depth → Hi-Z mip chain) has a layout of its own: group 0 is
 //! [`PYRAMID_IO`] (the depth, the level it reduces and the level it writes), one bind group per
 //! level. So has the scatter pass (changed object records → `objects[]`): group 0 is
-//! [`SCATTER_IO`]. The compute rasteriser's pass and its resolve pipeline have [`FRAME`] and
-//! [`RASTER_IO`] / [`RESOLVE_IO`] (the resolve is drawn in the main pass after its draws, so it
-//! sets its own group 1 there).
+//! [`SCATTER_IO`]. The compute rasteriser's pass, its shade dispatch and its resolve pipeline
+//! have [`FRAME`] and [`RASTER_IO`] / [`SHADE_IO`] / [`RESOLVE_IO`] (the resolve is drawn in the
+//! main pass before its draws, so it sets its own group 1 there).
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -54,6 +54,7 @@ pub enum BindingKind {
 fn wgsl_storage_format(format: wgpu::TextureFormat) -> &'static str {
     match format {
         wgpu::TextureFormat::R32Float => "r32float",
+        wgpu::TextureFormat::Rgba32Float => "rgba32float",
         other => panic!("no WGSL storage texel format for {other:?}; add it to wgsl_storage_format"),
     }
 }
@@ -186,13 +187,13 @@ pub const RASTER_IO: Group = Group {
     functions: None,
 };
 
-/// Group 1 of the resolve pipeline (drawn first in the main pass): the visibility buffer
-/// as the raster pass left it, read as (payload, depth) words, and what shading its pixels
-/// needs.
-pub const RESOLVE_IO: Group = Group {
+/// Group 1 of the shade dispatch (after the raster pass): the visibility buffer as the raster
+/// pass left it, read as (payload, depth) words, what shading its pixels needs, and the
+/// colours it stores for the resolve.
+pub const SHADE_IO: Group = Group {
     index: 1,
-    label: "resolve io",
-    visibility: wgpu::ShaderStages::FRAGMENT,
+    label: "shade io",
+    visibility: wgpu::ShaderStages::COMPUTE,
     bindings: &[
         binding("objects", BindingKind::StorageRead("array<GpuObject>")),
         binding("batches", BindingKind::StorageRead("array<GpuBatch>")),
@@ -202,6 +203,25 @@ pub const RESOLVE_IO: Group = Group {
         binding("vertex_words", BindingKind::StorageRead("array<f32>")),
         binding("indices", BindingKind::StorageRead("array<u32>")),
         binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
+        binding("shaded", BindingKind::StorageTextureWrite(SHADED_FORMAT)),
+    ],
+    functions: None,
+};
+
+/// The format of the shade dispatch's colours: linear, exactly as the draw shader's fragments
+/// return them (half floats would move one pixel in ten by a step of the 8-bit target).
+pub const SHADED_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+
+/// Group 1 of the resolve pipeline (drawn first in the main pass): the visibility buffer for
+/// the depth and which phase won each pixel, and the shade dispatch's colours.
+pub const RESOLVE_IO: Group = Group {
+    index: 1,
+    label: "resolve io",
+    visibility: wgpu::ShaderStages::FRAGMENT,
+    bindings: &[
+        binding("draw_counts", BindingKind::StorageRead("array<u32>")),
+        binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
+        binding("shaded", BindingKind::UnfilterableTexture),
     ],
     functions: None,
 };
@@ -253,8 +273,8 @@ fn update_wgsl_constants() -> String {
 }
 
 /// Every group, for tests and tools.
-pub const ALL_GROUPS: [&Group; 9] =
-    [&FRAME, &SCENE, &TEXTURES, &CULL_IO, &HIZ, &PYRAMID_IO, &SCATTER_IO, &RASTER_IO, &RESOLVE_IO];
+pub const ALL_GROUPS: [&Group; 10] =
+    [&FRAME, &SCENE, &TEXTURES, &CULL_IO, &HIZ, &PYRAMID_IO, &SCATTER_IO, &RASTER_IO, &SHADE_IO, &RESOLVE_IO];
 
 const _: () = assert!(TEXTURES.index as usize + 1 == BIND_GROUPS, "command counts cover every group index");
 
@@ -361,6 +381,7 @@ pub struct Layouts {
     pub pyramid_io: wgpu::BindGroupLayout,
     pub scatter_io: wgpu::BindGroupLayout,
     pub raster_io: wgpu::BindGroupLayout,
+    pub shade_io: wgpu::BindGroupLayout,
     pub resolve_io: wgpu::BindGroupLayout,
     /// The one pipeline layout of every render pipeline (frame, scene, textures).
     pub render: wgpu::PipelineLayout,
@@ -372,6 +393,8 @@ pub struct Layouts {
     pub scatter: wgpu::PipelineLayout,
     /// The pipeline layout of the raster pass (frame, raster io).
     pub raster: wgpu::PipelineLayout,
+    /// The pipeline layout of the raster pass's shade dispatch (frame, shade io).
+    pub shade: wgpu::PipelineLayout,
     /// The pipeline layout of the resolve pipeline (frame, resolve io).
     pub resolve: wgpu::PipelineLayout,
 }
@@ -411,10 +434,16 @@ impl Layouts {
             bind_group_layouts: &[&scatter_io],
             push_constant_ranges: &[],
         });
-        let (raster_io, resolve_io) = (RASTER_IO.layout(device), RESOLVE_IO.layout(device));
+        let (raster_io, shade_io, resolve_io) =
+            (RASTER_IO.layout(device), SHADE_IO.layout(device), RESOLVE_IO.layout(device));
         let raster = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("raster layout"),
             bind_group_layouts: &[&frame, &raster_io],
+            push_constant_ranges: &[],
+        });
+        let shade = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("shade layout"),
+            bind_group_layouts: &[&frame, &shade_io],
             push_constant_ranges: &[],
         });
         let resolve = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -431,12 +460,14 @@ impl Layouts {
             pyramid_io,
             scatter_io,
             raster_io,
+            shade_io,
             resolve_io,
             render,
             cull,
             pyramid,
             scatter,
             raster,
+            shade,
             resolve,
         }
     }

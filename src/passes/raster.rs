@@ -1,27 +1,31 @@
 //! Pass "raster" (`shaders/raster.wgsl`, and "raster late" in the second phase): the compute
-//! rasteriser for small objects, and its resolve (`shaders/resolve.wgsl`), a full-screen draw
-//! at the start of the main pass (before its multi-draws: see `MainPass::record`).
+//! rasteriser for small objects, its shading (`shaders/shade.wgsl`, a second dispatch in the
+//! same pass) and its resolve (`shaders/resolve.wgsl`), a full-screen draw at the start of the
+//! main pass (before its multi-draws: see `MainPass::record`).
 //!
 //! The cull pass lists the drawn objects the compute rasteriser can draw (untextured, opaque
 //! or double-sided, no vertex colours, projected radius within `SOFT_MAX_RADIUS_PX` wherever it
 //! is on screen, at most
 //! `SOFT_MAX_TRIANGLES` triangles at their level); the build pass writes this pass's indirect
-//! dispatch, one workgroup per listed object. The pass writes the nearest triangle per pixel
-//! into a visibility buffer (`pixels`, 8 bytes per pixel of the target, cleared in the first
-//! phase); the resolve shades those pixels into the main pass's target with their depth.
-//! Recorded commands are constant in the object count: one clear, one indirect dispatch and
-//! one indirect full-screen draw per phase (zero vertices when the phase listed nothing, so a
-//! still scene's second phase costs no full-screen pass).
+//! dispatches, one workgroup per listed object and a thread per pixel of the target. The raster
+//! dispatch writes the nearest triangle per pixel into a visibility buffer (`pixels`, 8 bytes
+//! per pixel of the target, cleared in the first phase); the shade dispatch shades those pixels
+//! into `shaded` (linear colour); the resolve writes that colour and the pixel's depth into the
+//! main pass's target. Recorded commands are constant in the object count: one clear, two
+//! indirect dispatches and one indirect full-screen draw per phase (no workgroups and zero
+//! vertices when the phase listed nothing, so a still scene's second phase costs nothing).
 //!
 //! Why: the H200's raster hardware shades about 1 G vertices a second, so small objects cost
 //! what their vertices cost however few pixels they cover; a thread per triangle on the
-//! compute units draws them 4-60 times faster (`examples/soft_raster_probe.rs`). It needs
-//! 64-bit atomics (`SHADER_INT64`, `SHADER_INT64_ATOMIC_MIN_MAX`); without them every object
-//! goes to the hardware.
+//! compute units draws them 4-60 times faster (`examples/soft_raster_probe.rs`). Its fragment
+//! work is narrow too: the shading is a compute dispatch, and the full-screen resolve only
+//! copies (1280×720: 0.67 → 0.35 ms of main pass where everything is compute-rasterised). It
+//! needs 64-bit atomics (`SHADER_INT64`, `SHADER_INT64_ATOMIC_MIN_MAX`); without them every
+//! object goes to the hardware.
 
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::depth_test;
-use crate::gpu_scene::layout::{Group, Layouts, FRAME, RASTER_IO, RESOLVE_IO};
+use crate::gpu_scene::layout::{Group, Layouts, FRAME, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::SceneBuffers;
 use crate::passes::Phase;
@@ -39,6 +43,12 @@ pub const SHADER: PassShader = PassShader {
     groups: &[&FRAME, &RASTER_IO],
 };
 
+pub const SHADE_SHADER: PassShader = PassShader {
+    file: "shaders/shade.wgsl",
+    body: include_str!("../../shaders/shade.wgsl"),
+    groups: &[&FRAME, &SHADE_IO],
+};
+
 pub const RESOLVE_SHADER: PassShader = PassShader {
     file: "shaders/resolve.wgsl",
     body: include_str!("../../shaders/resolve.wgsl"),
@@ -48,18 +58,22 @@ pub const RESOLVE_SHADER: PassShader = PassShader {
 /// The features the compute rasteriser needs.
 pub const FEATURES: wgpu::Features = crate::gpu::context::SOFT_RASTER_FEATURES;
 
-/// The visibility buffer of one target size and the bind groups that read it.
+/// The visibility buffer and the shaded colours of one target size, and the bind groups over
+/// them.
 struct Pixels {
     width: u32,
     height: u32,
     buffer: wgpu::Buffer,
     raster_group: wgpu::BindGroup,
+    shade_group: wgpu::BindGroup,
     resolve_group: wgpu::BindGroup,
 }
 
 pub struct RasterPass {
     raster: wgpu::ComputePipeline,
     raster_late: wgpu::ComputePipeline,
+    shade: wgpu::ComputePipeline,
+    shade_late: wgpu::ComputePipeline,
     resolve: wgpu::RenderPipeline,
     resolve_late: wgpu::RenderPipeline,
     /// Fitted to the target by [`RasterPass::fit`]; `None` until then, and after the scene's
@@ -75,9 +89,12 @@ impl RasterPass {
         color_format: wgpu::TextureFormat,
     ) -> Result<Self, PipelineError> {
         let shader = SHADER.spec(WORKGROUP_SIZE);
+        let shade_shader = SHADE_SHADER.spec(WORKGROUP_SIZE);
         let specs = [
             compute_spec(NAME, &layouts.raster, &shader, "raster"),
             compute_spec(LATE_NAME, &layouts.raster, &shader, "raster_late"),
+            compute_spec("shade", &layouts.shade, &shade_shader, "shade_pixels"),
+            compute_spec("shade late", &layouts.shade, &shade_shader, "shade_pixels_late"),
         ];
         let mut computes = compute_all(cache, &specs).into_iter();
         let resolve_shader = RESOLVE_SHADER.spec(WORKGROUP_SIZE);
@@ -100,13 +117,14 @@ impl RasterPass {
         let mut renders = render_all(cache, &[resolve_spec("fs_resolve"), resolve_spec("fs_resolve_late")]).into_iter();
         let mut compute = || computes.next().expect("one result per spec");
         let (raster, raster_late) = (compute()?, compute()?);
+        let (shade, shade_late) = (compute()?, compute()?);
         let mut render = || renders.next().expect("one result per spec");
         let (resolve, resolve_late) = (render()?, render()?);
-        Ok(Self { raster, raster_late, resolve, resolve_late, pixels: None })
+        Ok(Self { raster, raster_late, shade, shade_late, resolve, resolve_late, pixels: None })
     }
 
-    /// Makes the visibility buffer for a `width` × `height` target, and the bind groups over it
-    /// and `buffers`, unless they fit already.
+    /// Makes the visibility buffer and the shaded colours for a `width` × `height` target, and
+    /// the bind groups over them and `buffers`, unless they fit already.
     pub fn fit(&mut self, device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers, width: u32, height: u32) {
         if self.pixels.as_ref().is_some_and(|p| p.width == width && p.height == height) {
             return;
@@ -120,24 +138,45 @@ impl RasterPass {
                 mapped_at_creation: false,
             },
         );
-        // Both groups bind the same buffers by name; the resolve's also the materials.
-        let shared = [
+        let shaded = device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("shaded"),
+                size: wgpu::Extent3d { width: width.max(1), height: height.max(1), depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: SHADED_FORMAT,
+                usage: wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            })
+            .create_view(&Default::default());
+        // The groups bind buffers by name, each those its table lists (the raster pass's leave
+        // out the materials, the resolve's all but the counts and the visibility buffer).
+        let named = [
             ("objects", &buffers.objects),
             ("batches", &buffers.batches),
+            ("materials", &buffers.materials),
             ("instances", &buffers.instances),
             ("draw_counts", &buffers.draw_counts),
             ("vertex_words", &buffers.vertices),
             ("indices", &buffers.indices),
             ("pixels", &buffer),
         ];
-        let group = |table: &Group, layout: &wgpu::BindGroupLayout, extra: &[(&str, &wgpu::Buffer)]| {
-            let entries: Vec<_> =
-                shared.iter().chain(extra).map(|&(name, buffer)| table.buffer(name, buffer)).collect();
+        let group = |table: &Group, layout: &wgpu::BindGroupLayout| {
+            let entries: Vec<_> = table
+                .bindings
+                .iter()
+                .map(|b| match named.iter().find(|(name, _)| *name == b.name) {
+                    Some(&(name, buffer)) => table.buffer(name, buffer),
+                    None => table.entry(b.name, wgpu::BindingResource::TextureView(&shaded)),
+                })
+                .collect();
             device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(table.label), layout, entries: &entries })
         };
-        let raster_group = group(&RASTER_IO, &layouts.raster_io, &[]);
-        let resolve_group = group(&RESOLVE_IO, &layouts.resolve_io, &[("materials", &buffers.materials)]);
-        self.pixels = Some(Pixels { width, height, buffer, raster_group, resolve_group });
+        let raster_group = group(&RASTER_IO, &layouts.raster_io);
+        let shade_group = group(&SHADE_IO, &layouts.shade_io);
+        let resolve_group = group(&RESOLVE_IO, &layouts.resolve_io);
+        self.pixels = Some(Pixels { width, height, buffer, raster_group, shade_group, resolve_group });
     }
 
     /// Forgets the bind groups: the scene's buffers changed; the next [`RasterPass::fit`]
@@ -146,8 +185,9 @@ impl RasterPass {
         self.pixels = None;
     }
 
-    /// Records the phase's raster pass (the first phase clears the visibility buffer first).
-    /// Call after the phase's build pass, which writes the dispatch, and after [`RasterPass::fit`].
+    /// Records the phase's raster pass, rasterising then shading (the first phase clears the
+    /// visibility buffer first). Call after the phase's build pass, which writes the
+    /// dispatches, and after [`RasterPass::fit`].
     pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, phase: Phase) {
         let name = phase.pass_name(NAME, LATE_NAME);
         puffin::profile_scope!(name);
@@ -160,9 +200,14 @@ impl RasterPass {
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
         pass.dispatch_indirect(&buffers.draws, buffers.raster_dispatch_offset());
+        // The shading of what it drew, in the same pass: wgpu puts a barrier between the two
+        // dispatches (the visibility buffer goes from read-write to read-only).
+        pass.set_pipeline(if phase == Phase::Late { &self.shade_late } else { &self.shade });
+        pass.set_bind_group(SHADE_IO.index, &pixels.shade_group);
+        pass.dispatch_indirect(&buffers.draws, buffers.shade_dispatch_offset());
     }
 
-    /// Records the phase's resolve into the main pass, after its draws: an indirect draw the
+    /// Records the phase's resolve into the main pass, before its draws: an indirect draw the
     /// build pass wrote, one full-screen triangle, or none where the phase listed no object.
     pub fn resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers, phase: Phase) {
         let pixels = self.pixels.as_ref().expect("fit before resolve");
@@ -181,6 +226,11 @@ impl RasterPass {
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
         for pipeline in [&self.raster, &self.raster_late] {
+            pass.set_pipeline(pipeline);
+            pass.dispatch(1, 1);
+        }
+        pass.set_bind_group(SHADE_IO.index, &pixels.shade_group);
+        for pipeline in [&self.shade, &self.shade_late] {
             pass.set_pipeline(pipeline);
             pass.dispatch(1, 1);
         }
