@@ -126,18 +126,8 @@ fn vs_main(
 /// `ids.z`: the main coordinate set is TEXCOORD_1 (the level sits in the low bits).
 const MAIN_SET_BIT: u32 = 0x40000000u;
 
-/// The main texture-coordinate set with its screen-space derivatives, taken in uniform control
-/// flow; the other set is read only where a normal map on it needs it (`other_uv`). The
-/// fragment shader takes one set's derivatives, not two: on the H200 the second pair (and
-/// interpolating what it reads) slowed the default scene's main pass by a third.
-struct SurfaceUv {
-    uv: vec2<f32>,
-    ddx: vec2<f32>,
-    ddy: vec2<f32>,
-    /// 0 or 1: which set `uv` is.
-    uv_set: u32,
-}
-
+/// The fragment's main coordinate set (`SurfaceUv`, `shaders/shared/surface.wgsl`) with its
+/// derivatives, taken in uniform control flow.
 fn surface_uv(in: VertexOut) -> SurfaceUv {
     var uv = vec2<f32>(0.0);
     if SURFACE_TEXTURES {
@@ -147,51 +137,6 @@ fn surface_uv(in: VertexOut) -> SurfaceUv {
     return SurfaceUv(uv, dpdx(uv), dpdy(uv), uv_set);
 }
 
-/// Where one texture reads: its coordinate set through its transform, the derivatives through
-/// the transform's linear part (the transform is affine, so that is exact).
-struct TexCoord {
-    uv: vec2<f32>,
-    ddx: vec2<f32>,
-    ddy: vec2<f32>,
-}
-
-/// `texture`'s coordinates: the main set, or `other` (the other set, for a normal map on it:
-/// sampled at the level of the main set's derivatives, an approximation where the two sets
-/// are scaled differently).
-fn texture_coordinates(texture: GpuTextureRef, at: SurfaceUv, other: vec2<f32>) -> TexCoord {
-    let uv = select(at.uv, other, texture.uv_set != at.uv_set);
-    let m = mat2x2<f32>(texture.transform.xy, texture.transform.zw);
-    return TexCoord(m * uv + texture.offset, m * at.ddx, m * at.ddy);
-}
-
-/// One coordinate by its wrap mode, for the repeating sampler: a repeating axis as it is (the
-/// sampler wraps it, filtering across the edge); clamp and mirror folded into [0, 1] and kept
-/// `inset` from the edges, so the sampler's bilinear footprint never reaches across the edge
-/// to the far side. That reads what a clamping or mirroring sampler would, to within one texel
-/// of the finer mip level at the edge.
-fn wrap_coordinate(t: f32, mode: u32, inset: f32) -> f32 {
-    var folded = t;
-    if mode == WRAP_CLAMP_TO_EDGE {
-        folded = clamp(t, inset, 1.0 - inset);
-    } else if mode == WRAP_MIRRORED_REPEAT {
-        folded = clamp(1.0 - abs(t - 2.0 * floor(t * 0.5) - 1.0), inset, 1.0 - inset);
-    }
-    return folded;
-}
-
-/// The coordinates to sample a texture of size class `size_class` with, given its wrap bits (u in
-/// bits 0-1, v in bits 2-3). The inset is half a texel of the coarser of the two mip levels
-/// trilinear filtering reads (the level from the same derivatives the sampler uses).
-fn wrapped_uv(size_class: u32, wrap: u32, at: TexCoord) -> vec2<f32> {
-    if wrap == WRAP_REPEAT {
-        return at.uv;
-    }
-    let size = f32(SMALLEST_TEXTURE_CLASS << size_class);
-    let level = ceil(max(log2(max(length(at.ddx), length(at.ddy)) * size), 0.0));
-    let inset = min(0.5, 0.5 * exp2(level) / size);
-    return vec2<f32>(wrap_coordinate(at.uv.x, wrap & 3u, inset), wrap_coordinate(at.uv.y, wrap >> 2u, inset));
-}
-
 // The fragment functions take the material's index and read only the fields they use: copying
 // the whole `GpuMaterial` (128 bytes) per fragment costs time on the H200.
 
@@ -199,42 +144,24 @@ fn wrapped_uv(size_class: u32, wrap: u32, at: TexCoord) -> vec2<f32> {
 fn surface_color(m: u32, vertex_color: vec4<f32>, at: SurfaceUv) -> vec4<f32> {
     var texel = vec4<f32>(1.0);
     if SURFACE_TEXTURES && materials[m].base_color_texture.layer >= 0 {
-        let texture = materials[m].base_color_texture;
-        // The base-colour texture reads the main set by construction.
-        let coordinates = texture_coordinates(texture, at, at.uv);
-        let uv = wrapped_uv(texture.size_class, texture.wrap, coordinates);
-        texel = sample_base_color_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy);
+        texel = base_color_texel(m, at);
     }
     return materials[m].base_color * texel * vertex_color;
 }
 
 /// The shading normal of a front face: the vertex normal, turned by the normal map where
-/// material `m` has one and the vertex a tangent (tangent space: x along the tangent, y along
-/// `cross(normal, tangent) × w`, z along the normal; the map's x and y scaled by its
-/// `scale`). A back face's is its negation, taken by the caller.
+/// material `m` has one and the vertex a tangent (`mapped_normal`). A back face's is its
+/// negation, taken by the caller.
 fn surface_normal(m: u32, vertex_normal: vec3<f32>, tangent: vec4<f32>, at: SurfaceUv, in: VertexOut) -> vec3<f32> {
     let n = normalize(vertex_normal);
     if !NORMAL_MAPS || materials[m].normal_texture.layer < 0 {
         return n;
     }
-    let along = tangent.xyz - n * dot(n, tangent.xyz);
-    if dot(along, along) < 1e-12 {
-        return n;
-    }
-    let texture = materials[m].normal_texture;
-    let t = normalize(along);
-    let b = cross(n, t) * select(1.0, -1.0, tangent.w < 0.0);
     var other = at.uv;
-    if OPTIONAL_SURFACE_INPUTS && texture.uv_set != at.uv_set {
+    if OPTIONAL_SURFACE_INPUTS && materials[m].normal_texture.uv_set != at.uv_set {
         other = in.uvs.zw;
     }
-    let coordinates = texture_coordinates(texture, at, other);
-    let uv = wrapped_uv(texture.size_class, texture.wrap, coordinates);
-    let texel = sample_normal_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy).xyz;
-    let mapped = texel * 2.0 - 1.0;
-    let scaled = vec3<f32>(mapped.xy * texture.scale, mapped.z);
-    let turned = t * scaled.x + b * scaled.y + n * scaled.z;
-    return select(n, normalize(turned), dot(turned, turned) > 1e-12);
+    return mapped_normal(m, n, tangent, at, other);
 }
 
 /// The shading normal of this fragment, facing the viewer on either side.

@@ -11,8 +11,9 @@
 //! three per axis, overlapping their neighbours' so no source texel is left out. wgpu has no
 //! min/max reduction sampler, so every texel is read with `textureLoad`.
 
-// Bindings: group `pyramid io` (`depth`, `source_level`, `destination_level`), declared from
-// its table in src/gpu_scene/layout.rs ahead of this file.
+// Bindings: group `pyramid io` (`depth`, `source_level`, `destination_level`) and, for
+// `reduce_depth_soft`, group `pyramid soft` (`pixels`), declared from their tables in
+// src/gpu_scene/layout.rs ahead of this file.
 
 /// The first and last source texel (inclusive) covered by destination texel `texel` along an
 /// axis of `destination` texels reducing `source` ones. Integer arithmetic, so the CPU
@@ -23,20 +24,48 @@ fn covered(texel: u32, destination: u32, source: u32) -> vec2<u32> {
     return vec2<u32>(first, end - 1u);
 }
 
+/// The depth texels level-0 texel `texel` covers: first and last column, first and last row.
+fn level_0_footprint(texel: vec2<u32>) -> vec4<u32> {
+    let size = textureDimensions(destination_level);
+    let source_size = textureDimensions(depth);
+    return vec4<u32>(covered(texel.x, size.x, source_size.x), covered(texel.y, size.y, source_size.y));
+}
+
 /// Level 0 from the depth buffer.
 @compute @workgroup_size(PYRAMID_WORKGROUP_SIDE, PYRAMID_WORKGROUP_SIDE)
 fn reduce_depth(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let size = textureDimensions(destination_level);
-    if any(gid.xy >= size) {
+    if any(gid.xy >= textureDimensions(destination_level)) {
         return;
     }
-    let source_size = textureDimensions(depth);
-    let xs = covered(gid.x, size.x, source_size.x);
-    let ys = covered(gid.y, size.y, source_size.y);
-    var farthest = textureLoad(depth, vec2<u32>(xs.x, ys.x), 0);
-    for (var y = ys.x; y <= ys.y; y++) {
-        for (var x = xs.x; x <= xs.y; x++) {
+    let area = level_0_footprint(gid.xy);
+    var farthest = 0.0;
+    for (var y = area.z; y <= area.w; y++) {
+        for (var x = area.x; x <= area.y; x++) {
             farthest = max(farthest, textureLoad(depth, vec2<u32>(x, y), 0));
+        }
+    }
+    textureStore(destination_level, gid.xy, vec4<f32>(farthest, 0.0, 0.0, 0.0));
+}
+
+/// Level 0 from the depth buffer and the compute rasteriser's visibility buffer, the nearer
+/// of the two per pixel: the first phase's small objects reach the depth buffer only with the
+/// resolve, in the second phase's main pass (`passes::raster`).
+@compute @workgroup_size(PYRAMID_WORKGROUP_SIDE, PYRAMID_WORKGROUP_SIDE)
+fn reduce_depth_soft(@builtin(global_invocation_id) gid: vec3<u32>) {
+    if any(gid.xy >= textureDimensions(destination_level)) {
+        return;
+    }
+    let area = level_0_footprint(gid.xy);
+    let width = textureDimensions(depth).x;
+    var farthest = 0.0;
+    for (var y = area.z; y <= area.w; y++) {
+        for (var x = area.x; x <= area.y; x++) {
+            var d = textureLoad(depth, vec2<u32>(x, y), 0);
+            let word = pixels[y * width + x];
+            if any(word != vec2<u32>(0u)) {
+                d = min(d, bitcast<f32>(0xffffffffu - word.y));
+            }
+            farthest = max(farthest, d);
         }
     }
     textureStore(destination_level, gid.xy, vec4<f32>(farthest, 0.0, 0.0, 0.0));

@@ -7,17 +7,19 @@
 //! NVIDIA's and lavapipe's rasterisers apply them). A covered pixel keeps the nearest
 //! (depth, payload) in `pixels[]` with a 64-bit `atomicMax` on the inverted pair, so the nearest
 //! depth wins, the lowest payload breaks ties, and a cleared (zero) word is empty. The payload
-//! is the object's place in the list above `SOFT_TRIANGLE_BITS` and the triangle below.
+//! is the object's place in the list above `SOFT_TRIANGLE_BITS` and the triangle below. A
+//! masked material's pixel counts only where its base colour's alpha passes the cutoff, as in
+//! `fs_masked`.
 //!
-//! The resolve pipeline (`shaders/resolve.wgsl`), drawn at the start of the main pass, shades
-//! what is left and writes colour and depth; the depth test keeps the nearer of it and what
-//! the hardware draws.
+//! The shade dispatch (`shaders/shade.wgsl`) then shades what is left, and the resolve
+//! pipeline (`shaders/resolve.wgsl`), drawn at the start of the main pass, writes colour and
+//! depth; the depth test keeps the nearer of it and what the hardware draws.
 //!
 //! On the H200, whose raster hardware draws about 1 G vertices a second, a thread per triangle
 //! on 132 SMs draws the small objects of the stress scenes 4-60 times faster
 //! (`examples/soft_raster_probe.rs`, docs/BENCHMARKS.md).
 
-// Bindings: groups `frame` and `raster io`, declared from their tables in
+// Bindings: groups `frame`, `raster io` and `textures`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
 
 /// Corner `index` of the arena (a vertex index with the batch's base vertex added), in clip
@@ -26,6 +28,50 @@ fn clip_of(object: GpuObject, index: u32) -> vec4<f32> {
     let i = index * 8u;
     let local = vec3<f32>(vertex_words[i], vertex_words[i + 1u], vertex_words[i + 2u]);
     return frame.view_proj * vec4<f32>(animate_point(object, local), 1.0);
+}
+
+/// Corner `index`'s first texture-coordinate set.
+fn uv_of(index: u32) -> vec2<f32> {
+    let i = index * 8u;
+    return vec2<f32>(vertex_words[i + 6u], vertex_words[i + 7u]);
+}
+
+/// What the alpha test of a masked material needs of a triangle: the perspective-correct
+/// weights' numerators `q = λ / w` (λ the screen barycentrics, w the corners' clip w) at pixel
+/// `origin`'s centre and their steps along x and y (`interpolation`'s terms, affine on screen),
+/// and the corners' texture coordinates.
+struct AlphaTest {
+    origin: vec2<i32>,
+    q: vec3<f32>,
+    qx: vec3<f32>,
+    qy: vec3<f32>,
+    uvs: mat3x2<f32>,
+}
+
+fn alpha_test(s0: vec2<f32>, s1: vec2<f32>, s2: vec2<f32>, w: vec3<f32>, uvs: mat3x2<f32>, origin: vec2<i32>) -> AlphaTest {
+    let d1 = s1 - s0;
+    let d2 = s2 - s0;
+    let dp = vec2<f32>(origin) + 0.5 - s0;
+    let area = d1.x * d2.y - d1.y * d2.x;
+    let l1 = (dp.x * d2.y - dp.y * d2.x) / area;
+    let l2 = (d1.x * dp.y - d1.y * dp.x) / area;
+    let lx = vec3<f32>(d1.y - d2.y, d2.y, -d1.y) / area;
+    let ly = vec3<f32>(d2.x - d1.x, -d2.x, d1.x) / area;
+    return AlphaTest(origin, vec3<f32>(1.0 - l1 - l2, l1, l2) / w, lx / w, ly / w, uvs);
+}
+
+/// Whether material `m` keeps pixel `at` of the triangle: `fs_masked`'s test, base colour ×
+/// texture alpha against the cutoff, with the texture level from the exact derivatives of the
+/// coordinates (as `interpolation` takes them).
+fn alpha_passes(m: u32, test: AlphaTest, at: vec2<i32>) -> bool {
+    let d = vec2<f32>(at - test.origin);
+    let q = test.q + test.qx * d.x + test.qy * d.y;
+    let sum = q.x + q.y + q.z;
+    let weights = q / sum;
+    let ddx = (test.qx - weights * (test.qx.x + test.qx.y + test.qx.z)) / sum;
+    let ddy = (test.qy - weights * (test.qy.x + test.qy.y + test.qy.z)) / sum;
+    let surface = SurfaceUv(test.uvs * weights, test.uvs * ddx, test.uvs * ddy, 0u);
+    return materials[m].base_color.a * base_color_texel(m, surface).a >= materials[m].alpha_cutoff;
 }
 
 /// Edge function of (a, b) at p, in 1/256² pixel units: positive on the inner side of a
@@ -45,9 +91,12 @@ fn is_top_left(a: vec2<i32>, b: vec2<i32>) -> bool {
 /// Draws triangle `triangle` of `batch` for `object` into `pixels[]`, tagged `payload`.
 fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u32) {
     let first = batch.first_index + triangle * 3u;
-    let c0 = clip_of(object, u32(i32(indices[first]) + batch.base_vertex));
-    let c1 = clip_of(object, u32(i32(indices[first + 1u]) + batch.base_vertex));
-    let c2 = clip_of(object, u32(i32(indices[first + 2u]) + batch.base_vertex));
+    let v0 = u32(i32(indices[first]) + batch.base_vertex);
+    let v1 = u32(i32(indices[first + 1u]) + batch.base_vertex);
+    let v2 = u32(i32(indices[first + 2u]) + batch.base_vertex);
+    let c0 = clip_of(object, v0);
+    let c1 = clip_of(object, v1);
+    let c2 = clip_of(object, v2);
     // Cannot happen for an object the cull pass listed (its nearest point is many radii in
     // front of the camera); a triangle that did would be left out, not drawn wrong.
     if min(c0.w, min(c1.w, c2.w)) <= 0.0 {
@@ -89,6 +138,12 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     let total = f32(abs(area));
     let key_low = u64(0xffffffffu - payload);
     let width = u32(frame.target_size.x);
+    let masked = batch.variant == VARIANT_MASKED;
+    var test: AlphaTest;
+    if masked {
+        let uvs = mat3x2<f32>(uv_of(v0), uv_of(v1), uv_of(v2));
+        test = alpha_test(s0, s1, s2, vec3<f32>(c0.w, c1.w, c2.w), uvs, lo);
+    }
     for (var y = lo.y; y <= hi.y; y++) {
         for (var x = lo.x; x <= hi.x; x++) {
             let p = vec2<i32>(x * 256 + 128, y * 256 + 128);
@@ -97,7 +152,14 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
                 let b = vec3<f32>(w) / total;
                 let depth = clamp(b.x * z.x + b.y * z.y + b.z * z.z, 0.0, 1.0);
                 let key = (u64(0xffffffffu - bitcast<u32>(depth)) << 32u) | key_low;
-                atomicMax(&pixels[u32(y) * width + u32(x)], key);
+                // Behind its own `if`: naga evaluates both sides of `&&` when the right one calls.
+                var keep = true;
+                if masked {
+                    keep = alpha_passes(object.material, test, vec2<i32>(x, y));
+                }
+                if keep {
+                    atomicMax(&pixels[u32(y) * width + u32(x)], key);
+                }
             }
         }
     }

@@ -23,6 +23,8 @@ pub const VARIANT_COUNT: u32 = 4;
 /// `Variant::DoubleSided as u32`, for the shaders (the raster pass culls no back faces of it);
 /// `gpu_scene::prepare` asserts that they agree.
 pub const VARIANT_DOUBLE_SIDED: u32 = 2;
+/// `Variant::Masked as u32`, for the shaders (the raster pass alpha-tests it).
+pub const VARIANT_MASKED: u32 = 1;
 
 /// Number of animation speed classes. Objects pick an orbit class and a spin class; the CPU
 /// evaluates cos/sin once per class per frame, so the GPU and the CPU reference cull with
@@ -97,8 +99,12 @@ pub const COUNTER_SLOTS: u32 = 10 + LOD_LEVELS;
 /// `shaders/cull.wgsl`), are drawn by the compute rasteriser (`passes::raster`) where it can
 /// draw them: every triangle then fits its window ([`SOFT_MAX_TRIANGLE_PX`], with room for
 /// snapping), and it is much cheaper there than the hardware path on a GPU with little raster
-/// hardware (the H200: `examples/soft_raster_probe.rs`).
-pub const SOFT_MAX_RADIUS_PX: f32 = 40.0;
+/// hardware (the H200: `examples/soft_raster_probe.rs`). Larger objects cost the compute
+/// rasteriser more than the hardware: a thread per triangle walks every pixel of its box. On
+/// the H200 (docs/BENCHMARKS.md) limits of 12, 16, 20, 24 and 40 px gave the default 100k
+/// frame 1.04, 1.01, 1.03, 1.09 and 1.27 ms, and the million frame 2.95, 2.75, 2.71, 2.75 and
+/// 2.96 ms.
+pub const SOFT_MAX_RADIUS_PX: f32 = 16.0;
 /// Bits of a visibility-buffer payload that hold the triangle within its level; the rest hold
 /// the object's place in the frame's list of compute-rasterised objects.
 pub const SOFT_TRIANGLE_BITS: u32 = 10;
@@ -250,6 +256,7 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const WORKGROUP_SIZE: u32 = {workgroup_size}u;\n\
          const MAX_WORKGROUPS_PER_DIMENSION: u32 = {MAX_WORKGROUPS_PER_DIMENSION}u;\n\
          const VARIANT_DOUBLE_SIDED: u32 = {VARIANT_DOUBLE_SIDED}u;\n\
+         const VARIANT_MASKED: u32 = {VARIANT_MASKED}u;\n\
          const PYRAMID_WORKGROUP_SIDE: u32 = {PYRAMID_WORKGROUP_SIDE}u;\n\
          const VARIANT_COUNT: u32 = {VARIANT_COUNT}u;\n\
          const ANIMATION_CLASSES: u32 = {ANIMATION_CLASSES}u;\n\

@@ -56,22 +56,31 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
                 expected.retain(|&name| name != raster::NAME && name != raster::LATE_NAME);
             }
             assert_eq!(passes, expected, "{label}: passes recorded");
-            let resolve = soft as u32;
+            // The compute rasteriser shades and resolves once, in the frame's last phase (its
+            // last raster pass and the last main pass); the pyramid reads its visibility buffer.
+            let last = |name: &str| !detail.occlusion || name == raster::LATE_NAME || name == main::LATE_NAME;
+            let soft_in = |name: &str| (soft && last(name)) as u32;
             for &(name, pass) in small.iter() {
                 let want = match name {
-                    pyramid::NAME => [pyramid_levels, 0, 0],
-                    raster::NAME | raster::LATE_NAME => [1, 2, 0],
-                    main::NAME | main::LATE_NAME => [1 + resolve, 1 + resolve, 1],
+                    pyramid::NAME => [pyramid_levels, soft as u32, 0],
+                    raster::NAME | raster::LATE_NAME => [1, 1 + soft_in(name), 1],
+                    main::NAME | main::LATE_NAME => [1 + soft_in(name), 1 + soft_in(name), 1],
                     _ => [1, 1, 1],
                 };
                 assert_eq!(pass.set_bind_group, want, "{label}: {name} pass bind group sets per group");
             }
             for name in [raster::NAME, raster::LATE_NAME].into_iter().filter(|n| passes.contains(n)) {
                 let raster_pass = small.pass(name);
-                assert_eq!((raster_pass.set_pipeline, raster_pass.dispatch_indirect), (2, 2), "{label}: {name}");
+                let dispatches = 1 + soft_in(name);
+                assert_eq!(
+                    (raster_pass.set_pipeline, raster_pass.dispatch_indirect),
+                    (dispatches, dispatches),
+                    "{label}: {name}: raster, and shade in the last phase"
+                );
             }
             for name in [main::NAME, main::LATE_NAME].into_iter().filter(|n| passes.contains(n)) {
                 let main_pass = small.pass(name);
+                let resolve = soft_in(name);
                 let variants = variants_small as u32 + resolve;
                 assert_eq!(main_pass.set_pipeline, variants, "{label}: one set_pipeline per variant (and resolve)");
                 assert_eq!(main_pass.draw_commands(), variants, "{label}: one multi-draw per variant (and resolve)");

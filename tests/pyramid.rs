@@ -9,6 +9,7 @@ mod common;
 use std::ops::RangeInclusive;
 
 use multidraw::gpu::commands::FrameEncoder;
+use multidraw::gpu::readback::read_buffer;
 use multidraw::gpu::target::{read_texture_f32, OffscreenTarget};
 use multidraw::gpu_scene::layout::PYRAMID_IO;
 use multidraw::passes::pyramid::{self, PyramidPass};
@@ -124,7 +125,7 @@ fn check_pyramid(ctx: &GpuContext, pass: &PyramidPass, target: &OffscreenTarget)
     poison(ctx, pass);
 
     let mut frame = FrameEncoder::new(&ctx.device, "pyramid test", None);
-    pass.record(&mut frame);
+    pass.record(&mut frame, None);
     // The recorded commands depend on the resolution only: one bind group and one dispatch
     // per level, the two pipelines set once each.
     let commands = frame.commands.pass(pyramid::NAME);
@@ -275,11 +276,74 @@ fn pyramid_after_resize_from_640x480_to_333x200_equals_the_cpu_reduction() {
     pass.resize(&ctx.device, &target.depth_view, target.width, target.height);
     // Prewarming leaves junk in level 0; the poisoned run after it must not care.
     let mut frame = FrameEncoder::new(&ctx.device, "pyramid prewarm", None);
-    pass.prewarm(&mut frame);
+    pass.prewarm(&mut frame, None);
     ctx.queue.submit([frame.encoder.finish()]);
     check_pyramid(&ctx, &pass, &target);
 
     let target = render_frame(&ctx, &mut renderer, &scene, 333, 200);
     pass.resize(&ctx.device, &target.depth_view, target.width, target.height);
     check_pyramid(&ctx, &pass, &target);
+}
+
+/// With the compute rasteriser, level 0 takes per pixel the nearer of the depth buffer and the
+/// raster passes' visibility buffer: the first phase's small objects reach the depth buffer
+/// only with the resolve, in the second phase's main pass. Here a frame's visibility buffer
+/// over a depth buffer cleared to the median of its depths: its nearer pixels must pull texels
+/// below that, its farther ones must leave them there, exactly as a CPU reduction of the
+/// per-pixel minimum.
+#[test]
+fn pyramid_takes_the_nearer_of_depth_and_the_compute_rasterisers_pixels() {
+    let ctx = common::context();
+    let scene = common::scene(3_000, false);
+    let mut renderer = common::renderer(&ctx, &scene);
+    let (width, height) = (1000, 563);
+    let target = render_frame(&ctx, &mut renderer, &scene, width, height);
+    let raster = renderer.raster.as_ref().expect("lavapipe has 64-bit atomics: the compute rasteriser runs");
+    let bytes = read_buffer(&ctx.device, &ctx.queue, raster.visibility_buffer(), 0, u64::from(width * height) * 8);
+    let words: &[[u32; 2]] = bytemuck::cast_slice(&bytes);
+    let soft: Vec<Option<f32>> =
+        words.iter().map(|w| (*w != [0, 0]).then(|| f32::from_bits(u32::MAX - w[1]))).collect();
+    let mut depths: Vec<f32> = soft.iter().flatten().copied().collect();
+    depths.sort_by(f32::total_cmp);
+    let middle = depths[depths.len() / 2];
+    let near = depths.iter().filter(|&&d| d < middle).count();
+    let far = depths.iter().filter(|&&d| d > middle).count();
+    assert!(
+        near > 1000 && far > 1000,
+        "compute-rasterised pixels either side of {middle}: {near} nearer, {far} farther"
+    );
+
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    drop(encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("depth to the median"),
+        color_attachments: &[],
+        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+            view: &target.depth_view,
+            depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(middle), store: wgpu::StoreOp::Store }),
+            stencil_ops: None,
+        }),
+        timestamp_writes: None,
+        occlusion_query_set: None,
+    }));
+    ctx.queue.submit([encoder.finish()]);
+
+    let mut pass = PyramidPass::new(&ctx.device, &ctx.pipelines, &renderer.layouts).expect("pyramid pipelines");
+    pass.resize(&ctx.device, &target.depth_view, width, height);
+    poison(&ctx, &pass);
+    let mut frame = FrameEncoder::new(&ctx.device, "pyramid soft", None);
+    pass.record(&mut frame, Some(raster.pyramid_group()));
+    let commands = frame.commands.pass(pyramid::NAME);
+    assert_eq!(commands.set_bind_group, [pass.level_count(), 1, 0], "level 0 binds the visibility buffer");
+    ctx.queue.submit([frame.encoder.finish()]);
+    ctx.wait_idle();
+    common::assert_no_gpu_errors(&ctx);
+
+    let nearest = Level { width, height, texels: soft.iter().map(|d| d.map_or(middle, |d| d.min(middle))).collect() };
+    let cpu = cpu_pyramid(&nearest);
+    let gpu = read_levels(&ctx, &pass);
+    for (level, (gpu, cpu)) in gpu.iter().zip(&cpu).enumerate() {
+        let wrong = gpu.texels.iter().zip(&cpu.texels).filter(|(g, c)| g.to_bits() != c.to_bits()).count();
+        assert_eq!(wrong, 0, "level {level}: texels unlike the CPU reduction of min(depth, visibility buffer)");
+    }
+    assert!(cpu[0].texels.iter().any(|&t| t < middle), "some level-0 texel is pulled nearer");
 }

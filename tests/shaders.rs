@@ -122,6 +122,7 @@ fn every_shader_resource_is_its_layout_binding() {
                 BindingKind::StorageTextureWrite(format) => {
                     let wgsl_format = match format {
                         wgpu::TextureFormat::R32Float => naga::StorageFormat::R32Float,
+                        wgpu::TextureFormat::Rgba32Float => naga::StorageFormat::Rgba32Float,
                         other => panic!("{}: `{name}`: no naga storage format for {other:?}", shader.file),
                     };
                     image_class

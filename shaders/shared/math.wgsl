@@ -94,3 +94,36 @@ fn lit_or_albedo(color: vec4<f32>, normal: vec3<f32>) -> vec4<f32> {
     }
     return vec4<f32>(target_encoded(shade(color.rgb, normal)), 1.0);
 }
+
+/// Perspective-correct weights of a triangle's corners at screen point `at` (pixels), and their
+/// derivatives along screen x and y: what the hardware's interpolation and `dpdx`/`dpdy` give
+/// a fragment, computed from the corners' screen positions `s0`-`s2` and clip-space `w`s
+/// (the compute rasteriser's alpha test and shading; `shaders/raster.wgsl`,
+/// `shaders/shade.wgsl`). An attribute's value is `dot(weights, values)`, its derivative
+/// `dot(ddx, values)`: exact, where the hardware's quad differences span a pixel.
+struct Interpolation {
+    weights: vec3<f32>,
+    ddx: vec3<f32>,
+    ddy: vec3<f32>,
+}
+
+fn interpolation(s0: vec2<f32>, s1: vec2<f32>, s2: vec2<f32>, w: vec3<f32>, at: vec2<f32>) -> Interpolation {
+    // Screen-space (affine) barycentrics and their constant derivatives.
+    let d1 = s1 - s0;
+    let d2 = s2 - s0;
+    let dp = at - s0;
+    let area = d1.x * d2.y - d1.y * d2.x;
+    let l1 = (dp.x * d2.y - dp.y * d2.x) / area;
+    let l2 = (d1.x * dp.y - d1.y * dp.x) / area;
+    let lx = vec3<f32>(d1.y - d2.y, d2.y, -d1.y) / area;
+    let ly = vec3<f32>(d2.x - d1.x, -d2.x, d1.x) / area;
+    // Weights q / Σq with q = λ / w; (q / S)' = (q' − (q / S) S') / S.
+    let q = vec3<f32>(1.0 - l1 - l2, l1, l2) / w;
+    let sum = q.x + q.y + q.z;
+    let weights = q / sum;
+    let qx = lx / w;
+    let qy = ly / w;
+    let ddx = (qx - weights * (qx.x + qx.y + qx.z)) / sum;
+    let ddy = (qy - weights * (qy.x + qy.y + qy.z)) / sum;
+    return Interpolation(weights, ddx, ddy);
+}

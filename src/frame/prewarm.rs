@@ -62,7 +62,7 @@ pub fn prewarm(
         raster,
     );
     pyramid.resize(&ctx.device, &depth, 1, 1);
-    pyramid.prewarm(&mut frame);
+    pyramid.prewarm(&mut frame, raster.map(RasterPass::pyramid_group));
     ctx.queue.submit([frame.encoder.finish()]);
     ctx.wait_idle();
     start.elapsed().as_secs_f64() * 1e3

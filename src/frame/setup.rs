@@ -12,6 +12,7 @@ use crate::gpu::GpuContext;
 use crate::passes::cull;
 use crate::passes::cull::cpu::CpuCounts;
 use crate::passes::main::{bundle, Draws};
+use crate::passes::raster::RasterPass;
 use crate::passes::Phase;
 
 /// What [`Renderer::setup`] decided for one frame.
@@ -101,10 +102,12 @@ impl Renderer {
     ) {
         self.scatter.record(encoder, &mut self.updates);
         let raster = if soft { self.raster.as_ref() } else { None };
-        for &phase in phases {
+        for (index, &phase) in phases.iter().enumerate() {
+            // The compute rasteriser shades and resolves once a frame, in its last phase.
+            let last = index + 1 == phases.len();
             let hiz = if phase == Phase::Late {
                 if !keep_pyramid {
-                    self.pyramid.record(encoder);
+                    self.pyramid.record(encoder, raster.map(RasterPass::pyramid_group));
                 }
                 self.pyramid.hiz_bind_group()
             } else {
@@ -117,10 +120,10 @@ impl Renderer {
                 self.build.record(encoder, &self.buffers, phase);
             }
             if let Some(raster) = raster {
-                raster.record(encoder, &self.buffers, phase);
+                raster.record(encoder, &self.buffers, phase, last);
             }
             let draws = match plan.main {
-                MainDraws::Indirect(indirect) => Draws::Indirect(indirect, raster),
+                MainDraws::Indirect(indirect) => Draws::Indirect(indirect, raster.filter(|_| last)),
                 MainDraws::CpuBaseline => Draws::Baseline(&self.visible_scratch),
                 MainDraws::Bundle => Draws::Bundle(&self.bundle.as_ref().expect("the bundle was recorded above").0),
             };

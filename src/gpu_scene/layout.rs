@@ -119,7 +119,8 @@ pub const SCENE: Group = Group {
 pub const TEXTURES: Group = Group {
     index: 2,
     label: "textures",
-    visibility: wgpu::ShaderStages::FRAGMENT,
+    // The compute rasteriser's raster and shade dispatches sample them too.
+    visibility: wgpu::ShaderStages::FRAGMENT.union(wgpu::ShaderStages::COMPUTE),
     bindings: &[
         binding("srgb_64", BindingKind::TextureArray),
         binding("srgb_128", BindingKind::TextureArray),
@@ -178,6 +179,7 @@ pub const RASTER_IO: Group = Group {
     bindings: &[
         binding("objects", BindingKind::StorageRead("array<GpuObject>")),
         binding("batches", BindingKind::StorageRead("array<GpuBatch>")),
+        binding("materials", BindingKind::StorageRead("array<GpuMaterial>")),
         binding("instances", BindingKind::StorageRead("array<u32>")),
         binding("draw_counts", BindingKind::StorageRead("array<u32>")),
         binding("vertex_words", BindingKind::StorageRead("array<f32>")),
@@ -201,6 +203,7 @@ pub const SHADE_IO: Group = Group {
         binding("instances", BindingKind::StorageRead("array<u32>")),
         binding("draw_counts", BindingKind::StorageRead("array<u32>")),
         binding("vertex_words", BindingKind::StorageRead("array<f32>")),
+        binding("vertex_tangents", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("indices", BindingKind::StorageRead("array<u32>")),
         binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("shaded", BindingKind::StorageTextureWrite(SHADED_FORMAT)),
@@ -212,14 +215,13 @@ pub const SHADE_IO: Group = Group {
 /// return them (half floats would move one pixel in ten by a step of the 8-bit target).
 pub const SHADED_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
-/// Group 1 of the resolve pipeline (drawn first in the main pass): the visibility buffer for
-/// the depth and which phase won each pixel, and the shade dispatch's colours.
+/// Group 1 of the resolve pipeline (drawn first in the frame's last main pass): the visibility
+/// buffer for the depth, and the shade dispatch's colours.
 pub const RESOLVE_IO: Group = Group {
     index: 1,
     label: "resolve io",
     visibility: wgpu::ShaderStages::FRAGMENT,
     bindings: &[
-        binding("draw_counts", BindingKind::StorageRead("array<u32>")),
         binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("shaded", BindingKind::UnfilterableTexture),
     ],
@@ -238,6 +240,16 @@ pub const PYRAMID_IO: Group = Group {
         binding("source_level", BindingKind::UnfilterableTexture),
         binding("destination_level", BindingKind::StorageTextureWrite(wgpu::TextureFormat::R32Float)),
     ],
+    functions: None,
+};
+
+/// Group 1 of the pyramid's level-0 pipeline in frames the compute rasteriser draws: its
+/// visibility buffer, whose depths the first phase's main pass has not resolved yet.
+pub const PYRAMID_SOFT: Group = Group {
+    index: 1,
+    label: "pyramid soft",
+    visibility: wgpu::ShaderStages::COMPUTE,
+    bindings: &[binding("pixels", BindingKind::StorageRead("array<vec2<u32>>"))],
     functions: None,
 };
 
@@ -273,8 +285,19 @@ fn update_wgsl_constants() -> String {
 }
 
 /// Every group, for tests and tools.
-pub const ALL_GROUPS: [&Group; 10] =
-    [&FRAME, &SCENE, &TEXTURES, &CULL_IO, &HIZ, &PYRAMID_IO, &SCATTER_IO, &RASTER_IO, &SHADE_IO, &RESOLVE_IO];
+pub const ALL_GROUPS: [&Group; 11] = [
+    &FRAME,
+    &SCENE,
+    &TEXTURES,
+    &CULL_IO,
+    &HIZ,
+    &PYRAMID_IO,
+    &PYRAMID_SOFT,
+    &SCATTER_IO,
+    &RASTER_IO,
+    &SHADE_IO,
+    &RESOLVE_IO,
+];
 
 const _: () = assert!(TEXTURES.index as usize + 1 == BIND_GROUPS, "command counts cover every group index");
 
@@ -379,6 +402,7 @@ pub struct Layouts {
     pub cull_io: wgpu::BindGroupLayout,
     pub hiz: wgpu::BindGroupLayout,
     pub pyramid_io: wgpu::BindGroupLayout,
+    pub pyramid_soft_io: wgpu::BindGroupLayout,
     pub scatter_io: wgpu::BindGroupLayout,
     pub raster_io: wgpu::BindGroupLayout,
     pub shade_io: wgpu::BindGroupLayout,
@@ -389,11 +413,14 @@ pub struct Layouts {
     pub cull: wgpu::PipelineLayout,
     /// The pipeline layout of the pyramid pass's compute pipelines (pyramid io).
     pub pyramid: wgpu::PipelineLayout,
+    /// The pipeline layout of the pyramid's level 0 in frames the compute rasteriser draws
+    /// (pyramid io, pyramid soft).
+    pub pyramid_soft: wgpu::PipelineLayout,
     /// The pipeline layout of the scatter pass (scatter io).
     pub scatter: wgpu::PipelineLayout,
-    /// The pipeline layout of the raster pass (frame, raster io).
+    /// The pipeline layout of the raster pass (frame, raster io, textures).
     pub raster: wgpu::PipelineLayout,
-    /// The pipeline layout of the raster pass's shade dispatch (frame, shade io).
+    /// The pipeline layout of the raster pass's shade dispatch (frame, shade io, textures).
     pub shade: wgpu::PipelineLayout,
     /// The pipeline layout of the resolve pipeline (frame, resolve io).
     pub resolve: wgpu::PipelineLayout,
@@ -422,10 +449,15 @@ impl Layouts {
             bind_group_layouts: &[&frame, &cull_io, &hiz],
             push_constant_ranges: &[],
         });
-        let pyramid_io = PYRAMID_IO.layout(device);
+        let (pyramid_io, pyramid_soft_io) = (PYRAMID_IO.layout(device), PYRAMID_SOFT.layout(device));
         let pyramid = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("pyramid layout"),
             bind_group_layouts: &[&pyramid_io],
+            push_constant_ranges: &[],
+        });
+        let pyramid_soft = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("pyramid soft layout"),
+            bind_group_layouts: &[&pyramid_io, &pyramid_soft_io],
             push_constant_ranges: &[],
         });
         let scatter_io = SCATTER_IO.layout(device);
@@ -438,12 +470,12 @@ impl Layouts {
             (RASTER_IO.layout(device), SHADE_IO.layout(device), RESOLVE_IO.layout(device));
         let raster = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("raster layout"),
-            bind_group_layouts: &[&frame, &raster_io],
+            bind_group_layouts: &[&frame, &raster_io, &textures],
             push_constant_ranges: &[],
         });
         let shade = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("shade layout"),
-            bind_group_layouts: &[&frame, &shade_io],
+            bind_group_layouts: &[&frame, &shade_io, &textures],
             push_constant_ranges: &[],
         });
         let resolve = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -458,6 +490,7 @@ impl Layouts {
             cull_io,
             hiz,
             pyramid_io,
+            pyramid_soft_io,
             scatter_io,
             raster_io,
             shade_io,
@@ -465,6 +498,7 @@ impl Layouts {
             render,
             cull,
             pyramid,
+            pyramid_soft,
             scatter,
             raster,
             shade,

@@ -177,13 +177,16 @@ fn gpu_object(scene: &Scene, object: &Object, batch: u32) -> GpuObject {
 }
 
 const _: () = assert!(Variant::DoubleSided as u32 == crate::tunables::VARIANT_DOUBLE_SIDED);
+const _: () = assert!(Variant::Masked as u32 == crate::tunables::VARIANT_MASKED);
 
 /// Whether the compute rasteriser can draw objects of `material` (`tunables::SOFT_BIT`): what
-/// `shaders/resolve.wgsl` shades, an untextured opaque or double-sided surface.
+/// `shaders/raster.wgsl` covers and `shaders/shade.wgsl` shades, an opaque, masked or
+/// double-sided surface whose textures, if any, read the first coordinate set (the compute
+/// path interpolates one set).
 pub fn soft_rasterisable(material: &crate::scene::Material) -> bool {
-    material.base_color_layer.is_none()
-        && material.normal_layer.is_none()
-        && matches!(material.variant, Variant::Opaque | Variant::DoubleSided)
+    matches!(material.variant, Variant::Opaque | Variant::Masked | Variant::DoubleSided)
+        && material.main_uv_set() == 0
+        && !material.normal_map_on_other_set()
 }
 
 /// One object's GPU record in the batch whose level 0 is `batch`: what [`prepare`] writes, and

@@ -2,17 +2,19 @@
 //!
 //! Every pass's source is: constants generated from `crate::tunables`, the declarations of
 //! the bind groups the pass uses, generated from their tables in `gpu_scene::layout`, then
-//! `shaders/shared/types.wgsl` and `shaders/shared/math.wgsl` (only for passes that use the
-//! frame group, which it reads), then the pass's own file. WGSL
+//! `shaders/shared/types.wgsl`, `shaders/shared/math.wgsl` (only for passes that use the
+//! frame group, which it reads) and `shaders/shared/surface.wgsl` (only for passes that use the
+//! textures group, which it samples), then the pass's own file. WGSL
 //! has no includes, so this concatenation is the include mechanism; it happens in one place so
 //! the validation test composes exactly what the pipelines compile.
 
-use super::layout::{Group, FRAME};
+use super::layout::{Group, FRAME, TEXTURES};
 use crate::pipelines::{shader_spec, ShaderSpec};
 use crate::tunables;
 
 const TYPES: &str = include_str!("../../shaders/shared/types.wgsl");
 const MATH: &str = include_str!("../../shaders/shared/math.wgsl");
+const SURFACE: &str = include_str!("../../shaders/shared/surface.wgsl");
 
 /// The shader file of one pass and the bind groups it declares.
 #[derive(Debug)]
@@ -34,13 +36,18 @@ impl PassShader {
         for group in self.groups {
             source.push_str(&group.wgsl());
         }
-        source.reserve(TYPES.len() + MATH.len() + self.body.len());
+        source.reserve(TYPES.len() + MATH.len() + SURFACE.len() + self.body.len());
         source.push_str(TYPES);
         // math.wgsl reads `frame`, which the generated frame group declares (WGSL resolves
         // module-scope names in any order); a pass without that group, such as the pyramid,
-        // uses none of its functions and could not compile them.
-        if self.groups.iter().any(|group| group.label == FRAME.label) {
+        // uses none of its functions and could not compile them. Likewise surface.wgsl and the
+        // textures group.
+        let uses = |table: &Group| self.groups.iter().any(|group| group.label == table.label);
+        if uses(&FRAME) {
             source.push_str(MATH);
+        }
+        if uses(&TEXTURES) {
+            source.push_str(SURFACE);
         }
         source.push_str(self.body);
         source

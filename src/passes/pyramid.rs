@@ -23,7 +23,7 @@
 
 use crate::gpu::commands::FrameEncoder;
 use crate::gpu_scene::buffers::r32_placeholder;
-use crate::gpu_scene::layout::{Layouts, HIZ, PYRAMID_IO};
+use crate::gpu_scene::layout::{Layouts, HIZ, PYRAMID_IO, PYRAMID_SOFT};
 use crate::gpu_scene::shader::PassShader;
 use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
 use crate::tunables::{PYRAMID_WORKGROUP_SIDE, WORKGROUP_SIZE};
@@ -34,7 +34,7 @@ pub const NAME: &str = "pyramid";
 pub const SHADER: PassShader = PassShader {
     file: "shaders/pyramid.wgsl",
     body: include_str!("../../shaders/pyramid.wgsl"),
-    groups: &[&PYRAMID_IO],
+    groups: &[&PYRAMID_IO, &PYRAMID_SOFT],
 };
 
 /// Format of every level: one 32-bit depth, the same precision as the Depth32Float buffer, so
@@ -87,6 +87,9 @@ struct Levels {
 pub struct PyramidPass {
     /// Entry `reduce_depth`: the depth buffer → level 0.
     reduce_depth: wgpu::ComputePipeline,
+    /// Entry `reduce_depth_soft`: the depth buffer and the compute rasteriser's visibility
+    /// buffer (nearer of the two per pixel) → level 0.
+    reduce_depth_soft: wgpu::ComputePipeline,
     /// Entry `reduce_level`: level i − 1 → level i.
     reduce_level: wgpu::ComputePipeline,
     /// `Layouts::pyramid_io` and `Layouts::hiz`, kept to make the bind groups at every resize.
@@ -108,15 +111,17 @@ impl PyramidPass {
         let shader = SHADER.spec(WORKGROUP_SIZE);
         let specs = [
             compute_spec("pyramid reduce_depth", &layouts.pyramid, &shader, "reduce_depth"),
+            compute_spec("pyramid reduce_depth_soft", &layouts.pyramid_soft, &shader, "reduce_depth_soft"),
             compute_spec("pyramid reduce_level", &layouts.pyramid, &shader, "reduce_level"),
         ];
         let mut pipelines = compute_all(cache, &specs).into_iter();
         let mut next = || pipelines.next().expect("one result per spec");
-        let (reduce_depth, reduce_level) = (next()?, next()?);
+        let (reduce_depth, reduce_depth_soft, reduce_level) = (next()?, next()?, next()?);
         // R32Float, the pyramid's FORMAT.
         let placeholder = r32_placeholder(device, "pyramid placeholder");
         Ok(Self {
             reduce_depth,
+            reduce_depth_soft,
             reduce_level,
             bind_group_layout: layouts.pyramid_io.clone(),
             hiz_layout: layouts.hiz.clone(),
@@ -181,11 +186,17 @@ impl PyramidPass {
     }
 
     /// Runs each pipeline once on level 0's bind group (for prewarming, as `frame::prewarm`
-    /// does for the other passes). `reduce_level` then reads the placeholder and leaves junk in
-    /// level 0, which the next `record` overwrites.
-    pub fn prewarm(&self, frame: &mut FrameEncoder<'_>) {
+    /// does for the other passes), the soft one where `soft` (group `pyramid soft`) is given.
+    /// `reduce_level` then reads the placeholder and leaves junk in level 0, which the next
+    /// `record` overwrites.
+    pub fn prewarm(&self, frame: &mut FrameEncoder<'_>, soft: Option<&wgpu::BindGroup>) {
         let mut pass = frame.compute_pass(NAME);
         pass.set_bind_group(PYRAMID_IO.index, &self.levels().bind_groups[0]);
+        if let Some(soft) = soft {
+            pass.set_bind_group(PYRAMID_SOFT.index, soft);
+            pass.set_pipeline(&self.reduce_depth_soft);
+            pass.dispatch(1, 1);
+        }
         for pipeline in [&self.reduce_depth, &self.reduce_level] {
             pass.set_pipeline(pipeline);
             pass.dispatch(1, 1);
@@ -193,16 +204,22 @@ impl PyramidPass {
     }
 
     /// Reduces the depth buffer into every level: one dispatch per level, in order (wgpu
-    /// places the barrier between a level's storage write and the next level's read).
-    pub fn record(&self, frame: &mut FrameEncoder<'_>) {
+    /// places the barrier between a level's storage write and the next level's read). `soft`:
+    /// group `pyramid soft` of a frame the compute rasteriser draws (`RasterPass`), whose
+    /// depths level 0 takes too.
+    pub fn record(&self, frame: &mut FrameEncoder<'_>, soft: Option<&wgpu::BindGroup>) {
         puffin::profile_scope!(NAME);
         let mut pass = frame.compute_pass(NAME);
         for (level, (bind_group, &(width, height))) in
             self.levels().bind_groups.iter().zip(&self.levels().sizes).enumerate()
         {
-            match level {
-                0 => pass.set_pipeline(&self.reduce_depth),
-                1 => pass.set_pipeline(&self.reduce_level),
+            match (level, soft) {
+                (0, Some(soft)) => {
+                    pass.set_pipeline(&self.reduce_depth_soft);
+                    pass.set_bind_group(PYRAMID_SOFT.index, soft);
+                }
+                (0, None) => pass.set_pipeline(&self.reduce_depth),
+                (1, _) => pass.set_pipeline(&self.reduce_level),
                 _ => {}
             }
             pass.set_bind_group(PYRAMID_IO.index, bind_group);

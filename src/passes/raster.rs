@@ -3,29 +3,35 @@
 //! same pass) and its resolve (`shaders/resolve.wgsl`), a full-screen draw at the start of the
 //! main pass (before its multi-draws: see `MainPass::record`).
 //!
-//! The cull pass lists the drawn objects the compute rasteriser can draw (untextured, opaque
-//! or double-sided, no vertex colours, projected radius within `SOFT_MAX_RADIUS_PX` wherever it
-//! is on screen, at most
-//! `SOFT_MAX_TRIANGLES` triangles at their level); the build pass writes this pass's indirect
-//! dispatches, one workgroup per listed object and a thread per pixel of the target. The raster
-//! dispatch writes the nearest triangle per pixel into a visibility buffer (`pixels`, 8 bytes
-//! per pixel of the target, cleared in the first phase); the shade dispatch shades those pixels
-//! into `shaded` (linear colour); the resolve writes that colour and the pixel's depth into the
-//! main pass's target. Recorded commands are constant in the object count: one clear, two
-//! indirect dispatches and one indirect full-screen draw per phase (no workgroups and zero
-//! vertices when the phase listed nothing, so a still scene's second phase costs nothing).
+//! The cull pass lists the drawn objects the compute rasteriser can draw (opaque, masked or
+//! double-sided, textures on the first coordinate set if any, no vertex colours, projected
+//! radius within `SOFT_MAX_RADIUS_PX` wherever it is on screen, at most `SOFT_MAX_TRIANGLES`
+//! triangles at their level); the build pass writes this pass's indirect dispatches, one
+//! workgroup per listed object and a thread per pixel of the target. The raster dispatch writes
+//! the nearest triangle per pixel into a visibility buffer (`pixels`, 8 bytes per pixel of the
+//! target, cleared in the first phase). Once a frame, after its last raster dispatch, the shade
+//! dispatch shades those pixels into `shaded` (linear colour), and the resolve, first in the
+//! frame's last main pass, writes that colour and the pixel's depth into the target wherever
+//! it is as near as what the depth buffer holds. So the first phase's hardware draws are not
+//! depth-tested against its compute-rasterised pixels; the resolve settles each pixel, and the
+//! pyramid between the phases takes the nearer of the depth buffer and the visibility buffer
+//! (`PyramidPass::record`). Recorded commands are constant in the object count: one clear and
+//! one indirect dispatch per phase, one more indirect dispatch and one indirect full-screen
+//! draw per frame (no workgroups and zero vertices when nothing was listed).
 //!
 //! Why: the H200's raster hardware shades about 1 G vertices a second, so small objects cost
 //! what their vertices cost however few pixels they cover; a thread per triangle on the
 //! compute units draws them 4-60 times faster (`examples/soft_raster_probe.rs`). Its fragment
-//! work is narrow too: the shading is a compute dispatch, and the full-screen resolve only
-//! copies (1280×720: 0.67 → 0.35 ms of main pass where everything is compute-rasterised). It
-//! needs 64-bit atomics (`SHADER_INT64`, `SHADER_INT64_ATOMIC_MIN_MAX`); without them every
+//! work is narrow too, so the shading is a compute dispatch, the full-screen resolve only
+//! copies (1280×720: 0.67 → 0.35 ms of main pass where everything is compute-rasterised), and
+//! there is one resolve a frame, not one per phase. It needs 64-bit atomics (`SHADER_INT64`, `SHADER_INT64_ATOMIC_MIN_MAX`); without them every
 //! object goes to the hardware.
 
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::depth_test;
-use crate::gpu_scene::layout::{Group, Layouts, FRAME, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO};
+use crate::gpu_scene::layout::{
+    Group, Layouts, FRAME, PYRAMID_SOFT, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, TEXTURES,
+};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::SceneBuffers;
 use crate::passes::Phase;
@@ -40,13 +46,13 @@ pub const LATE_NAME: &str = "raster late";
 pub const SHADER: PassShader = PassShader {
     file: "shaders/raster.wgsl",
     body: include_str!("../../shaders/raster.wgsl"),
-    groups: &[&FRAME, &RASTER_IO],
+    groups: &[&FRAME, &RASTER_IO, &TEXTURES],
 };
 
 pub const SHADE_SHADER: PassShader = PassShader {
     file: "shaders/shade.wgsl",
     body: include_str!("../../shaders/shade.wgsl"),
-    groups: &[&FRAME, &SHADE_IO],
+    groups: &[&FRAME, &SHADE_IO, &TEXTURES],
 };
 
 pub const RESOLVE_SHADER: PassShader = PassShader {
@@ -67,15 +73,14 @@ struct Pixels {
     raster_group: wgpu::BindGroup,
     shade_group: wgpu::BindGroup,
     resolve_group: wgpu::BindGroup,
+    pyramid_group: wgpu::BindGroup,
 }
 
 pub struct RasterPass {
     raster: wgpu::ComputePipeline,
     raster_late: wgpu::ComputePipeline,
     shade: wgpu::ComputePipeline,
-    shade_late: wgpu::ComputePipeline,
     resolve: wgpu::RenderPipeline,
-    resolve_late: wgpu::RenderPipeline,
     /// Fitted to the target by [`RasterPass::fit`]; `None` until then, and after the scene's
     /// buffers change.
     pixels: Option<Pixels>,
@@ -94,16 +99,14 @@ impl RasterPass {
             compute_spec(NAME, &layouts.raster, &shader, "raster"),
             compute_spec(LATE_NAME, &layouts.raster, &shader, "raster_late"),
             compute_spec("shade", &layouts.shade, &shade_shader, "shade_pixels"),
-            compute_spec("shade late", &layouts.shade, &shade_shader, "shade_pixels_late"),
         ];
         let mut computes = compute_all(cache, &specs).into_iter();
-        let resolve_shader = RESOLVE_SHADER.spec(WORKGROUP_SIZE);
-        let resolve_spec = |entry: &str| RenderSpec {
-            label: format!("resolve {entry}"),
+        let resolve_spec = RenderSpec {
+            label: "resolve".into(),
             layout: layouts.resolve.clone(),
-            shader: resolve_shader.clone(),
+            shader: RESOLVE_SHADER.spec(WORKGROUP_SIZE),
             vertex_entry: "vs_fullscreen".into(),
-            fragment_entry: Some(entry.into()),
+            fragment_entry: Some("fs_resolve".into()),
             vertex_buffers: Vec::new(),
             targets: vec![Some(wgpu::ColorTargetState {
                 format: color_format,
@@ -111,16 +114,18 @@ impl RasterPass {
                 write_mask: wgpu::ColorWrites::ALL,
             })],
             primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: Some(depth_test()),
+            // Where the first phase's hardware draws are as near, the compute rasteriser's
+            // pixel wins, as it would have had it been drawn first.
+            depth_stencil: Some(wgpu::DepthStencilState {
+                depth_compare: wgpu::CompareFunction::LessEqual,
+                ..depth_test()
+            }),
             multisample: Default::default(),
         };
-        let mut renders = render_all(cache, &[resolve_spec("fs_resolve"), resolve_spec("fs_resolve_late")]).into_iter();
+        let resolve = render_all(cache, &[resolve_spec]).into_iter().next().expect("one result per spec");
         let mut compute = || computes.next().expect("one result per spec");
-        let (raster, raster_late) = (compute()?, compute()?);
-        let (shade, shade_late) = (compute()?, compute()?);
-        let mut render = || renders.next().expect("one result per spec");
-        let (resolve, resolve_late) = (render()?, render()?);
-        Ok(Self { raster, raster_late, shade, shade_late, resolve, resolve_late, pixels: None })
+        let (raster, raster_late, shade) = (compute()?, compute()?, compute()?);
+        Ok(Self { raster, raster_late, shade, resolve: resolve?, pixels: None })
     }
 
     /// Makes the visibility buffer and the shaded colours for a `width` × `height` target, and
@@ -134,7 +139,8 @@ impl RasterPass {
             &wgpu::BufferDescriptor {
                 label: Some("visibility buffer"),
                 size: u64::from(width.max(1)) * u64::from(height.max(1)) * 8,
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+                // COPY_SRC: tests read it back.
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
                 mapped_at_creation: false,
             },
         );
@@ -150,8 +156,8 @@ impl RasterPass {
                 view_formats: &[],
             })
             .create_view(&Default::default());
-        // The groups bind buffers by name, each those its table lists (the raster pass's leave
-        // out the materials, the resolve's all but the counts and the visibility buffer).
+        // The groups bind buffers by name, each those its table lists (the resolve's only the
+        // counts and the visibility buffer), and the shaded colours.
         let named = [
             ("objects", &buffers.objects),
             ("batches", &buffers.batches),
@@ -159,6 +165,7 @@ impl RasterPass {
             ("instances", &buffers.instances),
             ("draw_counts", &buffers.draw_counts),
             ("vertex_words", &buffers.vertices),
+            ("vertex_tangents", &buffers.vertex_inputs[0]),
             ("indices", &buffers.indices),
             ("pixels", &buffer),
         ];
@@ -176,7 +183,8 @@ impl RasterPass {
         let raster_group = group(&RASTER_IO, &layouts.raster_io);
         let shade_group = group(&SHADE_IO, &layouts.shade_io);
         let resolve_group = group(&RESOLVE_IO, &layouts.resolve_io);
-        self.pixels = Some(Pixels { width, height, buffer, raster_group, shade_group, resolve_group });
+        let pyramid_group = group(&PYRAMID_SOFT, &layouts.pyramid_soft_io);
+        self.pixels = Some(Pixels { width, height, buffer, raster_group, shade_group, resolve_group, pyramid_group });
     }
 
     /// Forgets the bind groups: the scene's buffers changed; the next [`RasterPass::fit`]
@@ -185,10 +193,11 @@ impl RasterPass {
         self.pixels = None;
     }
 
-    /// Records the phase's raster pass, rasterising then shading (the first phase clears the
-    /// visibility buffer first). Call after the phase's build pass, which writes the
+    /// Records the phase's raster pass (the first phase clears the visibility buffer first),
+    /// and after it, where `shade` (the frame's last phase), the shading of every pixel the
+    /// frame's raster passes drew. Call after the phase's build pass, which writes the
     /// dispatches, and after [`RasterPass::fit`].
-    pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, phase: Phase) {
+    pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, phase: Phase, shade: bool) {
         let name = phase.pass_name(NAME, LATE_NAME);
         puffin::profile_scope!(name);
         let pixels = self.pixels.as_ref().expect("fit before record");
@@ -196,25 +205,42 @@ impl RasterPass {
             frame.encoder.clear_buffer(&pixels.buffer, 0, None);
         }
         let mut pass = frame.compute_pass(name);
-        pass.set_pipeline(if phase == Phase::Late { &self.raster_late } else { &self.raster });
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
+        pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
+        pass.set_pipeline(if phase == Phase::Late { &self.raster_late } else { &self.raster });
         pass.dispatch_indirect(&buffers.draws, buffers.raster_dispatch_offset());
-        // The shading of what it drew, in the same pass: wgpu puts a barrier between the two
-        // dispatches (the visibility buffer goes from read-write to read-only).
-        pass.set_pipeline(if phase == Phase::Late { &self.shade_late } else { &self.shade });
-        pass.set_bind_group(SHADE_IO.index, &pixels.shade_group);
-        pass.dispatch_indirect(&buffers.draws, buffers.shade_dispatch_offset());
+        if shade {
+            // In the same pass: wgpu puts a barrier between the two dispatches (the visibility
+            // buffer goes from read-write to read-only).
+            pass.set_bind_group(SHADE_IO.index, &pixels.shade_group);
+            pass.set_pipeline(&self.shade);
+            pass.dispatch_indirect(&buffers.draws, buffers.shade_dispatch_offset());
+        }
     }
 
-    /// Records the phase's resolve into the main pass, before its draws: an indirect draw the
-    /// build pass wrote, one full-screen triangle, or none where the phase listed no object.
-    pub fn resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers, phase: Phase) {
+    /// Records the frame's resolve into its last main pass, before the draws: an indirect
+    /// draw the build pass wrote, one full-screen triangle, or none where no object was
+    /// listed.
+    pub fn resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers) {
         let pixels = self.pixels.as_ref().expect("fit before resolve");
-        pass.set_pipeline(if phase == Phase::Late { &self.resolve_late } else { &self.resolve });
+        pass.set_pipeline(&self.resolve);
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
         pass.draw_indirect(&buffers.draws, buffers.resolve_draw_offset());
+    }
+
+    /// The visibility buffer: per pixel of the target, row by row, the nearest (depth, payload)
+    /// as two words, the inverted payload then the inverted depth bits (zero: no pixel).
+    pub fn visibility_buffer(&self) -> &wgpu::Buffer {
+        &self.pixels.as_ref().expect("fit before reading").buffer
+    }
+
+    /// Group `pyramid soft` over the visibility buffer, for the pyramid's level 0 in the
+    /// frames this pass draws (the first phase's pixels are in the depth buffer only after the
+    /// resolve, in the second phase).
+    pub fn pyramid_group(&self) -> &wgpu::BindGroup {
+        &self.pixels.as_ref().expect("fit before the pyramid").pyramid_group
     }
 
     /// Runs each pipeline once on an empty list (see `frame::prewarm`); the resolve draws into
@@ -225,26 +251,23 @@ impl RasterPass {
         let mut pass = frame.compute_pass(NAME);
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
+        pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
         for pipeline in [&self.raster, &self.raster_late] {
             pass.set_pipeline(pipeline);
             pass.dispatch(1, 1);
         }
         pass.set_bind_group(SHADE_IO.index, &pixels.shade_group);
-        for pipeline in [&self.shade, &self.shade_late] {
-            pass.set_pipeline(pipeline);
-            pass.dispatch(1, 1);
-        }
+        pass.set_pipeline(&self.shade);
+        pass.dispatch(1, 1);
     }
 
-    /// The resolve pipelines, each drawn once into `pass` over the cleared visibility buffer,
-    /// so every pixel is discarded (see [`RasterPass::prewarm_compute`]).
+    /// The resolve pipeline, drawn once into `pass` over the cleared visibility buffer, so
+    /// every pixel is discarded (see [`RasterPass::prewarm_compute`]).
     pub fn prewarm_resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers) {
         let pixels = self.pixels.as_ref().expect("fit before prewarm");
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
-        for pipeline in [&self.resolve, &self.resolve_late] {
-            pass.set_pipeline(pipeline);
-            pass.draw(0..3, 0..1);
-        }
+        pass.set_pipeline(&self.resolve);
+        pass.draw(0..3, 0..1);
     }
 }

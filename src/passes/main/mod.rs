@@ -37,8 +37,8 @@ pub const CLEAR_COLOR: wgpu::Color = wgpu::Color { r: 0.02, g: 0.025, b: 0.035, 
 
 /// What the main pass draws.
 pub enum Draws<'a> {
-    /// The draws the cull (and build) passes wrote, with, where there is a compute
-    /// rasteriser, its resolve of the phase (drawn first).
+    /// The draws the cull (and build) passes wrote, with, in the frame's last phase where there
+    /// is a compute rasteriser, its resolve of the frame (drawn first).
     Indirect(indirect::IndirectDraws, Option<&'a RasterPass>),
     /// One draw per visible object (ascending ids, hence grouped by variant).
     Baseline(&'a [DrawnObject]),
@@ -286,7 +286,7 @@ impl MainPass {
                 // draws either way): lavapipe (Mesa 22.3) applies the count of a preceding
                 // multi_draw_indexed_indirect_count to a draw_indirect that follows it.
                 if let Some(raster) = raster {
-                    raster.resolve(&mut pass, buffers, phase);
+                    raster.resolve(&mut pass, buffers);
                 }
                 Self::bind_scene(&mut pass, buffers);
                 indirect::record(self, &mut pass, buffers, prepared, indirect);
