@@ -233,8 +233,9 @@ pub const READBACK_RING: usize = 3;
 /// (`vertex_colors`); without it the colour is white and nothing is read.
 pub const VERTEX_COLORS_BIT: u32 = 1 << 31;
 /// Bit of `GpuObject::animation` set when the compute rasteriser can draw the object: its
-/// material is untextured and opaque or double-sided, and its mesh has no vertex colours
-/// (what `shaders/resolve.wgsl` shades).
+/// material is opaque, masked or double-sided with its textures, if any, on the first
+/// coordinate set, and its mesh has no vertex colours (what `shaders/shade.wgsl` shades;
+/// `gpu_scene::prepare::soft_rasterisable`).
 pub const SOFT_BIT: u32 = 1 << 30;
 /// Mask of the spin class once shifted down from bit 16.
 pub const SPIN_MASK: u32 = 0x3fff;
