@@ -36,41 +36,13 @@ fn uv_of(index: u32) -> vec2<f32> {
     return vec2<f32>(vertex_words[i + 6u], vertex_words[i + 7u]);
 }
 
-/// What the alpha test of a masked material needs of a triangle: the perspective-correct
-/// weights' numerators `q = λ / w` (λ the screen barycentrics, w the corners' clip w) at pixel
-/// `origin`'s centre and their steps along x and y (`interpolation`'s terms, affine on screen),
-/// and the corners' texture coordinates.
-struct AlphaTest {
-    origin: vec2<i32>,
-    q: vec3<f32>,
-    qx: vec3<f32>,
-    qy: vec3<f32>,
-    uvs: mat3x2<f32>,
-}
-
-fn alpha_test(s0: vec2<f32>, s1: vec2<f32>, s2: vec2<f32>, w: vec3<f32>, uvs: mat3x2<f32>, origin: vec2<i32>) -> AlphaTest {
-    let d1 = s1 - s0;
-    let d2 = s2 - s0;
-    let dp = vec2<f32>(origin) + 0.5 - s0;
-    let area = d1.x * d2.y - d1.y * d2.x;
-    let l1 = (dp.x * d2.y - dp.y * d2.x) / area;
-    let l2 = (d1.x * dp.y - d1.y * dp.x) / area;
-    let lx = vec3<f32>(d1.y - d2.y, d2.y, -d1.y) / area;
-    let ly = vec3<f32>(d2.x - d1.x, -d2.x, d1.x) / area;
-    return AlphaTest(origin, vec3<f32>(1.0 - l1 - l2, l1, l2) / w, lx / w, ly / w, uvs);
-}
-
-/// Whether material `m` keeps pixel `at` of the triangle: `fs_masked`'s test, base colour ×
-/// texture alpha against the cutoff, with the texture level from the exact derivatives of the
-/// coordinates (as `interpolation` takes them).
-fn alpha_passes(m: u32, test: AlphaTest, at: vec2<i32>) -> bool {
-    let d = vec2<f32>(at - test.origin);
-    let q = test.q + test.qx * d.x + test.qy * d.y;
-    let sum = q.x + q.y + q.z;
-    let weights = q / sum;
-    let ddx = (test.qx - weights * (test.qx.x + test.qx.y + test.qx.z)) / sum;
-    let ddy = (test.qy - weights * (test.qy.x + test.qy.y + test.qy.z)) / sum;
-    let surface = SurfaceUv(test.uvs * weights, test.uvs * ddx, test.uvs * ddy, 0u);
+/// Whether material `m` keeps pixel `at` of a triangle with weight planes `planes` and corner
+/// texture coordinates `uvs`: `fs_masked`'s test, base colour × texture alpha against the
+/// cutoff, the texture level from the coordinates' derivatives as the hardware takes them
+/// (`interpolation`).
+fn alpha_passes(m: u32, planes: WeightPlanes, uvs: mat3x2<f32>, at: vec2<i32>) -> bool {
+    let i = interpolation(planes, at);
+    let surface = SurfaceUv(uvs * i.weights, uvs * i.ddx, uvs * i.ddy, 0u);
     return materials[m].base_color.a * base_color_texel(m, surface).a >= materials[m].alpha_cutoff;
 }
 
@@ -139,10 +111,11 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     let key_low = u64(0xffffffffu - payload);
     let width = u32(frame.target_size.x);
     let masked = batch.variant == VARIANT_MASKED;
-    var test: AlphaTest;
+    var planes: WeightPlanes;
+    var uvs: mat3x2<f32>;
     if masked {
-        let uvs = mat3x2<f32>(uv_of(v0), uv_of(v1), uv_of(v2));
-        test = alpha_test(s0, s1, s2, vec3<f32>(c0.w, c1.w, c2.w), uvs, lo);
+        planes = weight_planes(s0, s1, s2, vec3<f32>(c0.w, c1.w, c2.w), vec2<f32>(lo) + 0.5);
+        uvs = mat3x2<f32>(uv_of(v0), uv_of(v1), uv_of(v2));
     }
     for (var y = lo.y; y <= hi.y; y++) {
         for (var x = lo.x; x <= hi.x; x++) {
@@ -155,7 +128,7 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
                 // Behind its own `if`: naga evaluates both sides of `&&` when the right one calls.
                 var keep = true;
                 if masked {
-                    keep = alpha_passes(object.material, test, vec2<i32>(x, y));
+                    keep = alpha_passes(object.material, planes, uvs, vec2<i32>(x, y));
                 }
                 if keep {
                     atomicMax(&pixels[u32(y) * width + u32(x)], key);

@@ -69,7 +69,8 @@ fn shade_pixels(@builtin(global_invocation_id) id: vec3<u32>) {
     let s0 = screen_of(k0.clip);
     let s1 = screen_of(k1.clip);
     let s2 = screen_of(k2.clip);
-    let at = interpolation(s0, s1, s2, vec3<f32>(k0.clip.w, k1.clip.w, k2.clip.w), vec2<f32>(pixel) + 0.5);
+    let w = vec3<f32>(k0.clip.w, k1.clip.w, k2.clip.w);
+    let at = interpolation(weight_planes(s0, s1, s2, w, vec2<f32>(pixel) + 0.5), vec2<i32>(pixel));
     let b = at.weights;
     let normal = normalize(b.x * k0.normal + b.y * k1.normal + b.z * k2.normal);
     let uvs = mat3x2<f32>(k0.uv, k1.uv, k2.uv);

@@ -1,8 +1,9 @@
 //! The compute rasteriser (`passes::raster`) draws what the hardware draws: the default scene
-//! with small objects drawn by it equals the same frame drawn by the hardware alone, up to the
-//! rounding of interpolated normals (a channel 1 or 2 out of 255 apart where a value sits on a
-//! rounding edge) and depth ties, at odd sizes and across resizes, while the counters show it
-//! drew most of the objects. Where it cannot judge sizes (frozen culling) or has nothing to
+//! with small objects drawn by it (its masked, textured, normal-mapped lattice material among
+//! them: alpha test, texture levels and normal maps as the draw shader has them) equals the same
+//! frame drawn by the hardware alone, up to the rounding of interpolated normals (a channel 1 or
+//! 2 out of 255 apart where a value sits on a rounding edge) and depth ties, at odd sizes and
+//! across resizes, while the counters show it drew most of the objects. Where it cannot judge sizes (frozen culling) or has nothing to
 //! draw from (per-object draws, the CPU modes), it is off.
 
 mod common;

@@ -153,6 +153,38 @@ fn every_shader_resource_is_its_layout_binding() {
     }
 }
 
+/// Every layout is made on every device, whether or not its pass runs there, so each group fits
+/// wgpu's default limits: a device an embedding application made with `Limits::default()` must
+/// be able to make them (each pipeline has one group of storage buffers; the textures group
+/// brings the sampled textures).
+#[test]
+fn every_group_fits_the_default_limits() {
+    let limits = wgpu::Limits::default();
+    for group in ALL_GROUPS {
+        let count = |kind: fn(&BindingKind) -> bool| group.bindings.iter().filter(|b| kind(&b.kind)).count() as u32;
+        let storage = count(|k| matches!(k, BindingKind::StorageRead(_) | BindingKind::StorageReadWrite(_)));
+        let textures = count(|k| {
+            matches!(k, BindingKind::TextureArray | BindingKind::DepthTexture | BindingKind::UnfilterableTexture)
+        });
+        let storage_textures = count(|k| matches!(k, BindingKind::StorageTextureWrite(_)));
+        assert!(
+            storage <= limits.max_storage_buffers_per_shader_stage,
+            "group `{}`: {storage} storage buffers",
+            group.label
+        );
+        assert!(
+            textures <= limits.max_sampled_textures_per_shader_stage,
+            "group `{}`: {textures} textures",
+            group.label
+        );
+        assert!(
+            storage_textures <= limits.max_storage_textures_per_shader_stage,
+            "group `{}`: {storage_textures} storage textures",
+            group.label
+        );
+    }
+}
+
 /// (member name, offset) of a Rust struct, in declaration order.
 macro_rules! host_layout {
     ($ty:ty { $($field:ident),* $(,)? }) => {

@@ -95,35 +95,53 @@ fn lit_or_albedo(color: vec4<f32>, normal: vec3<f32>) -> vec4<f32> {
     return vec4<f32>(target_encoded(shade(color.rgb, normal)), 1.0);
 }
 
-/// Perspective-correct weights of a triangle's corners at screen point `at` (pixels), and their
-/// derivatives along screen x and y: what the hardware's interpolation and `dpdx`/`dpdy` give
-/// a fragment, computed from the corners' screen positions `s0`-`s2` and clip-space `w`s
-/// (the compute rasteriser's alpha test and shading; `shaders/raster.wgsl`,
-/// `shaders/shade.wgsl`). An attribute's value is `dot(weights, values)`, its derivative
-/// `dot(ddx, values)`: exact, where the hardware's quad differences span a pixel.
+/// The perspective-correct weights of a triangle's corners on screen, as planes: their
+/// numerators `q = λ / w` (λ the screen-space barycentrics, `w` the corners' clip-space w) at
+/// screen point `origin` and their steps along x and y (affine on screen), so the weights at
+/// `p` are `q(p) / Σq(p)` (`weights_at`). What the hardware's interpolation gives a fragment,
+/// computed from the corners' screen positions `s0`-`s2`: for the compute rasteriser's alpha
+/// test and shading (`shaders/raster.wgsl`, `shaders/shade.wgsl`).
+struct WeightPlanes {
+    origin: vec2<f32>,
+    q: vec3<f32>,
+    qx: vec3<f32>,
+    qy: vec3<f32>,
+}
+
+fn weight_planes(s0: vec2<f32>, s1: vec2<f32>, s2: vec2<f32>, w: vec3<f32>, origin: vec2<f32>) -> WeightPlanes {
+    let d1 = s1 - s0;
+    let d2 = s2 - s0;
+    let dp = origin - s0;
+    let area = d1.x * d2.y - d1.y * d2.x;
+    let l1 = (dp.x * d2.y - dp.y * d2.x) / area;
+    let l2 = (d1.x * dp.y - d1.y * dp.x) / area;
+    let lx = vec3<f32>(d1.y - d2.y, d2.y, -d1.y) / area;
+    let ly = vec3<f32>(d2.x - d1.x, -d2.x, d1.x) / area;
+    return WeightPlanes(origin, vec3<f32>(1.0 - l1 - l2, l1, l2) / w, lx / w, ly / w);
+}
+
+fn weights_at(planes: WeightPlanes, p: vec2<f32>) -> vec3<f32> {
+    let d = p - planes.origin;
+    let q = planes.q + planes.qx * d.x + planes.qy * d.y;
+    return q / (q.x + q.y + q.z);
+}
+
+/// The weights at pixel `pixel`'s centre, and their screen-space derivatives as the hardware's
+/// fine `dpdx`/`dpdy` take them: differences across the pixel's 2 × 2 quad, along its row and
+/// its column. An attribute's value is `dot(weights, values)`, its derivative
+/// `dot(ddx, values)`; the texture level follows the derivatives, so taking them the
+/// hardware's way keeps the compute rasteriser's textures at the hardware's level.
 struct Interpolation {
     weights: vec3<f32>,
     ddx: vec3<f32>,
     ddy: vec3<f32>,
 }
 
-fn interpolation(s0: vec2<f32>, s1: vec2<f32>, s2: vec2<f32>, w: vec3<f32>, at: vec2<f32>) -> Interpolation {
-    // Screen-space (affine) barycentrics and their constant derivatives.
-    let d1 = s1 - s0;
-    let d2 = s2 - s0;
-    let dp = at - s0;
-    let area = d1.x * d2.y - d1.y * d2.x;
-    let l1 = (dp.x * d2.y - dp.y * d2.x) / area;
-    let l2 = (d1.x * dp.y - d1.y * dp.x) / area;
-    let lx = vec3<f32>(d1.y - d2.y, d2.y, -d1.y) / area;
-    let ly = vec3<f32>(d2.x - d1.x, -d2.x, d1.x) / area;
-    // Weights q / Σq with q = λ / w; (q / S)' = (q' − (q / S) S') / S.
-    let q = vec3<f32>(1.0 - l1 - l2, l1, l2) / w;
-    let sum = q.x + q.y + q.z;
-    let weights = q / sum;
-    let qx = lx / w;
-    let qy = ly / w;
-    let ddx = (qx - weights * (qx.x + qx.y + qx.z)) / sum;
-    let ddy = (qy - weights * (qy.x + qy.y + qy.z)) / sum;
+fn interpolation(planes: WeightPlanes, pixel: vec2<i32>) -> Interpolation {
+    let centre = vec2<f32>(pixel) + 0.5;
+    let quad = vec2<f32>(pixel & vec2<i32>(~1)) + 0.5;
+    let weights = weights_at(planes, centre);
+    let ddx = weights_at(planes, vec2<f32>(quad.x + 1.0, centre.y)) - weights_at(planes, vec2<f32>(quad.x, centre.y));
+    let ddy = weights_at(planes, vec2<f32>(centre.x, quad.y + 1.0)) - weights_at(planes, vec2<f32>(centre.x, quad.y));
     return Interpolation(weights, ddx, ddy);
 }

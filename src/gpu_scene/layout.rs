@@ -189,9 +189,11 @@ pub const RASTER_IO: Group = Group {
     functions: None,
 };
 
-/// Group 1 of the shade dispatch (after the raster pass): the visibility buffer as the raster
-/// pass left it, read as (payload, depth) words, what shading its pixels needs, and the
-/// colours it stores for the resolve.
+/// Group 1 of the shade dispatch (after the frame's last raster pass): the visibility buffer
+/// as the raster passes left it, read as (payload, depth) words, what shading its pixels needs,
+/// and the colours it stores for the resolve. Eight storage buffers, like [`RASTER_IO`]: the
+/// default `max_storage_buffers_per_shader_stage`, which an embedding application's device may
+/// have.
 pub const SHADE_IO: Group = Group {
     index: 1,
     label: "shade io",
@@ -201,7 +203,6 @@ pub const SHADE_IO: Group = Group {
         binding("batches", BindingKind::StorageRead("array<GpuBatch>")),
         binding("materials", BindingKind::StorageRead("array<GpuMaterial>")),
         binding("instances", BindingKind::StorageRead("array<u32>")),
-        binding("draw_counts", BindingKind::StorageRead("array<u32>")),
         binding("vertex_words", BindingKind::StorageRead("array<f32>")),
         binding("vertex_tangents", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("indices", BindingKind::StorageRead("array<u32>")),
