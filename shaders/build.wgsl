@@ -40,10 +40,9 @@ fn count_triangles(instances: u32, triangles: u32) {
 }
 
 /// The raster pass's indirect dispatch for this phase: one workgroup per object the cull pass
-/// listed for it, split over y past the per-dimension limit, in the third slot from the end of
-/// `draws[]`; in the next the resolve's indirect draw, one full-screen triangle, and in the last
-/// the shade dispatch, a thread per pixel, both for everything listed so far (the last phase's
-/// are used) and neither when nothing was. The first phase also notes where its list ends
+/// listed for it, split over y past the per-dimension limit, in the next-to-last slot of
+/// `draws[]`; in the last the resolve's indirect draw, one full-screen triangle for everything
+/// listed so far (the last phase's is used), or none when nothing was. The first phase also notes where its list ends
 /// (`COUNTER_SOFT_EARLY`), where the second phase's starts.
 fn write_raster_dispatch(late: bool) {
     let total = min(atomicLoad(&draw_counts[COUNTER_SOFT]), SOFT_MAX_OBJECTS);
@@ -60,19 +59,12 @@ fn write_raster_dispatch(late: bool) {
     args.instance_count = rows;
     args.first_index = 1u;
     let slots = arrayLength(&draws);
-    draws[slots - 3u] = args;
+    draws[slots - 2u] = args;
     // DrawIndirectArgs: vertex count, instance count, first vertex, first instance.
     var resolve: DrawIndexedIndirectArgs;
     resolve.index_count = select(0u, 3u, total > 0u);
     resolve.instance_count = 1u;
-    draws[slots - 2u] = resolve;
-    // The shade dispatch's: a thread per pixel of the target, or none.
-    var shade: DrawIndexedIndirectArgs;
-    let tiles = (vec2<u32>(frame.target_size) + RESOLVE_TILE - 1u) / RESOLVE_TILE;
-    shade.index_count = select(0u, tiles.x, total > 0u);
-    shade.instance_count = tiles.y;
-    shade.first_index = 1u;
-    draws[slots - 1u] = shade;
+    draws[slots - 1u] = resolve;
 }
 
 fn build_phase(gid: vec3<u32>, drawn_counter: u32) {

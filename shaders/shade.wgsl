@@ -1,5 +1,6 @@
 //! The compute rasteriser's shading (`passes::raster`): a compute dispatch after the frame's
-//! last raster pass, one thread per pixel. It reads what the raster pass left in `pixels[]`, fetches
+//! last raster pass, one thread per drawn pixel (`shade_list`, `shaders/shade_list.wgsl`). It
+//! takes the triangle the raster passes left for the pixel, fetches
 //! that triangle again, interpolates its vertex attributes with perspective-correct weights at
 //! the pixel centre (and their derivatives, for the texture level), shades it as the draw
 //! shader's fragments do and stores the colour in `shaded`, which the resolve
@@ -40,20 +41,19 @@ fn tangent_of(object: GpuObject, index: u32) -> vec4<f32> {
     return vec4<f32>(animate_direction(object, tangent.xyz), tangent.w);
 }
 
-/// Shades the pixel into `shaded` if a listed object won it, as the draw shader's `fs_opaque`
+/// Shades a listed pixel into `shaded`, as the draw shader's `fs_opaque`
 /// and `fs_masked` shade a fragment of a surface without vertex colours whose textures read
 /// the first coordinate set (the kinds the cull pass lists).
-@compute @workgroup_size(RESOLVE_TILE, RESOLVE_TILE)
-fn shade_pixels(@builtin(global_invocation_id) id: vec3<u32>) {
-    let pixel = id.xy;
-    if any(pixel >= vec2<u32>(frame.target_size)) {
+@compute @workgroup_size(SHADE_WORKGROUP_SIZE)
+fn shade_pixels(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let entry_index = id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE;
+    if entry_index >= shade_list[0] {
         return;
     }
-    let word = pixels[pixel.y * u32(frame.target_size.x) + pixel.x];
-    if all(word == vec2<u32>(0u)) {
-        return;
-    }
-    let payload = 0xffffffffu - word.x;
+    let listed = SHADE_LIST_HEADER + 2u * entry_index;
+    let width = u32(frame.target_size.x);
+    let pixel = vec2<u32>(shade_list[listed] % width, shade_list[listed] / width);
+    let payload = 0xffffffffu - shade_list[listed + 1u];
     let slot = payload >> SOFT_TRIANGLE_BITS;
     let entry = instances[frame.soft_base + slot];
     let level = entry >> LEVEL_SHIFT;

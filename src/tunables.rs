@@ -116,8 +116,13 @@ pub const SOFT_MAX_OBJECTS: u32 = 1 << (32 - SOFT_TRIANGLE_BITS);
 /// Threads per workgroup of the raster pass: one workgroup per object, one thread per
 /// triangle in turn (32: NVIDIA's subgroup, and the triangle count of most small levels).
 pub const RASTER_WORKGROUP_SIZE: u32 = 32;
-/// Side of the square of pixels one workgroup of the raster pass's shade dispatch shades.
-pub const RESOLVE_TILE: u32 = 8;
+/// Threads per workgroup of the compute rasteriser's list and shade dispatches.
+pub const SHADE_WORKGROUP_SIZE: u32 = 64;
+/// Pixels of a row one thread of the list dispatch looks through (one atomic add per segment).
+pub const SHADE_LIST_SEGMENT: u32 = 64;
+/// Words at the start of the shade list before its entries: the count and the shade dispatch's
+/// three workgroup counts.
+pub const SHADE_LIST_HEADER: u32 = 4;
 /// Widest triangle, in pixels of its bounding box, the raster pass draws: its edge functions,
 /// products of two differences of at most 96 × 256 in 1/256 pixels, stay within 32-bit
 /// integers (2 × 24,576² < 2³¹). Objects within [`SOFT_MAX_RADIUS_PX`] stay under it.
@@ -271,7 +276,9 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const SOFT_MAX_OBJECTS: u32 = {SOFT_MAX_OBJECTS}u;\n\
          const SOFT_MAX_TRIANGLE_PX: i32 = {SOFT_MAX_TRIANGLE_PX};\n\
          const RASTER_WORKGROUP_SIZE: u32 = {RASTER_WORKGROUP_SIZE}u;\n\
-         const RESOLVE_TILE: u32 = {RESOLVE_TILE}u;\n\
+         const SHADE_WORKGROUP_SIZE: u32 = {SHADE_WORKGROUP_SIZE}u;\n\
+         const SHADE_LIST_SEGMENT: u32 = {SHADE_LIST_SEGMENT}u;\n\
+         const SHADE_LIST_HEADER: u32 = {SHADE_LIST_HEADER}u;\n\
          const READS_TANGENT: u32 = {READS_TANGENT}u;\n\
          const READS_UV1: u32 = {READS_UV1}u;\n\
          const MAIN_SET_1: u32 = {MAIN_SET_1}u;\n\

@@ -57,13 +57,14 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
             }
             assert_eq!(passes, expected, "{label}: passes recorded");
             // The compute rasteriser shades and resolves once, in the frame's last phase (its
-            // last raster pass and the last main pass); the pyramid reads its visibility buffer.
+            // last raster pass lists the drawn pixels and shades them; the last main pass
+            // resolves); the pyramid reads its visibility buffer.
             let last = |name: &str| !detail.occlusion || name == raster::LATE_NAME || name == main::LATE_NAME;
             let soft_in = |name: &str| (soft && last(name)) as u32;
             for &(name, pass) in small.iter() {
                 let want = match name {
                     pyramid::NAME => [pyramid_levels, soft as u32, 0],
-                    raster::NAME | raster::LATE_NAME => [1, 1 + soft_in(name), 1],
+                    raster::NAME | raster::LATE_NAME => [1, 1 + 2 * soft_in(name), 1],
                     main::NAME | main::LATE_NAME => [1 + soft_in(name), 1 + soft_in(name), 1],
                     _ => [1, 1, 1],
                 };
@@ -71,11 +72,11 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
             }
             for name in [raster::NAME, raster::LATE_NAME].into_iter().filter(|n| passes.contains(n)) {
                 let raster_pass = small.pass(name);
-                let dispatches = 1 + soft_in(name);
+                let shading = soft_in(name);
                 assert_eq!(
-                    (raster_pass.set_pipeline, raster_pass.dispatch_indirect),
-                    (dispatches, dispatches),
-                    "{label}: {name}: raster, and shade in the last phase"
+                    (raster_pass.set_pipeline, raster_pass.dispatch_indirect, raster_pass.dispatch),
+                    (1 + 3 * shading, 1 + shading, 2 * shading),
+                    "{label}: {name}: raster, and in the last phase the list, its arguments and the shading"
                 );
             }
             for name in [main::NAME, main::LATE_NAME].into_iter().filter(|n| passes.contains(n)) {

@@ -371,9 +371,9 @@ impl SceneBuffers {
             device,
             &wgpu::BufferDescriptor {
                 label: Some("draws"),
-                // Three more slots at the end: the raster pass's indirect dispatch, its
-                // resolve's indirect draw and its shade dispatch.
-                size: (draw_capacity as u64 + 3) * DRAW_ARGS_SIZE,
+                // Two more slots at the end: the raster pass's indirect dispatch and its
+                // resolve's indirect draw.
+                size: (draw_capacity as u64 + 2) * DRAW_ARGS_SIZE,
                 usage: wgpu::BufferUsages::STORAGE
                     | wgpu::BufferUsages::INDIRECT
                     | wgpu::BufferUsages::COPY_DST
@@ -480,12 +480,6 @@ impl SceneBuffers {
     /// when the phase listed no object for the compute rasteriser).
     pub fn resolve_draw_offset(&self) -> u64 {
         (self.draw_capacity as u64 + 1) * DRAW_ARGS_SIZE
-    }
-
-    /// Offset in `draws` of the raster pass's shade dispatch (a thread per pixel of the
-    /// target, or no workgroup when the phase listed no object for the compute rasteriser).
-    pub fn shade_dispatch_offset(&self) -> u64 {
-        (self.draw_capacity as u64 + 2) * DRAW_ARGS_SIZE
     }
 }
 

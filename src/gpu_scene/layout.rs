@@ -189,11 +189,12 @@ pub const RASTER_IO: Group = Group {
     functions: None,
 };
 
-/// Group 1 of the shade dispatch (after the frame's last raster pass): the visibility buffer
-/// as the raster passes left it, read as (payload, depth) words, what shading its pixels needs,
-/// and the colours it stores for the resolve. Eight storage buffers, like [`RASTER_IO`]: the
-/// default `max_storage_buffers_per_shader_stage`, which an embedding application's device may
-/// have.
+/// Group 1 of the shade dispatch (after the frame's last raster pass): the list of the pixels
+/// the raster passes drew (`shade_list`, made by the list dispatch from the visibility buffer:
+/// a count, the shade dispatch's arguments, then per pixel its index and its payload word),
+/// what shading them needs, and the colours it stores for the resolve. Eight storage buffers,
+/// like [`RASTER_IO`]: the default `max_storage_buffers_per_shader_stage`, which an embedding
+/// application's device may have.
 pub const SHADE_IO: Group = Group {
     index: 1,
     label: "shade io",
@@ -206,8 +207,21 @@ pub const SHADE_IO: Group = Group {
         binding("vertex_words", BindingKind::StorageRead("array<f32>")),
         binding("vertex_tangents", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("indices", BindingKind::StorageRead("array<u32>")),
-        binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
+        binding("shade_list", BindingKind::StorageRead("array<u32>")),
         binding("shaded", BindingKind::StorageTextureWrite(SHADED_FORMAT)),
+    ],
+    functions: None,
+};
+
+/// Group 1 of the list dispatches before the shading: the visibility buffer, read, and the
+/// list of its drawn pixels, written (`SHADE_IO` says its layout).
+pub const SHADE_LIST: Group = Group {
+    index: 1,
+    label: "shade list",
+    visibility: wgpu::ShaderStages::COMPUTE,
+    bindings: &[
+        binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
+        binding("shade_list", BindingKind::StorageReadWrite("array<atomic<u32>>")),
     ],
     functions: None,
 };
@@ -286,7 +300,7 @@ fn update_wgsl_constants() -> String {
 }
 
 /// Every group, for tests and tools.
-pub const ALL_GROUPS: [&Group; 11] = [
+pub const ALL_GROUPS: [&Group; 12] = [
     &FRAME,
     &SCENE,
     &TEXTURES,
@@ -296,6 +310,7 @@ pub const ALL_GROUPS: [&Group; 11] = [
     &PYRAMID_SOFT,
     &SCATTER_IO,
     &RASTER_IO,
+    &SHADE_LIST,
     &SHADE_IO,
     &RESOLVE_IO,
 ];
@@ -407,6 +422,7 @@ pub struct Layouts {
     pub scatter_io: wgpu::BindGroupLayout,
     pub raster_io: wgpu::BindGroupLayout,
     pub shade_io: wgpu::BindGroupLayout,
+    pub shade_list_io: wgpu::BindGroupLayout,
     pub resolve_io: wgpu::BindGroupLayout,
     /// The one pipeline layout of every render pipeline (frame, scene, textures).
     pub render: wgpu::PipelineLayout,
@@ -423,6 +439,8 @@ pub struct Layouts {
     pub raster: wgpu::PipelineLayout,
     /// The pipeline layout of the raster pass's shade dispatch (frame, shade io, textures).
     pub shade: wgpu::PipelineLayout,
+    /// The pipeline layout of the dispatches that list the pixels to shade (frame, shade list).
+    pub shade_list: wgpu::PipelineLayout,
     /// The pipeline layout of the resolve pipeline (frame, resolve io).
     pub resolve: wgpu::PipelineLayout,
 }
@@ -469,6 +487,12 @@ impl Layouts {
         });
         let (raster_io, shade_io, resolve_io) =
             (RASTER_IO.layout(device), SHADE_IO.layout(device), RESOLVE_IO.layout(device));
+        let shade_list_io = SHADE_LIST.layout(device);
+        let shade_list = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("shade list layout"),
+            bind_group_layouts: &[&frame, &shade_list_io],
+            push_constant_ranges: &[],
+        });
         let raster = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("raster layout"),
             bind_group_layouts: &[&frame, &raster_io, &textures],
@@ -495,6 +519,7 @@ impl Layouts {
             scatter_io,
             raster_io,
             shade_io,
+            shade_list_io,
             resolve_io,
             render,
             cull,
@@ -503,6 +528,7 @@ impl Layouts {
             scatter,
             raster,
             shade,
+            shade_list,
             resolve,
         }
     }

@@ -45,10 +45,11 @@ impl Phase {
 }
 
 /// Every pass's shader, for validation and tools.
-pub const SHADERS: [&PassShader; 8] = [
+pub const SHADERS: [&PassShader; 9] = [
     &cull::SHADER,
     &build::SHADER,
     &raster::SHADER,
+    &raster::SHADE_LIST_SHADER,
     &raster::SHADE_SHADER,
     &main::SHADER,
     &raster::RESOLVE_SHADER,

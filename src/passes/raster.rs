@@ -30,13 +30,15 @@
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::depth_test;
 use crate::gpu_scene::layout::{
-    Group, Layouts, FRAME, PYRAMID_SOFT, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, TEXTURES,
+    Group, Layouts, FRAME, PYRAMID_SOFT, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, SHADE_LIST, TEXTURES,
 };
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::SceneBuffers;
 use crate::passes::Phase;
 use crate::pipelines::{compute_all, compute_spec, render_all, PipelineCache, PipelineError, RenderSpec};
-use crate::tunables::WORKGROUP_SIZE;
+use crate::tunables::{
+    MAX_WORKGROUPS_PER_DIMENSION, SHADE_LIST_HEADER, SHADE_LIST_SEGMENT, SHADE_WORKGROUP_SIZE, WORKGROUP_SIZE,
+};
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
 pub const NAME: &str = "raster";
@@ -47,6 +49,12 @@ pub const SHADER: PassShader = PassShader {
     file: "shaders/raster.wgsl",
     body: include_str!("../../shaders/raster.wgsl"),
     groups: &[&FRAME, &RASTER_IO, &TEXTURES],
+};
+
+pub const SHADE_LIST_SHADER: PassShader = PassShader {
+    file: "shaders/shade_list.wgsl",
+    body: include_str!("../../shaders/shade_list.wgsl"),
+    groups: &[&FRAME, &SHADE_LIST],
 };
 
 pub const SHADE_SHADER: PassShader = PassShader {
@@ -70,7 +78,10 @@ struct Pixels {
     width: u32,
     height: u32,
     buffer: wgpu::Buffer,
+    /// The drawn pixels to shade (`shaders/shade_list.wgsl` says its layout).
+    list: wgpu::Buffer,
     raster_group: wgpu::BindGroup,
+    list_group: wgpu::BindGroup,
     shade_group: wgpu::BindGroup,
     resolve_group: wgpu::BindGroup,
     pyramid_group: wgpu::BindGroup,
@@ -79,6 +90,8 @@ struct Pixels {
 pub struct RasterPass {
     raster: wgpu::ComputePipeline,
     raster_late: wgpu::ComputePipeline,
+    list_pixels: wgpu::ComputePipeline,
+    list_arguments: wgpu::ComputePipeline,
     shade: wgpu::ComputePipeline,
     resolve: wgpu::RenderPipeline,
     /// Fitted to the target by [`RasterPass::fit`]; `None` until then, and after the scene's
@@ -95,7 +108,10 @@ impl RasterPass {
     ) -> Result<Self, PipelineError> {
         let shader = SHADER.spec(WORKGROUP_SIZE);
         let shade_shader = SHADE_SHADER.spec(WORKGROUP_SIZE);
+        let list_shader = SHADE_LIST_SHADER.spec(WORKGROUP_SIZE);
         let specs = [
+            compute_spec("shade list", &layouts.shade_list, &list_shader, "list_pixels"),
+            compute_spec("shade list arguments", &layouts.shade_list, &list_shader, "list_arguments"),
             compute_spec(NAME, &layouts.raster, &shader, "raster"),
             compute_spec(LATE_NAME, &layouts.raster, &shader, "raster_late"),
             compute_spec("shade", &layouts.shade, &shade_shader, "shade_pixels"),
@@ -124,8 +140,9 @@ impl RasterPass {
         };
         let resolve = render_all(cache, &[resolve_spec]).into_iter().next().expect("one result per spec");
         let mut compute = || computes.next().expect("one result per spec");
+        let (list_pixels, list_arguments) = (compute()?, compute()?);
         let (raster, raster_late, shade) = (compute()?, compute()?, compute()?);
-        Ok(Self { raster, raster_late, shade, resolve: resolve?, pixels: None })
+        Ok(Self { raster, raster_late, list_pixels, list_arguments, shade, resolve: resolve?, pixels: None })
     }
 
     /// Makes the visibility buffer and the shaded colours for a `width` × `height` target, and
@@ -141,6 +158,15 @@ impl RasterPass {
                 size: u64::from(width.max(1)) * u64::from(height.max(1)) * 8,
                 // COPY_SRC: tests read it back.
                 usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            },
+        );
+        let list = crate::gpu::counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("shade list"),
+                size: (u64::from(SHADE_LIST_HEADER) + 2 * u64::from(width.max(1)) * u64::from(height.max(1))) * 4,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             },
         );
@@ -168,6 +194,7 @@ impl RasterPass {
             ("vertex_tangents", &buffers.vertex_inputs[0]),
             ("indices", &buffers.indices),
             ("pixels", &buffer),
+            ("shade_list", &list),
         ];
         let group = |table: &Group, layout: &wgpu::BindGroupLayout| {
             let entries: Vec<_> = table
@@ -181,10 +208,21 @@ impl RasterPass {
             device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(table.label), layout, entries: &entries })
         };
         let raster_group = group(&RASTER_IO, &layouts.raster_io);
+        let list_group = group(&SHADE_LIST, &layouts.shade_list_io);
         let shade_group = group(&SHADE_IO, &layouts.shade_io);
         let resolve_group = group(&RESOLVE_IO, &layouts.resolve_io);
         let pyramid_group = group(&PYRAMID_SOFT, &layouts.pyramid_soft_io);
-        self.pixels = Some(Pixels { width, height, buffer, raster_group, shade_group, resolve_group, pyramid_group });
+        self.pixels = Some(Pixels {
+            width,
+            height,
+            buffer,
+            list,
+            raster_group,
+            list_group,
+            shade_group,
+            resolve_group,
+            pyramid_group,
+        });
     }
 
     /// Forgets the bind groups: the scene's buffers changed; the next [`RasterPass::fit`]
@@ -195,14 +233,19 @@ impl RasterPass {
 
     /// Records the phase's raster pass (the first phase clears the visibility buffer first),
     /// and after it, where `shade` (the frame's last phase), the shading of every pixel the
-    /// frame's raster passes drew. Call after the phase's build pass, which writes the
-    /// dispatches, and after [`RasterPass::fit`].
+    /// frame's raster passes drew: a list of them (a thread per row segment; its count cleared
+    /// first), the shade dispatch's arguments from the count, and the shade dispatch, a thread
+    /// per listed pixel. Call after the phase's build pass, which writes the raster dispatch,
+    /// and after [`RasterPass::fit`].
     pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, phase: Phase, shade: bool) {
         let name = phase.pass_name(NAME, LATE_NAME);
         puffin::profile_scope!(name);
         let pixels = self.pixels.as_ref().expect("fit before record");
         if phase != Phase::Late {
             frame.encoder.clear_buffer(&pixels.buffer, 0, None);
+        }
+        if shade {
+            frame.encoder.clear_buffer(&pixels.list, 0, Some(4));
         }
         let mut pass = frame.compute_pass(name);
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
@@ -211,11 +254,17 @@ impl RasterPass {
         pass.set_pipeline(if phase == Phase::Late { &self.raster_late } else { &self.raster });
         pass.dispatch_indirect(&buffers.draws, buffers.raster_dispatch_offset());
         if shade {
-            // In the same pass: wgpu puts a barrier between the two dispatches (the visibility
-            // buffer goes from read-write to read-only).
+            // In the same pass: wgpu puts a barrier between dispatches that write and read the
+            // same buffer.
+            pass.set_bind_group(SHADE_LIST.index, &pixels.list_group);
+            pass.set_pipeline(&self.list_pixels);
+            let (x, y) = list_workgroups(pixels.width, pixels.height);
+            pass.dispatch(x, y);
+            pass.set_pipeline(&self.list_arguments);
+            pass.dispatch(1, 1);
             pass.set_bind_group(SHADE_IO.index, &pixels.shade_group);
             pass.set_pipeline(&self.shade);
-            pass.dispatch_indirect(&buffers.draws, buffers.shade_dispatch_offset());
+            pass.dispatch_indirect(&pixels.list, 4);
         }
     }
 
@@ -248,11 +297,17 @@ impl RasterPass {
     pub fn prewarm_compute(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers) {
         let pixels = self.pixels.as_ref().expect("fit before prewarm");
         frame.encoder.clear_buffer(&pixels.buffer, 0, None);
+        frame.encoder.clear_buffer(&pixels.list, 0, Some(4));
         let mut pass = frame.compute_pass(NAME);
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
         pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
         for pipeline in [&self.raster, &self.raster_late] {
+            pass.set_pipeline(pipeline);
+            pass.dispatch(1, 1);
+        }
+        pass.set_bind_group(SHADE_LIST.index, &pixels.list_group);
+        for pipeline in [&self.list_pixels, &self.list_arguments] {
             pass.set_pipeline(pipeline);
             pass.dispatch(1, 1);
         }
@@ -270,4 +325,12 @@ impl RasterPass {
         pass.set_pipeline(&self.resolve);
         pass.draw(0..3, 0..1);
     }
+}
+
+/// Workgroups of the list dispatch for a `width` × `height` target: a thread per
+/// `SHADE_LIST_SEGMENT` pixels of a row, split over y past the per-dimension limit.
+fn list_workgroups(width: u32, height: u32) -> (u32, u32) {
+    let segments = width.div_ceil(SHADE_LIST_SEGMENT) * height;
+    let groups = segments.div_ceil(SHADE_WORKGROUP_SIZE);
+    (groups.min(MAX_WORKGROUPS_PER_DIMENSION), groups.div_ceil(MAX_WORKGROUPS_PER_DIMENSION))
 }
