@@ -44,13 +44,14 @@ fn tangent_of(object: GpuObject, index: u32) -> vec4<f32> {
 /// Shades a listed pixel into `shaded`, as the draw shader's `fs_opaque`
 /// and `fs_masked` shade a fragment of a surface without vertex colours whose textures read
 /// the first coordinate set (the kinds the cull pass lists).
-@compute @workgroup_size(SHADE_WORKGROUP_SIZE)
-fn shade_pixels(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let entry_index = id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE;
-    if entry_index >= shade_list[0] {
+/// Shades the pixel at `position` in the plain list, or in the textured one where `textured`.
+fn shade_listed(position: u32, textured: bool) {
+    let kind = select(0u, 4u, textured);
+    if position >= shade_list[kind] {
         return;
     }
-    let listed = SHADE_LIST_HEADER + 2u * entry_index;
+    let capacity = u32(frame.target_size.x) * u32(frame.target_size.y);
+    let listed = SHADE_LIST_HEADER + 2u * select(position, capacity - 1u - position, textured);
     let width = u32(frame.target_size.x);
     let pixel = vec2<u32>(shade_list[listed] % width, shade_list[listed] / width);
     let payload = 0xffffffffu - shade_list[listed + 1u];
@@ -76,9 +77,13 @@ fn shade_pixels(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workg
     let uvs = mat3x2<f32>(k0.uv, k1.uv, k2.uv);
     let surface = SurfaceUv(uvs * b, uvs * at.ddx, uvs * at.ddy, 0u);
     let m = object.material;
-    let color = debug_color(materials[m].base_color * base_color_texel(m, surface), level);
+    var texel = vec4<f32>(1.0);
+    if textured {
+        texel = base_color_texel(m, surface);
+    }
+    let color = debug_color(materials[m].base_color * texel, level);
     var turned = normal;
-    if materials[m].normal_texture.layer >= 0 && (materials[m].vertex_inputs & READS_TANGENT) != 0u {
+    if textured && materials[m].normal_texture.layer >= 0 && (materials[m].vertex_inputs & READS_TANGENT) != 0u {
         let t = b.x * tangent_of(object, v0) + b.y * tangent_of(object, v1) + b.z * tangent_of(object, v2);
         turned = mapped_normal(m, normal, t, surface, surface.uv);
     }
@@ -89,3 +94,14 @@ fn shade_pixels(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workg
     textureStore(shaded, pixel, lit_or_albedo(color, select(-turned, turned, front)));
 }
 
+/// The plain list: materials without textures (a CPU would otherwise run the texture reads of
+/// every pixel, masked).
+@compute @workgroup_size(SHADE_WORKGROUP_SIZE)
+fn shade_plain(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    shade_listed(id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE, false);
+}
+
+@compute @workgroup_size(SHADE_WORKGROUP_SIZE)
+fn shade_textured(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    shade_listed(id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE, true);
+}

@@ -120,9 +120,9 @@ pub const RASTER_WORKGROUP_SIZE: u32 = 32;
 pub const SHADE_WORKGROUP_SIZE: u32 = 64;
 /// Pixels of a row one thread of the list dispatch looks through (one atomic add per segment).
 pub const SHADE_LIST_SEGMENT: u32 = 64;
-/// Words at the start of the shade list before its entries: the count and the shade dispatch's
-/// three workgroup counts.
-pub const SHADE_LIST_HEADER: u32 = 4;
+/// Words at the start of the shade list before its entries: per kind of pixel (plain, then
+/// textured) the count and its shade dispatch's three workgroup counts.
+pub const SHADE_LIST_HEADER: u32 = 8;
 /// Widest triangle, in pixels of its bounding box, the raster pass draws: its edge functions,
 /// products of two differences of at most 96 × 256 in 1/256 pixels, stay within 32-bit
 /// integers (2 × 24,576² < 2³¹). Objects within [`SOFT_MAX_RADIUS_PX`] stay under it.

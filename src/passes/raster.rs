@@ -93,6 +93,7 @@ pub struct RasterPass {
     list_pixels: wgpu::ComputePipeline,
     list_arguments: wgpu::ComputePipeline,
     shade: wgpu::ComputePipeline,
+    shade_textured: wgpu::ComputePipeline,
     resolve: wgpu::RenderPipeline,
     /// Fitted to the target by [`RasterPass::fit`]; `None` until then, and after the scene's
     /// buffers change.
@@ -114,7 +115,8 @@ impl RasterPass {
             compute_spec("shade list arguments", &layouts.shade_list, &list_shader, "list_arguments"),
             compute_spec(NAME, &layouts.raster, &shader, "raster"),
             compute_spec(LATE_NAME, &layouts.raster, &shader, "raster_late"),
-            compute_spec("shade", &layouts.shade, &shade_shader, "shade_pixels"),
+            compute_spec("shade", &layouts.shade, &shade_shader, "shade_plain"),
+            compute_spec("shade textured", &layouts.shade, &shade_shader, "shade_textured"),
         ];
         let mut computes = compute_all(cache, &specs).into_iter();
         let resolve_spec = RenderSpec {
@@ -141,8 +143,17 @@ impl RasterPass {
         let resolve = render_all(cache, &[resolve_spec]).into_iter().next().expect("one result per spec");
         let mut compute = || computes.next().expect("one result per spec");
         let (list_pixels, list_arguments) = (compute()?, compute()?);
-        let (raster, raster_late, shade) = (compute()?, compute()?, compute()?);
-        Ok(Self { raster, raster_late, list_pixels, list_arguments, shade, resolve: resolve?, pixels: None })
+        let (raster, raster_late, shade, shade_textured) = (compute()?, compute()?, compute()?, compute()?);
+        Ok(Self {
+            raster,
+            raster_late,
+            list_pixels,
+            list_arguments,
+            shade,
+            shade_textured,
+            resolve: resolve?,
+            pixels: None,
+        })
     }
 
     /// Makes the visibility buffer and the shaded colours for a `width` × `height` target, and
@@ -233,9 +244,9 @@ impl RasterPass {
 
     /// Records the phase's raster pass (the first phase clears the visibility buffer first),
     /// and after it, where `shade` (the frame's last phase), the shading of every pixel the
-    /// frame's raster passes drew: a list of them (a thread per row segment; its count cleared
-    /// first), the shade dispatch's arguments from the count, and the shade dispatch, a thread
-    /// per listed pixel. Call after the phase's build pass, which writes the raster dispatch,
+    /// frame's raster passes drew: lists of them, plain and textured (a thread per row segment;
+    /// the counts cleared first), the shade dispatches' arguments from the counts, and the two
+    /// shade dispatches, a thread per listed pixel. Call after the phase's build pass, which writes the raster dispatch,
     /// and after [`RasterPass::fit`].
     pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, phase: Phase, shade: bool) {
         let name = phase.pass_name(NAME, LATE_NAME);
@@ -245,7 +256,7 @@ impl RasterPass {
             frame.encoder.clear_buffer(&pixels.buffer, 0, None);
         }
         if shade {
-            frame.encoder.clear_buffer(&pixels.list, 0, Some(4));
+            frame.encoder.clear_buffer(&pixels.list, 0, Some(u64::from(SHADE_LIST_HEADER) * 4));
         }
         let mut pass = frame.compute_pass(name);
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
@@ -265,6 +276,8 @@ impl RasterPass {
             pass.set_bind_group(SHADE_IO.index, &pixels.shade_group);
             pass.set_pipeline(&self.shade);
             pass.dispatch_indirect(&pixels.list, 4);
+            pass.set_pipeline(&self.shade_textured);
+            pass.dispatch_indirect(&pixels.list, 20);
         }
     }
 
@@ -297,7 +310,7 @@ impl RasterPass {
     pub fn prewarm_compute(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers) {
         let pixels = self.pixels.as_ref().expect("fit before prewarm");
         frame.encoder.clear_buffer(&pixels.buffer, 0, None);
-        frame.encoder.clear_buffer(&pixels.list, 0, Some(4));
+        frame.encoder.clear_buffer(&pixels.list, 0, Some(u64::from(SHADE_LIST_HEADER) * 4));
         let mut pass = frame.compute_pass(NAME);
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
@@ -312,8 +325,10 @@ impl RasterPass {
             pass.dispatch(1, 1);
         }
         pass.set_bind_group(SHADE_IO.index, &pixels.shade_group);
-        pass.set_pipeline(&self.shade);
-        pass.dispatch(1, 1);
+        for pipeline in [&self.shade, &self.shade_textured] {
+            pass.set_pipeline(pipeline);
+            pass.dispatch(1, 1);
+        }
     }
 
     /// The resolve pipeline, drawn once into `pass` over the cleared visibility buffer, so
