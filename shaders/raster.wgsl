@@ -7,7 +7,8 @@
 //! NVIDIA's and lavapipe's rasterisers apply them). A covered pixel keeps the nearest
 //! (depth, payload) in `pixels[]` with a 64-bit `atomicMax` on the inverted pair, so the nearest
 //! depth wins, the lowest payload breaks ties, and a cleared (zero) word is empty. The payload
-//! is the object's place in the list above `SOFT_TRIANGLE_BITS` and the triangle below. A
+//! is the object's place in the list above `SOFT_TRIANGLE_BITS`, the triangle below, and
+//! `SOFT_TEXTURED_BIT` where the material has a texture. A
 //! masked material's pixel counts only where its base colour's alpha passes the cutoff, as in
 //! `fs_masked`.
 //!
@@ -148,8 +149,11 @@ fn raster_object(group: u32, first: u32, lane: u32) {
     let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
     let batch = batches[object.batch + (entry >> LEVEL_SHIFT)];
     let triangles = min(batch.index_count / 3u, SOFT_MAX_TRIANGLES);
+    let m = object.material;
+    let textured = materials[m].base_color_texture.layer >= 0 || materials[m].normal_texture.layer >= 0;
+    let tag = select(0u, SOFT_TEXTURED_BIT, textured) | (slot << SOFT_TRIANGLE_BITS);
     for (var triangle = lane; triangle < triangles; triangle += RASTER_WORKGROUP_SIZE) {
-        raster_triangle(object, batch, triangle, (slot << SOFT_TRIANGLE_BITS) | triangle);
+        raster_triangle(object, batch, triangle, tag | triangle);
     }
 }
 

@@ -55,7 +55,7 @@ fn shade_listed(position: u32, textured: bool) {
     let width = u32(frame.target_size.x);
     let pixel = vec2<u32>(shade_list[listed] % width, shade_list[listed] / width);
     let payload = 0xffffffffu - shade_list[listed + 1u];
-    let slot = payload >> SOFT_TRIANGLE_BITS;
+    let slot = (payload & ~SOFT_TEXTURED_BIT) >> SOFT_TRIANGLE_BITS;
     let entry = instances[frame.soft_base + slot];
     let level = entry >> LEVEL_SHIFT;
     let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];

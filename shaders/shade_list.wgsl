@@ -15,12 +15,10 @@
 // Bindings: groups `frame` and `shade list`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
 
-/// Whether the pixel with visibility-buffer word `word` shows a textured material.
+/// Whether the pixel with visibility-buffer word `word` shows a textured material: the raster
+/// pass tagged its payload.
 fn textured(word: vec2<u32>) -> bool {
-    let slot = (0xffffffffu - word.x) >> SOFT_TRIANGLE_BITS;
-    let entry = instances[frame.soft_base + slot];
-    let m = objects[entry & ((1u << LEVEL_SHIFT) - 1u)].material;
-    return materials[m].base_color_texture.layer >= 0 || materials[m].normal_texture.layer >= 0;
+    return ((0xffffffffu - word.x) & SOFT_TEXTURED_BIT) != 0u;
 }
 
 /// One thread per `SHADE_LIST_SEGMENT` pixels of a row: counts the drawn ones of each kind,
@@ -44,12 +42,8 @@ fn list_pixels(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgr
     for (var i = first; i < end; i++) {
         let word = pixels[i];
         if any(word != vec2<u32>(0u)) {
-            var is_textured = false;
-            if textured(word) {
-                is_textured = true;
-            }
             let bit = i - first;
-            if is_textured {
+            if textured(word) {
                 kinds[bit >> 5u] |= 1u << (bit & 31u);
                 textured_count += 1u;
             } else {

@@ -105,14 +105,18 @@ pub const COUNTER_SLOTS: u32 = 10 + LOD_LEVELS;
 /// frame 1.04, 1.01, 1.03, 1.09 and 1.27 ms, and the million frame 2.95, 2.75, 2.71, 2.75 and
 /// 2.96 ms.
 pub const SOFT_MAX_RADIUS_PX: f32 = 16.0;
-/// Bits of a visibility-buffer payload that hold the triangle within its level; the rest hold
-/// the object's place in the frame's list of compute-rasterised objects.
+/// Bits of a visibility-buffer payload that hold the triangle within its level; above them the
+/// object's place in the frame's list of compute-rasterised objects, and in the top bit
+/// [`SOFT_TEXTURED_BIT`].
 pub const SOFT_TRIANGLE_BITS: u32 = 10;
 /// Most triangles a level may have to be compute-rasterised.
 pub const SOFT_MAX_TRIANGLES: u32 = 1 << SOFT_TRIANGLE_BITS;
-/// Most objects one frame may compute-rasterise (the payload's other bits); past it objects
-/// go to the hardware path.
-pub const SOFT_MAX_OBJECTS: u32 = 1 << (32 - SOFT_TRIANGLE_BITS);
+/// Most objects one frame may compute-rasterise (the payload's bits between the triangle and
+/// the textured bit); past it objects go to the hardware path.
+pub const SOFT_MAX_OBJECTS: u32 = 1 << (31 - SOFT_TRIANGLE_BITS);
+/// Payload bit set when the object's material has a texture, so the list dispatch sorts the
+/// pixel into the textured list without looking the object up.
+pub const SOFT_TEXTURED_BIT: u32 = 1 << 31;
 /// Threads per workgroup of the raster pass: one workgroup per object, one thread per
 /// triangle in turn (32: NVIDIA's subgroup, and the triangle count of most small levels).
 pub const RASTER_WORKGROUP_SIZE: u32 = 32;
@@ -274,6 +278,7 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const SOFT_TRIANGLE_BITS: u32 = {SOFT_TRIANGLE_BITS}u;\n\
          const SOFT_MAX_TRIANGLES: u32 = {SOFT_MAX_TRIANGLES}u;\n\
          const SOFT_MAX_OBJECTS: u32 = {SOFT_MAX_OBJECTS}u;\n\
+         const SOFT_TEXTURED_BIT: u32 = {SOFT_TEXTURED_BIT}u;\n\
          const SOFT_MAX_TRIANGLE_PX: i32 = {SOFT_MAX_TRIANGLE_PX};\n\
          const RASTER_WORKGROUP_SIZE: u32 = {RASTER_WORKGROUP_SIZE}u;\n\
          const SHADE_WORKGROUP_SIZE: u32 = {SHADE_WORKGROUP_SIZE}u;\n\

@@ -213,17 +213,14 @@ pub const SHADE_IO: Group = Group {
     functions: None,
 };
 
-/// Group 1 of the list dispatches before the shading: the visibility buffer and what tells a
-/// textured object from a plain one, read, and the lists of its drawn pixels, written
-/// (`shaders/shade_list.wgsl` says their layout).
+/// Group 1 of the list dispatches before the shading: the visibility buffer, read, and the
+/// lists of its drawn pixels, plain and textured, written (`shaders/shade_list.wgsl` says
+/// their layout).
 pub const SHADE_LIST: Group = Group {
     index: 1,
     label: "shade list",
     visibility: wgpu::ShaderStages::COMPUTE,
     bindings: &[
-        binding("objects", BindingKind::StorageRead("array<GpuObject>")),
-        binding("materials", BindingKind::StorageRead("array<GpuMaterial>")),
-        binding("instances", BindingKind::StorageRead("array<u32>")),
         binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("shade_list", BindingKind::StorageReadWrite("array<atomic<u32>>")),
     ],
