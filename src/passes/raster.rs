@@ -1,31 +1,36 @@
 //! Pass "raster" (`shaders/raster.wgsl`, and "raster late" in the second phase): the compute
-//! rasteriser for small objects, its shading (`shaders/shade.wgsl`, a second dispatch in the
-//! same pass) and its resolve (`shaders/resolve.wgsl`), a full-screen draw at the start of the
-//! main pass (before its multi-draws: see `MainPass::record`).
+//! rasteriser for small objects, its shading (`shaders/shade_list.wgsl` and
+//! `shaders/shade.wgsl`, more dispatches in the frame's last raster pass) and its resolve
+//! (`shaders/resolve.wgsl`), a full-screen draw at the start of the last main pass (before its
+//! multi-draws: see `MainPass::record`).
 //!
 //! The cull pass lists the drawn objects the compute rasteriser can draw (opaque, masked or
 //! double-sided, textures on the first coordinate set if any, no vertex colours, projected
 //! radius within `SOFT_MAX_RADIUS_PX` wherever it is on screen, at most `SOFT_MAX_TRIANGLES`
-//! triangles at their level); the build pass writes this pass's indirect dispatches, one
-//! workgroup per listed object and a thread per pixel of the target. The raster dispatch writes
+//! triangles at their level); the build pass writes this pass's indirect dispatch, one
+//! workgroup per listed object, and the resolve's indirect draw. The raster dispatch writes
 //! the nearest triangle per pixel into a visibility buffer (`pixels`, 8 bytes per pixel of the
-//! target, cleared in the first phase). Once a frame, after its last raster dispatch, the shade
-//! dispatch shades those pixels into `shaded` (linear colour), and the resolve, first in the
-//! frame's last main pass, writes that colour and the pixel's depth into the target wherever
-//! it is as near as what the depth buffer holds. So the first phase's hardware draws are not
-//! depth-tested against its compute-rasterised pixels; the resolve settles each pixel, and the
-//! pyramid between the phases takes the nearer of the depth buffer and the visibility buffer
-//! (`PyramidPass::record`). Recorded commands are constant in the object count: one clear and
-//! one indirect dispatch per phase, one more indirect dispatch and one indirect full-screen
-//! draw per frame (no workgroups and zero vertices when nothing was listed).
+//! target, cleared in the first phase). Once a frame, after its last raster dispatch, a list
+//! dispatch gathers the drawn pixels, plain and textured apart (`shade_list`), a one-thread
+//! dispatch sizes the two shade dispatches from their counts, and those shade the listed pixels
+//! into `shaded` (linear colour); the resolve, first in the frame's last main pass, writes that
+//! colour and the pixel's depth into the target wherever it is as near as what the depth
+//! buffer holds. So the first phase's hardware draws are not depth-tested against its
+//! compute-rasterised pixels; the resolve settles each pixel, and the pyramid between the
+//! phases takes the nearer of the depth buffer and the visibility buffer
+//! (`PyramidPass::record`). Recorded commands are constant in the object count: per phase one
+//! clear and one indirect dispatch; per frame one more clear, two direct dispatches (their size
+//! follows the target), two indirect dispatches and one indirect full-screen draw (no
+//! workgroups and zero vertices when nothing was listed).
 //!
 //! Why: the H200's raster hardware shades about 1 G vertices a second, so small objects cost
 //! what their vertices cost however few pixels they cover; a thread per triangle on the
 //! compute units draws them 4-60 times faster (`examples/soft_raster_probe.rs`). Its fragment
 //! work is narrow too, so the shading is a compute dispatch, the full-screen resolve only
-//! copies (1280×720: 0.67 → 0.35 ms of main pass where everything is compute-rasterised), and
-//! there is one resolve a frame, not one per phase. It needs 64-bit atomics (`SHADER_INT64`, `SHADER_INT64_ATOMIC_MIN_MAX`); without them every
-//! object goes to the hardware.
+//! copies (1280×720: 0.71 → 0.35 ms of main pass where everything is compute-rasterised), and
+//! there is one resolve a frame, not one per phase. It needs 64-bit atomics
+//! (`SHADER_INT64`, `SHADER_INT64_ATOMIC_MIN_MAX`); without them every object goes to the
+//! hardware.
 
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::depth_test;
@@ -193,8 +198,7 @@ impl RasterPass {
                 view_formats: &[],
             })
             .create_view(&Default::default());
-        // The groups bind buffers by name, each those its table lists (the resolve's only the
-        // counts and the visibility buffer), and the shaded colours.
+        // The groups bind by name the buffers their tables list, and the shaded colours.
         let named = [
             ("objects", &buffers.objects),
             ("batches", &buffers.batches),
@@ -246,8 +250,8 @@ impl RasterPass {
     /// and after it, where `shade` (the frame's last phase), the shading of every pixel the
     /// frame's raster passes drew: lists of them, plain and textured (a thread per row segment;
     /// the counts cleared first), the shade dispatches' arguments from the counts, and the two
-    /// shade dispatches, a thread per listed pixel. Call after the phase's build pass, which writes the raster dispatch,
-    /// and after [`RasterPass::fit`].
+    /// shade dispatches, a thread per listed pixel. Call after the phase's build pass, which
+    /// writes the raster dispatch, and after [`RasterPass::fit`].
     pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, phase: Phase, shade: bool) {
         let name = phase.pass_name(NAME, LATE_NAME);
         puffin::profile_scope!(name);
@@ -275,9 +279,9 @@ impl RasterPass {
             pass.dispatch(1, 1);
             pass.set_bind_group(SHADE_IO.index, &pixels.shade_group);
             pass.set_pipeline(&self.shade);
-            pass.dispatch_indirect(&pixels.list, 4);
+            pass.dispatch_indirect(&pixels.list, PLAIN_SHADE_ARGUMENTS);
             pass.set_pipeline(&self.shade_textured);
-            pass.dispatch_indirect(&pixels.list, 20);
+            pass.dispatch_indirect(&pixels.list, TEXTURED_SHADE_ARGUMENTS);
         }
     }
 
@@ -341,6 +345,11 @@ impl RasterPass {
         pass.draw(0..3, 0..1);
     }
 }
+
+/// Byte offsets in the shade list of the plain and the textured pixels' shade dispatch
+/// arguments: words 1-3 and 5-7, after each list's count (`shaders/shade_list.wgsl`).
+const PLAIN_SHADE_ARGUMENTS: u64 = 4;
+const TEXTURED_SHADE_ARGUMENTS: u64 = 4 * (SHADE_LIST_HEADER as u64 / 2 + 1);
 
 /// Workgroups of the list dispatch for a `width` × `height` target: a thread per
 /// `SHADE_LIST_SEGMENT` pixels of a row, split over y past the per-dimension limit.
