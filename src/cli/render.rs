@@ -159,5 +159,8 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     }
     super::save_driver_cache(&ctx);
     println!("wrote              {}", args.out.display());
+    if let Some(path) = &args.pyramid_out {
+        println!("wrote              {}", path.display());
+    }
     Ok(())
 }
