@@ -52,6 +52,10 @@ pub struct ViewArgs {
     /// Test: shrink the window to 0×0 at frame 10 and restore it at frame 15.
     #[arg(long, hide = true)]
     resize_test: bool,
+    /// Test: scroll the side panel to its end every frame and write where its items landed
+    /// (JSON) when the run ends; use with --frames.
+    #[arg(long, hide = true, value_name = "FILE")]
+    panel_layout: Option<PathBuf>,
     #[command(flatten)]
     detail: DetailArgs,
     #[command(flatten)]
@@ -74,7 +78,7 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
     for path in [&args.screenshot, &args.window_screenshot].into_iter().flatten() {
         output::check(path, Format::Png)?;
     }
-    if let Some(path) = &args.puffin {
+    for path in [&args.puffin, &args.panel_layout].into_iter().flatten() {
         output::check(path, Format::Any)?;
     }
     let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
@@ -99,6 +103,7 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
             window_screenshot: args.window_screenshot.clone(),
             cycle_modes: args.cycle_modes,
             resize_test: args.resize_test,
+            panel_layout: args.panel_layout.clone(),
         },
     });
     // Saved even when the viewer failed: the profile of a failing run is worth keeping.

@@ -21,6 +21,7 @@
 
 mod egui_layer;
 pub mod fly;
+mod panel_layout;
 mod plot;
 mod rebuild;
 mod screenshot;
@@ -46,6 +47,7 @@ use crate::profiling::{GpuLane, FRAME_SCOPE};
 use crate::scene::Scene;
 use egui_layer::EguiLayer;
 use fly::FlyCamera;
+use panel_layout::PanelLayoutLog;
 use rebuild::SceneRebuild;
 pub use rebuild::SceneSource;
 use screenshot::Screenshots;
@@ -91,6 +93,9 @@ pub struct ViewerScript {
     pub cycle_modes: bool,
     /// Shrink the window to 0×0 at frame 10 and restore it at frame 15.
     pub resize_test: bool,
+    /// Scroll the side panel to its end every frame and write where its items landed here
+    /// (JSON, see `panel_layout`) when the run ends.
+    pub panel_layout: Option<PathBuf>,
 }
 
 impl ViewerScript {
@@ -163,6 +168,8 @@ pub(crate) struct Viewer {
     script: ViewerScript,
     /// The window size asked for at start (the resize test restores it).
     requested_size: PhysicalSize<u32>,
+    /// The panel's layout over the frames, kept when the script asks for it.
+    panel_layout: Option<PanelLayoutLog>,
 }
 
 struct App {
@@ -324,6 +331,7 @@ impl Viewer {
             clock: FrameClock { frames: 0, last_frame: Instant::now(), time: 0.0 },
             script: options.script.clone(),
             requested_size,
+            panel_layout: options.script.panel_layout.as_ref().map(|_| PanelLayoutLog::default()),
             ctx,
         })
     }
@@ -407,7 +415,10 @@ impl Viewer {
             )?;
         }
         let pyramid = self.pyramid_image(two_phase);
-        self.draw_ui(&view, pyramid);
+        self.draw_ui(frame, &view, pyramid);
+        if let (true, Some(log), Some(path)) = (last, &self.panel_layout, &self.script.panel_layout) {
+            log.write(path)?;
+        }
         if let Some(path) = self.screenshots.window_path(last) {
             puffin::profile_scope!("screenshot");
             screenshot::save_window(&self.ctx, &self.surface, &surface_texture.texture, path)?;
@@ -445,7 +456,7 @@ impl Viewer {
     }
 
     /// The panel and windows over the frame; starts a rebuild when the panel asks for one.
-    fn draw_ui(&mut self, view: &wgpu::TextureView, pyramid: Option<(egui::ColorImage, u32)>) {
+    fn draw_ui(&mut self, frame: u64, view: &wgpu::TextureView, pyramid: Option<(egui::ColorImage, u32)>) {
         puffin::profile_scope!("egui");
         let panel_view = ui::PanelView {
             gpu: &self.ctx,
@@ -454,12 +465,20 @@ impl Viewer {
             camera: &self.camera.camera,
             aspect: self.surface.aspect(),
             pyramid,
+            scroll_to_end: self.panel_layout.is_some(),
         };
         let panel = &mut self.panel;
         let mut rebuild_asked = false;
+        let mut layout = None;
         self.egui.draw(&self.window, &self.ctx, view, self.surface.size(), |ctx| {
-            rebuild_asked |= ui::draw(ctx, panel, &panel_view);
+            let output = ui::draw(ctx, panel, &panel_view);
+            rebuild_asked |= output.rebuild;
+            // A pass egui discards (a new grid's sizing pass) is followed by the one it shows.
+            layout = Some((ctx.content_rect(), output.layout));
         });
+        if let (Some(log), Some((screen, layout))) = (self.panel_layout.as_mut(), layout) {
+            log.record(frame, screen, &layout);
+        }
         if rebuild_asked {
             self.rebuild.start(self.panel.requested_objects);
         }

@@ -42,11 +42,32 @@ pub(crate) struct PanelView<'a> {
     pub aspect: f32,
     /// The shown pyramid level as a grey image, read back this frame, and the level count.
     pub pyramid: Option<(egui::ColorImage, u32)>,
+    /// A script's: scroll the panel to its last item (without animation).
+    pub scroll_to_end: bool,
 }
 
-/// Draws the panel and the windows; returns whether a scene rebuild was asked for.
-pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView<'_>) -> bool {
+/// What the panel did this frame: the click on "rebuild", and where its items landed.
+pub(crate) struct PanelOutput {
+    pub rebuild: bool,
+    pub layout: PanelLayout,
+}
+
+/// Where the panel's items landed, in points: what a script's `--panel-layout` checks.
+#[derive(Clone, Debug)]
+pub(crate) struct PanelLayout {
+    /// The panel's last item, the key help.
+    pub last_item: egui::Rect,
+    /// Where the last item's ui may paint (the panel, or its scroll area's view of it).
+    pub last_item_clip: egui::Rect,
+    /// Each row of the numbers: its name, and the rectangles of its label and its value.
+    pub rows: Vec<(String, egui::Rect, egui::Rect)>,
+}
+
+/// Draws the panel and the windows.
+pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView<'_>) -> PanelOutput {
     let mut rebuild = false;
+    let mut layout =
+        PanelLayout { last_item: egui::Rect::NOTHING, last_item_clip: egui::Rect::NOTHING, rows: Vec::new() };
     egui::SidePanel::left("controls").default_width(270.0).show(ctx, |ui| {
         ui.heading("multidraw");
         ui.label(format!("{} ({:?})", view.gpu.info.name, view.gpu.info.backend));
@@ -108,9 +129,10 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
         let stats = view.stats;
         egui::Grid::new("numbers").num_columns(2).show(ui, |ui| {
             let mut row = |name: &str, value: String| {
-                ui.label(name);
-                ui.label(value);
+                let label = ui.label(name).rect;
+                let value = ui.label(value).rect;
                 ui.end_row();
+                layout.rows.push((name.to_string(), label, value));
             };
             row("objects", view.rebuild.object_count.to_string());
             row("visible", stats.visible.map_or("…".into(), |v| v.to_string()));
@@ -146,7 +168,12 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
         if ui.button("Profiler (F1)").clicked() {
             panel.show_profiler = !panel.show_profiler;
         }
-        ui.small("WASD/QE move, right mouse look, wheel speed, R reset, F12 screenshot");
+        let help = ui.small("WASD/QE move, right mouse look, wheel speed, R reset, F12 screenshot");
+        if view.scroll_to_end {
+            help.scroll_to_me_animation(Some(egui::Align::BOTTOM), egui::style::ScrollAnimation::none());
+        }
+        layout.last_item = help.rect;
+        layout.last_item_clip = ui.clip_rect();
     });
     if panel.show_profiler {
         panel.show_profiler = puffin_egui::profiler_window(ctx);
@@ -157,7 +184,7 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
     if let Some(frozen) = panel.frozen {
         draw_frustum(ctx, view.camera, &frozen, view.aspect);
     }
-    rebuild
+    PanelOutput { rebuild, layout }
 }
 
 /// The depth pyramid's window: a level slider and the level, nearest depth black, background
