@@ -103,3 +103,80 @@ fn every_subcommand_has_help() {
         assert!(String::from_utf8_lossy(&output.stdout).contains("Usage:"), "{name} --help has no usage");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// A new user's first hour: each of these once surprised one.
+
+/// Runs the binary in `dir`.
+fn multidraw_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_multidraw"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run the multidraw binary")
+}
+
+/// A fresh directory for one test (left behind on failure, to look at).
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a scratch directory");
+    dir
+}
+
+/// The Duck (one part) copied to `dir/models/Duck.glb`; its absolute path.
+fn duck_in(dir: &std::path::Path) -> std::path::PathBuf {
+    let models = dir.join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    let duck = models.join("Duck.glb");
+    std::fs::copy(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/models/Duck/Duck.glb"), &duck).unwrap();
+    std::fs::canonicalize(duck).unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `import /abs/Model.glb > x.toml; check x.toml`: the printed scene names the model relative
+/// to the current directory, where the scene is saved; a model outside it is said, with the
+/// --allow-dir that reads it.
+#[test]
+fn an_imported_scene_printed_to_a_file_loads() {
+    let dir = scratch("import-stdout");
+    let duck = duck_in(&dir);
+    let output = multidraw_in(&dir, &["import", duck.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let scene = text(&output.stdout);
+    assert!(scene.contains("gltf = \"models/Duck.glb\""), "{scene}");
+    std::fs::write(dir.join("x.toml"), &scene).unwrap();
+    let check = multidraw_in(&dir, &["check", "x.toml"]);
+    assert!(check.status.success() && text(&check.stdout).contains("ok: 1 objects"), "{}", text(&check.stderr));
+
+    // From another directory: the note says what reads it.
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let output = multidraw_in(&elsewhere, &["import", duck.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let models = duck.parent().unwrap().to_str().unwrap().to_string();
+    assert!(text(&output.stderr).contains(&format!("--allow-dir {models}")), "{}", text(&output.stderr));
+    std::fs::write(elsewhere.join("x.toml"), &output.stdout).unwrap();
+    let refused = multidraw_in(&elsewhere, &["check", "x.toml"]);
+    assert!(!refused.status.success());
+    let allowed = multidraw_in(&elsewhere, &["check", "x.toml", "--allow-dir", &models]);
+    assert!(allowed.status.success(), "{}", text(&allowed.stderr));
+}
+
+/// `--instances N` writes N objects, and says so, for counts that are no square.
+#[test]
+fn import_writes_exactly_the_instances_asked_for() {
+    let dir = scratch("import-count");
+    duck_in(&dir);
+    for (instances, total) in [("1000", "1,000"), ("7", "7"), ("2", "2"), ("16", "16")] {
+        let output = multidraw_in(&dir, &["import", "models/Duck.glb", "--instances", instances, "--out", "d.toml"]);
+        let said = text(&output.stdout);
+        assert!(said.contains(&format!("({instances} × 1 objects = {total})")), "{said} {}", text(&output.stderr));
+        let check = multidraw_in(&dir, &["check", "d.toml"]);
+        let out = text(&check.stdout);
+        assert!(out.contains(&format!("ok: {instances} objects")), "{instances}: {out} {}", text(&check.stderr));
+    }
+}

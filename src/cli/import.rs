@@ -17,11 +17,13 @@ use super::load::LoadArgs;
 pub struct ImportArgs {
     /// The glTF model (.gltf or .glb).
     model: PathBuf,
-    /// Copies of the model, on a square grid spaced by its size.
+    /// Copies of the model, on a square grid spaced by its size (exactly this many: a count
+    /// that is not a rectangle ends with a shorter row).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=50_000_000))]
     instances: u32,
     /// Write the scene file here (a .toml in the model's directory or above it reads it
-    /// without --allow-dir); without it, the scene is printed.
+    /// without --allow-dir); without it, the scene is printed, its model path relative to the
+    /// current directory (for `import MODEL > SCENE.toml` with the scene saved there).
     #[arg(long, value_name = "SCENE.toml")]
     out: Option<PathBuf>,
     #[command(flatten)]
@@ -38,24 +40,41 @@ pub fn run(args: &ImportArgs) -> Result<()> {
     // Loading the model checks it, and measures it for the grid's spacing.
     let scene = super::load_scene(Some(&args.model), None, None, &args.load)?;
     let spacing = round_up(2.5 * f64::from(reach(&scene).max(1e-3)));
-    let (gltf, leaves) = match &args.out {
-        Some(out) => relative_to(&args.model, out.parent().unwrap_or(Path::new("")))?,
-        None => (args.model.to_string_lossy().into_owned(), false),
-    };
+    // A scene names its model relative to its own directory (an absolute path is refused):
+    // the directory of --out, or the current one, where `import MODEL > SCENE.toml` saves it.
+    let scene_dir = args.out.as_deref().map_or(Path::new(""), |out| out.parent().unwrap_or(Path::new("")));
+    let (gltf, leaves) = relative_to(&args.model, scene_dir)?;
     let text = file::model_scene_text(&gltf, args.instances, spacing);
+    let model_dir = std::fs::canonicalize(args.model.parent().unwrap_or(Path::new("")).join("."))
+        .unwrap_or_else(|_| args.model.parent().unwrap_or(Path::new(".")).to_path_buf());
     match &args.out {
         Some(out) => {
             output::write(out, Format::Any, text.as_bytes())?;
-            println!("wrote {} ({} × {} objects)", out.display(), args.instances, scene.objects.len());
+            let parts = scene.objects.len() as u64;
+            println!(
+                "wrote {} ({} × {} objects = {})",
+                out.display(),
+                args.instances,
+                parts,
+                multidraw::text::count(u64::from(args.instances) * parts)
+            );
             if leaves {
-                let dir = args.model.parent().unwrap_or(Path::new("."));
                 println!(
-                    "note: the model lies outside the scene file's directory; load it with --allow-dir {}",
-                    dir.display()
+                    "note: the model lies outside the scene file's directory; load the scene with --allow-dir {}",
+                    model_dir.display()
                 );
             }
         }
-        None => print!("{text}"),
+        None => {
+            print!("{text}");
+            if leaves {
+                eprintln!(
+                    "note: the model lies outside the current directory, so a scene saved here reads it only with \
+                     --allow-dir {} (or write the scene next to the model with --out DIR/SCENE.toml)",
+                    model_dir.display()
+                );
+            }
+        }
     }
     Ok(())
 }

@@ -173,19 +173,47 @@ pub fn is_model_file(path: &Path) -> bool {
 }
 
 /// The scene-file text that shows one glTF model: a `[[model]]` named after the file, from `gltf`
-/// (a path relative to the scene file's directory), its default scene, placed `instances`
-/// times on a square grid `spacing` apart (once at the origin for 1), with the automatic
-/// camera. `multidraw import` writes it; `render`, `view`, `bench` load it for a `.gltf` or
-/// `.glb` given as the scene.
+/// (a path relative to the scene file's directory), its default scene, placed exactly
+/// `instances` times on a square grid `spacing` apart (once at the origin for 1), with the
+/// automatic camera. A count that is not a rectangle of the grid's side is the full rows and
+/// one shorter row after them, a second set, the whole centred on the origin. `multidraw
+/// import` writes it; `render`, `view`, `bench` load it for a `.gltf` or `.glb` given as the
+/// scene.
 pub fn model_scene_text(gltf: &str, instances: u32, spacing: f64) -> String {
     let name = Path::new(gltf).file_stem().map_or("model".into(), |s| s.to_string_lossy().into_owned());
     let name = toml::Value::String(name).to_string();
+    // Six decimals: a spacing of two significant digits times a half-integer, without the
+    // binary fraction's tail (0.30000000000000004).
+    let at = |cells: f64| (cells * spacing * 1e6).round() / 1e6;
+    let grid = |columns: u32, rows: u32, center: (f64, f64)| {
+        let center = if center == (0.0, 0.0) {
+            String::new()
+        } else {
+            format!(", center = [{}, 0, {}]", at(center.0) + 0.0, at(center.1) + 0.0)
+        };
+        format!(
+            "grid = {{ counts = [{columns}, 1, {rows}], spacing = [{spacing}, 0, {spacing}]{center}, model = {name} }}"
+        )
+    };
     let placement = if instances <= 1 {
         format!("transforms = [{{ model = {name}, position = [0, 0, 0] }}]")
     } else {
         let side = (instances as f64).sqrt().ceil() as u32;
-        let rows = instances.div_ceil(side);
-        format!("grid = {{ counts = [{side}, 1, {rows}], spacing = [{spacing}, 0, {spacing}], model = {name} }}")
+        let (full_rows, rest) = (instances / side, instances % side);
+        if rest == 0 {
+            grid(side, full_rows, (0.0, 0.0))
+        } else {
+            // Rows are along z; the shorter row starts where the full ones do along x.
+            let rows = f64::from(full_rows + 1);
+            let full_center = (f64::from(full_rows) - rows) * 0.5;
+            let last_row = f64::from(full_rows) - (rows - 1.0) * 0.5;
+            let last_x = (f64::from(rest) - f64::from(side)) * 0.5;
+            format!(
+                "{}\n\n[[objects]]\n{}",
+                grid(side, full_rows, (0.0, full_center)),
+                grid(rest, 1, (last_x, last_row))
+            )
+        }
     };
     format!(
         "# A scene showing one glTF model (written by `multidraw import`; see docs/SCENES.md, Models).\n\
