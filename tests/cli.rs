@@ -180,3 +180,31 @@ fn import_writes_exactly_the_instances_asked_for() {
         assert!(out.contains(&format!("ok: {instances} objects")), "{instances}: {out} {}", text(&check.stderr));
     }
 }
+
+/// A float where a scene file wants an integer names the key, the file, its line and column,
+/// and says "integer", for every integer field (i64 counts and u32 seeds alike).
+#[test]
+fn a_float_for_an_integer_says_integer_where() {
+    let dir = scratch("integer");
+    for (body, expected) in [
+        (
+            "[[mesh]]\nname = \"ball\"\nprocedural = \"sphere\"\nsegments = 24.5\n",
+            "bad.toml:4:12: mesh[0].segments = 24.5 is not an integer",
+        ),
+        ("[[objects]]\nstress = { count = 10.0 }\n", "bad.toml:2:20: objects[0].stress.count = 10.0 is not an integer"),
+        (
+            "[[mesh]]\nname = \"r\"\nprocedural = \"rock\"\nseed = 1.5\n",
+            "bad.toml:4:8: mesh[0].seed = 1.5 is not an integer from 0 to 4294967295",
+        ),
+        (
+            "[[mesh]]\nname = \"r\"\nprocedural = \"rock\"\nseed = -1\n",
+            "bad.toml:4:8: mesh[0].seed = -1 is not an integer from 0 to 4294967295",
+        ),
+    ] {
+        std::fs::write(dir.join("bad.toml"), body).unwrap();
+        let output = multidraw_in(&dir, &["check", "bad.toml"]);
+        let stderr = text(&output.stderr);
+        assert!(!output.status.success() && stderr.contains(expected), "expected {expected:?} in:\n{stderr}");
+        assert!(!stderr.contains("i64") && !stderr.contains("u32"), "{stderr}");
+    }
+}

@@ -349,9 +349,63 @@ fn read_spec(text: &str, file: &str) -> Result<SceneSpec, SceneError> {
             Some(span) => reparsed()
                 .and_then(|document| not_finite(file, text, &document, span))
                 .unwrap_or_else(|| syntax_error(file, text, &error)),
-            None => syntax_error(file, text, &error),
+            None => reparsed()
+                .and_then(|document| not_an_integer(file, text, &document, &error))
+                .unwrap_or_else(|| syntax_error(file, text, &error)),
         }
     })
+}
+
+/// serde's "invalid type: floating point `24.5`, expected i64" (or an out-of-range integer,
+/// "invalid value: integer `-1`, expected u32") said as the user wrote it: the key path, the
+/// value as written, and an integer, with its range where the type has one.
+fn not_an_integer(file: &str, text: &str, document: &DeTable, error: &toml::de::Error) -> Option<SceneError> {
+    let message = error.message().trim();
+    let rest = message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: "))?;
+    let (_, expected) = rest.rsplit_once(", expected ")?;
+    let wanted = match expected {
+        "i64" | "i32" => "an integer".to_string(),
+        "u8" => "an integer from 0 to 255".to_string(),
+        "u16" => "an integer from 0 to 65535".to_string(),
+        "u32" => format!("an integer from 0 to {}", u32::MAX),
+        "u64" | "usize" => "an integer of 0 or more".to_string(),
+        _ => return None,
+    };
+    let span = error.span()?;
+    let path = key_path_at(document, &span)?;
+    let written = text.get(span.clone())?.trim();
+    let (line, column) = line_column(text, span.start);
+    Some(SceneError::Syntax {
+        file: file.to_string(),
+        line,
+        column,
+        message: format!("{path} = {written} is not {wanted}"),
+    })
+}
+
+/// The key path (`meshes[0].segments`) of the innermost value whose span is `span`.
+fn key_path_at(document: &DeTable, span: &Range<usize>) -> Option<String> {
+    fn walk(value: &toml::Spanned<toml::de::DeValue>, path: &mut String, span: &Range<usize>) -> Option<String> {
+        let before = path.len();
+        let inner = match value.get_ref() {
+            toml::de::DeValue::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+                path.push_str(&format!("[{i}]"));
+                let found = walk(item, path, span);
+                path.truncate(before);
+                found
+            }),
+            toml::de::DeValue::Table(table) => table.iter().find_map(|(key, item)| {
+                path.push('.');
+                path.push_str(key.get_ref());
+                let found = walk(item, path, span);
+                path.truncate(before);
+                found
+            }),
+            _ => None,
+        };
+        inner.or_else(|| (value.span() == *span).then(|| path.clone()))
+    }
+    document.iter().find_map(|(key, value)| walk(value, &mut key.get_ref().to_string(), span))
 }
 
 fn syntax_error(file: &str, text: &str, error: &toml::de::Error) -> SceneError {
