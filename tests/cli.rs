@@ -208,3 +208,30 @@ fn a_float_for_an_integer_says_integer_where() {
         assert!(!stderr.contains("i64") && !stderr.contains("u32"), "{stderr}");
     }
 }
+
+/// --validate-indirect is offered by the commands that open a device, and by no other; the
+/// old place before the command still works for those.
+#[test]
+fn validate_indirect_is_offered_where_a_device_opens() {
+    for command in ["render", "bench", "pipelines", "view", "soak", "info"] {
+        let help = text(&multidraw(&[command, "--help"]).stdout);
+        assert!(help.contains("--validate-indirect"), "{command} --help:\n{help}");
+    }
+    for command in ["import", "puffin-summary"] {
+        let help = text(&multidraw(&[command, "--help"]).stdout);
+        assert!(!help.contains("--validate-indirect"), "{command} --help:\n{help}");
+        assert_fails_with(&[command, "--validate-indirect", "x"], "unexpected argument '--validate-indirect'");
+    }
+    assert_fails_with(
+        &["--validate-indirect", "import", "x.glb"],
+        "--validate-indirect applies to the commands that draw",
+    );
+    let top = text(&multidraw(&["--help"]).stdout);
+    assert!(!top.contains("--validate-indirect"), "{top}");
+    for args in [["info", "--validate-indirect"], ["--validate-indirect", "info"]] {
+        let output = multidraw(&args);
+        let out = text(&output.stdout);
+        assert!(output.status.success(), "{args:?}: {}", text(&output.stderr));
+        assert!(out.contains("indirect validation") && out.contains("on (wgpu checks"), "{args:?}: {out}");
+    }
+}

@@ -13,7 +13,7 @@ mod soak;
 mod view;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use multidraw::gpu::DriverCacheSource;
 use multidraw::{ContextOptions, GpuContext};
@@ -25,35 +25,79 @@ use multidraw::{ContextOptions, GpuContext};
     about = "GPU-driven indirect drawing engine on wgpu: GPU culling + multi-draw-indirect vs a CPU-recorded baseline"
 )]
 pub struct Cli {
-    /// Keep wgpu's per-sub-draw CPU validation of indirect draws (off by default: the engine
-    /// bounds every draw it writes, and the validation makes recording cost grow with the draw count).
-    #[arg(long, global = true)]
-    validate_indirect: bool,
+    /// `multidraw --validate-indirect bench`, the flag's place before it moved to the commands
+    /// that open a device; hidden, and refused before a command that opens none.
+    #[arg(long = "validate-indirect", hide = true)]
+    validate_indirect_before: bool,
     /// Without a subcommand: `view` when a display is available, otherwise this help.
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+/// Options of the commands that open a device.
+#[derive(Args, Clone, Copy, Debug, Default)]
+pub struct DeviceArgs {
+    /// Keep wgpu's per-sub-draw CPU validation of indirect draws (off by default: the engine
+    /// bounds every draw it writes, and the validation makes recording cost grow with the draw count).
+    #[arg(long)]
+    validate_indirect: bool,
+}
+
+/// Each command that opens a device takes [`DeviceArgs`]; `import` and `puffin-summary` open
+/// none, so they do not offer them.
 #[derive(Subcommand)]
 enum Command {
     /// Print the adapter, backend, features used, limits and the indirect-validation choice.
-    Info,
+    Info {
+        #[command(flatten)]
+        device: DeviceArgs,
+    },
     /// Render one frame of a scene (default: the embedded one) headless and write it as a PNG.
-    Render(render::RenderArgs),
+    Render {
+        #[command(flatten)]
+        args: render::RenderArgs,
+        #[command(flatten)]
+        device: DeviceArgs,
+    },
     /// Benchmark the ways of drawing over object counts: table, JSON, chart, puffin capture.
-    Bench(bench::BenchArgs),
+    Bench {
+        #[command(flatten)]
+        args: bench::BenchArgs,
+        #[command(flatten)]
+        device: DeviceArgs,
+    },
     /// List every pipeline with key, compile time and cache hits; cold vs warm start-up; first vs steady frames.
-    Pipelines(pipelines::PipelinesArgs),
+    Pipelines {
+        #[command(flatten)]
+        args: pipelines::PipelinesArgs,
+        #[command(flatten)]
+        device: DeviceArgs,
+    },
     /// Open the interactive viewer: fly through the scene, switch modes live, profile in puffin (F1).
-    View(view::ViewArgs),
+    View {
+        #[command(flatten)]
+        args: view::ViewArgs,
+        #[command(flatten)]
+        device: DeviceArgs,
+    },
     /// Render many GPU-driven frames and check that host and GPU memory stay flat.
-    Soak(soak::SoakArgs),
+    Soak {
+        #[command(flatten)]
+        args: soak::SoakArgs,
+        #[command(flatten)]
+        device: DeviceArgs,
+    },
     /// Write the scene file that shows a glTF model (.gltf or .glb), once or on a grid; render,
     /// view and bench also take a model directly in place of a scene file.
     Import(import::ImportArgs),
     /// Load a scene and check it against the budget and the adapter's limits, without rendering.
     #[command(hide = true)]
-    Check(check::CheckArgs),
+    Check {
+        #[command(flatten)]
+        args: check::CheckArgs,
+        #[command(flatten)]
+        device: DeviceArgs,
+    },
     /// Print where the time goes in a .puffin capture, by mode and object count: CPU and GPU
     /// frame time, then every scope path with count, median and total ms.
     PuffinSummary(puffin_summary::PuffinSummaryArgs),
@@ -85,7 +129,6 @@ impl std::str::FromStr for Size {
 
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
-    let options = ContextOptions { validate_indirect: cli.validate_indirect, driver_cache: DriverCacheSource::Disk };
     let command = match cli.command {
         Some(command) => command,
         None if view::display_available() => {
@@ -98,14 +141,24 @@ pub fn run() -> Result<()> {
             return Ok(());
         }
     };
+    let options = |device: DeviceArgs| ContextOptions {
+        validate_indirect: device.validate_indirect || cli.validate_indirect_before,
+        driver_cache: DriverCacheSource::Disk,
+    };
+    if cli.validate_indirect_before && matches!(command, Command::Import(_) | Command::PuffinSummary(_)) {
+        anyhow::bail!(
+            "--validate-indirect applies to the commands that draw (render, bench, pipelines, view, soak, info); \
+             this one opens no device"
+        );
+    }
     match command {
-        Command::Info => info(&options),
-        Command::Render(args) => render::run(&options, &args),
-        Command::Bench(args) => bench::run(&options, &args),
-        Command::Pipelines(args) => pipelines::run(&options, &args),
-        Command::View(args) => view::run(&options, &args),
-        Command::Soak(args) => soak::run(&options, &args),
-        Command::Check(args) => check::run(&options, &args),
+        Command::Info { device } => info(&options(device)),
+        Command::Render { args, device } => render::run(&options(device), &args),
+        Command::Bench { args, device } => bench::run(&options(device), &args),
+        Command::Pipelines { args, device } => pipelines::run(&options(device), &args),
+        Command::View { args, device } => view::run(&options(device), &args),
+        Command::Soak { args, device } => soak::run(&options(device), &args),
+        Command::Check { args, device } => check::run(&options(device), &args),
         Command::Import(args) => import::run(&args),
         Command::PuffinSummary(args) => puffin_summary::run(&args),
     }
