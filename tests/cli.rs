@@ -235,3 +235,17 @@ fn validate_indirect_is_offered_where_a_device_opens() {
         assert!(out.contains("indirect validation") && out.contains("on (wgpu checks"), "{args:?}: {out}");
     }
 }
+
+/// `info` states what the compute rasteriser needs and whether it is there.
+#[test]
+fn info_states_the_compute_rasteriser() {
+    let output = multidraw(&["info"]);
+    let out = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    for key in ["SHADER_INT64 ", "SHADER_INT64_ATOMIC_MIN_MAX ", "compute rasteriser "] {
+        assert!(out.lines().any(|l| l.starts_with(key)), "{key:?} in:\n{out}");
+    }
+    let int64 = out.lines().filter(|l| l.starts_with("SHADER_INT64")).all(|l| l.ends_with("yes"));
+    let available = out.lines().any(|l| l.starts_with("compute rasteriser") && l.contains(" available"));
+    assert_eq!(int64, available, "available exactly when both features are:\n{out}");
+}

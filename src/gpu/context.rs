@@ -302,6 +302,20 @@ impl GpuContext {
             ("MULTI_DRAW_INDIRECT_COUNT".into(), yes_no(self.has_count_draws())),
             ("TIMESTAMP_QUERY".into(), yes_no(self.has_timestamps())),
             ("PIPELINE_CACHE".into(), yes_no(self.features.contains(wgpu::Features::PIPELINE_CACHE))),
+            ("SHADER_INT64".into(), yes_no(self.features.contains(wgpu::Features::SHADER_INT64))),
+            (
+                "SHADER_INT64_ATOMIC_MIN_MAX".into(),
+                yes_no(self.features.contains(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX)),
+            ),
+            (
+                "compute rasteriser".into(),
+                if self.features.contains(SOFT_RASTER_FEATURES) {
+                    "available (small objects of the gpu modes; --soft-raster off turns it off)".into()
+                } else {
+                    "unavailable (needs SHADER_INT64 and SHADER_INT64_ATOMIC_MIN_MAX); small objects go to the hardware"
+                        .into()
+                },
+            ),
             (
                 "indirect validation".into(),
                 if self.indirect_validation {
