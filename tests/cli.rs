@@ -236,6 +236,28 @@ fn validate_indirect_is_offered_where_a_device_opens() {
     }
 }
 
+/// A bad mode in a list names the valid ones.
+#[test]
+fn a_bad_mode_in_a_list_lists_the_modes() {
+    for args in [["bench", "--modes", "gpu,foo"], ["bench", "--modes", "foo,gpu"], ["bench", "--modes", "gpux"]] {
+        assert_fails_with(&args, "[possible values: gpu, gpu-nocount, gpu-per-object, cpu, bundle]");
+    }
+}
+
+/// `render --pyramid-out` lists its image with the frame's.
+#[test]
+fn render_lists_the_pyramid_image_it_wrote() {
+    let dir = scratch("pyramid-out");
+    let args = ["render", "--objects", "100", "--size", "64x64", "--out", "f.png", "--pyramid-level", "1"];
+    let output = multidraw_in(&dir, &[&args[..], &["--pyramid-out", "p.png"]].concat());
+    let out = text(&output.stdout);
+    assert!(output.status.success(), "{out}{}", text(&output.stderr));
+    let wrote: Vec<&str> =
+        out.lines().filter(|l| l.starts_with("wrote")).map(|l| l.split_whitespace().nth(1).unwrap()).collect();
+    assert_eq!(wrote, ["f.png", "p.png"], "{out}");
+    assert!(dir.join("p.png").is_file());
+}
+
 /// `info` states what the compute rasteriser needs and whether it is there.
 #[test]
 fn info_states_the_compute_rasteriser() {
