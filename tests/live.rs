@@ -324,3 +324,56 @@ fn changes_add_the_same_commands_however_many() {
     assert_eq!(none.pass(scatter::NAME).total(), 0, "no changes, no scatter pass");
     assert_eq!(none.total() + scatter.total(), few.total(), "the scatter pass is all that changes add");
 }
+
+/// A churning bench (objects removed, added and moved every frame): the gpu and cpu rows cull
+/// the same frames, so their visible counts agree frame by frame up to the objects that truly
+/// sit on a boundary (a handful, not the spare slots), and a row says the compute rasteriser
+/// ran only if it drew something (a live scene's objects all go to the hardware).
+#[test]
+fn a_churning_bench_counts_the_same_objects_in_gpu_and_cpu_rows() {
+    use multidraw::bench::{self, BenchConfig};
+    let ctx = common::context();
+    let config = BenchConfig {
+        objects: vec![3000],
+        modes: vec![DrawMode::Gpu, DrawMode::Cpu],
+        frames: 3,
+        warmup: 1,
+        width: 96,
+        height: 64,
+        churn: 200,
+        ..BenchConfig::default()
+    };
+    let report = bench::run(&ctx, &config, &mut bench::NoProgress).expect("churning bench");
+    let (gpu, cpu) = (&report.rows[0], &report.rows[1]);
+    assert_eq!((gpu.mode, cpu.mode), (DrawMode::Gpu, DrawMode::Cpu));
+    assert_eq!(gpu.visible_per_frame.len(), 3);
+    for (frame, ((g, c), boundary)) in
+        gpu.visible_per_frame.iter().zip(&cpu.visible_per_frame).zip(&cpu.boundary_per_frame).enumerate()
+    {
+        assert!(*boundary <= 3000 / 100, "frame {frame}: {boundary} objects on a boundary, a spare slot is none");
+        assert!(g.abs_diff(*c) <= *boundary, "frame {frame}: gpu saw {g}, cpu saw {c}, {boundary} on a boundary");
+    }
+    let (problems, _) = report.visible_disagreements();
+    assert!(problems.is_empty(), "{problems:#?}");
+    for row in &report.rows {
+        assert_eq!(row.soft_raster, row.soft_drawn > 0, "{} row: soft flag vs {} drawn", row.mode, row.soft_drawn);
+    }
+}
+
+/// A restarted churn scene takes the same steps again from the same start.
+#[test]
+fn a_restarted_churn_repeats_its_steps() {
+    use multidraw::live::churn::ChurnScene;
+    let scene = common::scene(500, false);
+    let mut churn = ChurnScene::from_scene(&scene, 7).expect("churn scene");
+    let positions =
+        |churn: &ChurnScene| churn.live.to_scene().objects.iter().map(|o| o.translation).collect::<Vec<_>>();
+    let start = positions(&churn);
+    churn.step(50).expect("step");
+    let after_one = positions(&churn);
+    assert_ne!(start, after_one);
+    churn.restart();
+    assert_eq!(positions(&churn), start);
+    churn.step(50).expect("step");
+    assert_eq!(positions(&churn), after_one);
+}

@@ -175,6 +175,10 @@ pub struct Renderer {
     pub buffers: SceneBuffers,
     /// The scene in GPU order; its object indices are the ids every pass uses.
     pub prepared: PreparedScene,
+    /// Records of `prepared.objects` the compute rasteriser may draw (`SOFT_BIT`), kept by
+    /// [`Renderer::set_object`]: with none (a live scene's objects all go to the hardware) no
+    /// frame runs the rasteriser, and none says it did.
+    soft_records: u32,
     /// What each mode records on this adapter, by `DrawMode as usize`.
     plans: [FramePlan; DrawMode::ALL.len()],
     /// Per-frame GPU pass times; `None` without `TIMESTAMP_QUERY`.
@@ -270,6 +274,7 @@ impl Renderer {
             updates,
             pyramid_view_proj: None,
             buffers,
+            soft_records: soft_records(&prepared.objects),
             prepared,
             bundle: None,
             visible_scratch: Vec::new(),
@@ -308,6 +313,7 @@ impl Renderer {
         if !self.buffers.soft_buffers {
             self.raster = None;
         }
+        self.soft_records = soft_records(&prepared.objects);
         self.prepared = prepared;
         self.bundle = None;
         Ok(())
@@ -318,7 +324,8 @@ impl Renderer {
     /// next frame's scatter pass (`passes::scatter`). The cost is the record's, whatever the
     /// scene's size.
     pub fn set_object(&mut self, id: u32, record: GpuObject) {
-        self.prepared.objects[id as usize] = record;
+        let old = std::mem::replace(&mut self.prepared.objects[id as usize], record);
+        self.soft_records = self.soft_records - is_soft_record(&old) as u32 + is_soft_record(&record) as u32;
         self.updates.set(id, record);
         self.bundle = None;
     }
@@ -355,10 +362,12 @@ impl Renderer {
     }
 
     /// Whether a frame of `input` draws its small objects with the compute rasteriser: the
-    /// renderer has one, the mode culls into batches, `input.detail.soft` asks for it, and the
-    /// drawing camera is the culling one (frozen culling judges sizes from another camera).
+    /// renderer has one, the scene has objects it can draw, the mode culls into batches,
+    /// `input.detail.soft` asks for it, and the drawing camera is the culling one (frozen
+    /// culling judges sizes from another camera).
     pub fn soft_raster(&self, input: &FrameInput) -> bool {
         self.raster.is_some()
+            && self.soft_records > 0
             && self.plan(input.mode).soft_raster
             && input.detail.soft
             && input.cull_enabled
@@ -516,4 +525,13 @@ impl Renderer {
             self.pending.last_mut().expect("just pushed")
         }
     }
+}
+
+/// Whether the compute rasteriser may draw `record`'s object (`tunables::SOFT_BIT`).
+fn is_soft_record(record: &GpuObject) -> bool {
+    record.animation & crate::tunables::SOFT_BIT != 0
+}
+
+fn soft_records(records: &[GpuObject]) -> u32 {
+    records.iter().filter(|r| is_soft_record(r)).count() as u32
 }

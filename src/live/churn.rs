@@ -1,6 +1,10 @@
 //! A churning scene for the benchmark and the soak: every frame `n` objects removed, `n`
 //! added elsewhere and `n` more moved, spread over the whole scene, so the changes land in
 //! every batch and all over the object arrays.
+//!
+//! [`ChurnScene::restart`] puts the scene back as it was made, with the same random sequence,
+//! so each benchmark row churns the same frames: rows of different modes are compared frame by
+//! frame, and a row that went on from where the previous one stopped would cull another scene.
 
 use glam::{Quat, Vec3};
 
@@ -24,6 +28,8 @@ pub struct ChurnScene {
     doomed: Vec<ObjectHandle>,
     /// This step's moves, reused.
     moves: Vec<(ObjectHandle, Vec3, Quat, f32)>,
+    /// The scene, its objects and the random state as made, for [`ChurnScene::restart`].
+    start: (LiveScene, Vec<ObjectHandle>, u64),
 }
 
 impl ChurnScene {
@@ -56,6 +62,7 @@ impl ChurnScene {
         }
         let scale = if scale > 0.0 { scale } else { 1.0 };
         Ok(Self {
+            start: (live.clone(), objects.clone(), seed),
             live,
             meshes,
             materials,
@@ -66,6 +73,17 @@ impl ChurnScene {
             doomed: Vec::new(),
             moves: Vec::new(),
         })
+    }
+
+    /// Puts the scene back as [`ChurnScene::from_scene`] made it, random state included: the
+    /// steps after a restart are the steps after the start. The scene's pending changes are
+    /// those of a scene just made (everything new), so the [`super::LiveSync`] that mirrors it
+    /// must be a new one too, which lays the scene out at its first apply.
+    pub fn restart(&mut self) {
+        let (live, objects, seed) = &self.start;
+        self.live = live.clone();
+        self.objects.clone_from(objects);
+        self.random = *seed;
     }
 
     fn next(&mut self) -> u64 {

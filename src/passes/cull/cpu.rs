@@ -154,6 +154,12 @@ pub fn on_boundary(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObje
     if frame.cull_enabled == 0 && frame.lod_enabled == 0 {
         return false;
     }
+    // A live scene's spare slot (`live::sync`) has a huge negative radius, which every frustum
+    // test rejects whatever the rounding; its squares overflow to infinity, and infinity is
+    // "within tolerance" of anything, so without this the spares would all count as ties.
+    if !is_drawable_slot(object) {
+        return false;
+    }
     let center = animate_point(frame, object, object.bounds.xyz());
     let radius = object.bounds.w;
     let to_camera = center - frame.lod_origin.xyz();
@@ -176,9 +182,92 @@ pub fn on_boundary(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObje
     touches_plane || at_size || at_level
 }
 
+/// Whether `object` is a real object rather than a slot kept spare, which no test draws (its
+/// bounding radius is negative: `live::sync`'s spares).
+pub fn is_drawable_slot(object: &GpuObject) -> bool {
+    object.bounds.w >= 0.0
+}
+
 /// Objects whose culling or level could differ by one rounding step between the CPU and a GPU
 /// that fuses multiply-adds ([`on_boundary`]); the benchmark accepts GPU/CPU visible counts
 /// that differ by at most this many objects.
 pub fn boundary_count(frame: &FrameUniforms, objects: &[GpuObject], batches: &[GpuBatch]) -> u32 {
     objects.iter().filter(|o| on_boundary(frame, batches, o)).count() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Mat4, Vec4};
+
+    use super::*;
+    use crate::tunables::ANIMATION_CLASSES;
+
+    /// A box of half-size 5 around the origin seen from z = 10, every test on, nothing moving.
+    fn frame() -> FrameUniforms {
+        let mut animation = [Vec4::ZERO; ANIMATION_CLASSES as usize];
+        // Animation class 0 stands still: cos 1, sin 0 for the orbit (xy) and the spin (zw).
+        animation[0] = Vec4::new(1.0, 0.0, 1.0, 0.0);
+        FrameUniforms {
+            view_proj: Mat4::IDENTITY,
+            cull_planes: [
+                Vec4::new(1.0, 0.0, 0.0, 5.0),
+                Vec4::new(-1.0, 0.0, 0.0, 5.0),
+                Vec4::new(0.0, 1.0, 0.0, 5.0),
+                Vec4::new(0.0, -1.0, 0.0, 5.0),
+                Vec4::new(0.0, 0.0, 1.0, 5.0),
+                Vec4::new(0.0, 0.0, -1.0, 5.0),
+            ],
+            camera_position: Vec4::new(0.0, 0.0, 10.0, 1.0),
+            light_direction: Vec4::Y,
+            animation,
+            object_count: 0,
+            batch_count: 0,
+            cull_enabled: 1,
+            compact: 0,
+            dispatch_width: 0,
+            identity_base: 0,
+            time: 0.0,
+            lod_origin: Vec4::new(0.0, 0.0, 10.0, 1.0),
+            lod_enabled: 1,
+            lod_factor: 10.0,
+            small_enabled: 1,
+            small_factor: 100.0,
+            pyramid_size: glam::UVec2::ZERO,
+            pyramid_levels: 0,
+            debug_view: 0,
+            encode_srgb: 0,
+            occlusion_view_proj: Mat4::IDENTITY,
+            target_size: glam::Vec2::ONE,
+            soft_enabled: 0,
+            soft_factor: 0.0,
+            soft_base: 0,
+        }
+    }
+
+    fn batches() -> Vec<GpuBatch> {
+        let mut batch: GpuBatch = bytemuck::Zeroable::zeroed();
+        batch.level_count = 2;
+        batch.index_count = 36;
+        batch.relative_error = 0.01;
+        vec![batch; 2]
+    }
+
+    fn object(center_x: f32, radius: f32) -> GpuObject {
+        let mut object: GpuObject = bytemuck::Zeroable::zeroed();
+        object.model = Mat4::from_translation(glam::Vec3::new(center_x, 0.0, 0.0));
+        object.bounds = Vec4::new(0.0, 0.0, 0.0, radius);
+        object
+    }
+
+    #[test]
+    fn spare_slots_are_never_on_a_boundary() {
+        let (frame, batches) = (frame(), batches());
+        // What `live::sync` writes into a spare slot: zero model matrix, radius -1e30.
+        let spare = GpuObject { model: Mat4::ZERO, bounds: Vec4::new(0.0, 0.0, 0.0, -1.0e30), ..object(0.0, 1.0) };
+        assert_eq!(classify(&frame, &batches, &spare), Decision::OutsideFrustum);
+        assert!(!on_boundary(&frame, &batches, &spare), "a spare slot is culled whatever the rounding");
+        let scene = [spare, object(0.0, 1.0), spare, object(-6.0, 1.0), spare];
+        // The sphere at x = -6 of radius 1 touches the plane x = -5 exactly.
+        assert_eq!(boundary_count(&frame, &scene, &batches), 1);
+    }
 }
