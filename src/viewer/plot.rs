@@ -36,8 +36,9 @@ fn nice_ceiling(value: f32) -> f32 {
         .unwrap_or(10.0 * magnitude)
 }
 
-/// Draws the plot over the panel's width.
+/// Draws the plot over the panel's width, with its title above and the newest times below.
 pub(crate) fn frame_time_plot(ui: &mut egui::Ui, cpu: &VecDeque<f32>, gpu: &VecDeque<f32>) {
+    ui.label("Frame time (ms; lines at 16.7 and 33.3)");
     let axis_width = 34.0;
     let (outer, _) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 90.0), egui::Sense::hover());
     // Room above and below for the top and bottom axis values.
@@ -89,7 +90,6 @@ pub(crate) fn frame_time_plot(ui: &mut egui::Ui, cpu: &VecDeque<f32>, gpu: &VecD
         let last = |times: &VecDeque<f32>| times.back().map_or("…".to_string(), |t| format!("{t:.2} ms"));
         ui.colored_label(CPU_COLOR, format!("CPU frame {}", last(cpu)));
         ui.colored_label(GPU_COLOR, format!("GPU queue {}", last(gpu)));
-        ui.colored_label(egui::Color32::from_gray(170), "lines: 16.7 / 33.3 ms");
     });
 }
 

@@ -6,7 +6,7 @@
 use glam::{Vec3, Vec4};
 
 use super::rebuild::SceneRebuild;
-use super::stats::LiveStats;
+use super::stats::{CpuOrGpuCounts, LiveStats};
 use crate::frame::{Detail, DrawMode};
 use crate::gpu::GpuContext;
 use crate::scene::Camera;
@@ -63,117 +63,41 @@ pub(crate) struct PanelLayout {
     pub rows: Vec<(String, egui::Rect, egui::Rect)>,
 }
 
+/// The panel's width at start, in points: room for the longest numbers row and the plot's
+/// legend, so that the panel does not widen as values lengthen (dragging its edge still
+/// does).
+const PANEL_WIDTH: f32 = 320.0;
+
 /// Draws the panel and the windows.
 pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView<'_>) -> PanelOutput {
-    let mut rebuild = false;
-    let mut layout =
-        PanelLayout { last_item: egui::Rect::NOTHING, last_item_clip: egui::Rect::NOTHING, rows: Vec::new() };
-    egui::SidePanel::left("controls").default_width(270.0).show(ctx, |ui| {
-        ui.heading("multidraw");
-        ui.label(format!("{} ({:?})", view.gpu.info.name, view.gpu.info.backend));
-        ui.label(format!("indirect validation: {}", if view.gpu.indirect_validation { "on" } else { "off" }));
-        ui.separator();
-
-        ui.label("Mode");
-        for mode in PANEL_MODES {
-            ui.radio_value(&mut panel.mode, mode, mode.name());
-        }
-        ui.separator();
-
-        let in_progress = view.rebuild.in_progress();
-        let busy = in_progress.is_some();
-        if view.rebuild.reloads_a_file() {
-            // Edit the file, then reload; a file that fails to load keeps the running scene.
-            rebuild |= ui.add_enabled(!busy, egui::Button::new("Reload scene file")).clicked();
-        } else {
-            ui.horizontal(|ui| {
-                ui.label("Objects");
-                let max = crate::gpu_scene::max_objects(&view.gpu.limits);
-                ui.add(egui::DragValue::new(&mut panel.requested_objects).range(1..=max).speed(1000));
-            });
-            let changed = panel.requested_objects != view.rebuild.object_count;
-            rebuild |= ui.add_enabled(!busy && changed, egui::Button::new("Rebuild scene")).clicked();
-        }
-        if let Some((objects, elapsed)) = in_progress {
-            ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label(format!("building {objects} objects… {:.1} s", elapsed.as_secs_f32()));
-            });
-        }
-        if let Some(message) = &view.rebuild.message {
-            ui.label(message);
-        }
-        ui.checkbox(&mut panel.animate, "Animate");
-        let mut freeze = panel.frozen.is_some();
-        if ui.checkbox(&mut freeze, "Freeze culling camera").changed() {
-            panel.frozen = freeze.then_some(*view.camera);
-        }
-        ui.separator();
-        ui.checkbox(&mut panel.detail.lod, "Levels of detail");
-        ui.add_enabled(
-            panel.detail.lod,
-            egui::Slider::new(&mut panel.detail.lod_error_px, 0.25..=16.0).logarithmic(true).text("LOD error px"),
-        );
-        ui.add(egui::Slider::new(&mut panel.detail.min_pixels, 0.0..=8.0).text("min size px"));
-        // While frozen, the pyramid of the frozen view is kept: what it hides disappears too.
-        ui.checkbox(&mut panel.detail.occlusion, "Occlusion culling");
-        // Off while culling is frozen and in the modes that do not cull into batches.
-        ui.checkbox(&mut panel.detail.soft, "Compute rasteriser for small objects");
-        ui.checkbox(&mut panel.lod_colors, "Colour by LOD level");
-        let mut show_pyramid = panel.pyramid_level.is_some();
-        if ui.checkbox(&mut show_pyramid, "Show a depth-pyramid level").changed() {
-            panel.pyramid_level = show_pyramid.then_some(0);
-        }
-        ui.separator();
-
-        let stats = view.stats;
-        egui::Grid::new("numbers").num_columns(2).show(ui, |ui| {
-            let mut row = |name: &str, value: String| {
-                let label = ui.label(name).rect;
-                let value = ui.label(value).rect;
-                ui.end_row();
-                layout.rows.push((name.to_string(), label, value));
-            };
-            row("objects", view.rebuild.object_count.to_string());
-            row("visible", stats.visible.map_or("…".into(), |v| v.to_string()));
-            if let Some(c) = &stats.counters {
-                row("in frustum", c.in_frustum.to_string());
-                row("too small", c.too_small.to_string());
-                row("occluded", c.occluded.to_string());
-                row("drawn (phase 1 + 2)", format!("{} + {}", c.drawn[0], c.drawn[1]));
-                row("  by compute raster", c.soft.to_string());
-                row("triangles", c.triangles.to_string());
-                row("per level", format!("{:?}", c.levels));
+    let mut output = PanelOutput {
+        rebuild: false,
+        layout: PanelLayout { last_item: egui::Rect::NOTHING, last_item_clip: egui::Rect::NOTHING, rows: Vec::new() },
+    };
+    egui::SidePanel::left("controls").default_width(PANEL_WIDTH).show(ctx, |ui| {
+        // The panel is longer than a 720-line window, so it scrolls; with a handle that shows
+        // without hovering (egui's default hides it), so one can see there is more below.
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::thin();
+        egui::ScrollArea::vertical().auto_shrink(false).show(ui, |ui| {
+            header(ui, view.gpu);
+            ui.separator();
+            output.rebuild = scene_controls(ui, panel, view);
+            ui.separator();
+            detail_controls(ui, panel);
+            ui.separator();
+            output.layout.rows = numbers(ui, &number_rows(panel, view));
+            super::plot::frame_time_plot(ui, &view.stats.frame_ms, &view.stats.gpu_frame_ms);
+            ui.separator();
+            if ui.button("Profiler (F1)").clicked() {
+                panel.show_profiler = !panel.show_profiler;
             }
-            row("draw commands", stats.draw_commands.to_string());
-            row("bind group sets", format!("{:?}", stats.bind_group_sets));
-            row("CPU record", format!("{:.3} ms", stats.record_ms));
-            if panel.mode == DrawMode::Cpu {
-                row("CPU cull", format!("{:.3} ms", stats.cpu_cull_ms));
+            let help = ui.small("WASD/QE move, right mouse look, wheel speed, R reset, F12 screenshot");
+            if view.scroll_to_end {
+                help.scroll_to_me_animation(Some(egui::Align::BOTTOM), egui::style::ScrollAnimation::none());
             }
-            // The pass names of the puffin GPU queue lane, the wgpu labels and the timestamps.
-            match &stats.gpu {
-                Some(gpu) => {
-                    row(crate::profiling::GPU_LANE, format!("{:.3} ms", gpu.total()));
-                    for &(name, ms) in gpu.iter() {
-                        row(&format!("  {name}"), format!("{ms:.3} ms"));
-                    }
-                }
-                None => row(crate::profiling::GPU_LANE, "no timestamps".into()),
-            }
+            output.layout.last_item = help.rect;
+            output.layout.last_item_clip = ui.clip_rect();
         });
-        ui.label("Frame time (ms)");
-        super::plot::frame_time_plot(ui, &stats.frame_ms, &stats.gpu_frame_ms);
-        ui.separator();
-        if ui.button("Profiler (F1)").clicked() {
-            panel.show_profiler = !panel.show_profiler;
-        }
-        let help = ui.small("WASD/QE move, right mouse look, wheel speed, R reset, F12 screenshot");
-        if view.scroll_to_end {
-            help.scroll_to_me_animation(Some(egui::Align::BOTTOM), egui::style::ScrollAnimation::none());
-        }
-        layout.last_item = help.rect;
-        layout.last_item_clip = ui.clip_rect();
     });
     if panel.show_profiler {
         panel.show_profiler = puffin_egui::profiler_window(ctx);
@@ -184,7 +108,147 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
     if let Some(frozen) = panel.frozen {
         draw_frustum(ctx, view.camera, &frozen, view.aspect);
     }
-    PanelOutput { rebuild, layout }
+    output
+}
+
+/// The title and the adapter.
+fn header(ui: &mut egui::Ui, gpu: &GpuContext) {
+    ui.heading("multidraw");
+    ui.label(format!("{} ({:?})", gpu.info.name, gpu.info.backend));
+    ui.label(format!("indirect validation: {}", if gpu.indirect_validation { "on" } else { "off" }));
+}
+
+/// The mode, the scene's rebuild or reload, animation and frozen culling; returns whether a
+/// rebuild was asked for.
+fn scene_controls(ui: &mut egui::Ui, panel: &mut PanelState, view: &PanelView<'_>) -> bool {
+    ui.label("Mode");
+    for mode in PANEL_MODES {
+        ui.radio_value(&mut panel.mode, mode, mode.name());
+    }
+    ui.separator();
+
+    let mut rebuild = false;
+    let in_progress = view.rebuild.in_progress();
+    let busy = in_progress.is_some();
+    if view.rebuild.reloads_a_file() {
+        // Edit the file, then reload; a file that fails to load keeps the running scene.
+        rebuild |= ui.add_enabled(!busy, egui::Button::new("Reload scene file")).clicked();
+    } else {
+        ui.horizontal(|ui| {
+            ui.label("Objects");
+            let max = crate::gpu_scene::max_objects(&view.gpu.limits);
+            ui.add(egui::DragValue::new(&mut panel.requested_objects).range(1..=max).speed(1000));
+        });
+        let changed = panel.requested_objects != view.rebuild.object_count;
+        rebuild |= ui.add_enabled(!busy && changed, egui::Button::new("Rebuild scene")).clicked();
+    }
+    if let Some((objects, elapsed)) = in_progress {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label(format!("building {objects} objects… {:.1} s", elapsed.as_secs_f32()));
+        });
+    }
+    if let Some(message) = &view.rebuild.message {
+        ui.label(message);
+    }
+    ui.checkbox(&mut panel.animate, "Animate");
+    let mut freeze = panel.frozen.is_some();
+    if ui.checkbox(&mut freeze, "Freeze culling camera").changed() {
+        panel.frozen = freeze.then_some(*view.camera);
+    }
+    rebuild
+}
+
+/// Level of detail, size and occlusion culling, the compute rasteriser and the debug views.
+fn detail_controls(ui: &mut egui::Ui, panel: &mut PanelState) {
+    ui.checkbox(&mut panel.detail.lod, "Levels of detail");
+    ui.add_enabled(
+        panel.detail.lod,
+        egui::Slider::new(&mut panel.detail.lod_error_px, 0.25..=16.0).logarithmic(true).text("LOD error px"),
+    );
+    ui.add(egui::Slider::new(&mut panel.detail.min_pixels, 0.0..=8.0).text("min size px"));
+    // While frozen, the pyramid of the frozen view is kept: what it hides disappears too.
+    ui.checkbox(&mut panel.detail.occlusion, "Occlusion culling");
+    // Off while culling is frozen and in the modes that do not cull into batches.
+    ui.checkbox(&mut panel.detail.soft, "Compute rasteriser for small objects");
+    ui.checkbox(&mut panel.lod_colors, "Colour by LOD level");
+    let mut show_pyramid = panel.pyramid_level.is_some();
+    if ui.checkbox(&mut show_pyramid, "Show a depth-pyramid level").changed() {
+        panel.pyramid_level = show_pyramid.then_some(0);
+    }
+}
+
+/// The live numbers as (name, value) rows. The counts have rows from the first frame, "…"
+/// until the GPU's first readback, so the panel does not lengthen when they arrive.
+fn number_rows(panel: &PanelState, view: &PanelView<'_>) -> Vec<(String, String)> {
+    let stats = view.stats;
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut row = |name: &str, value: String| rows.push((name.to_string(), value));
+    let pending = || "…".to_string();
+    row("objects", view.rebuild.object_count.to_string());
+    row("visible", stats.visible.map_or_else(pending, |v| v.to_string()));
+    let counts = stats.counters.as_ref();
+    let count = |value: fn(&CpuOrGpuCounts) -> String| counts.map_or_else(pending, value);
+    row("in frustum", count(|c| c.in_frustum.to_string()));
+    row("too small", count(|c| c.too_small.to_string()));
+    row("occluded", count(|c| c.occluded.to_string()));
+    row("drawn (phase 1 + 2)", count(|c| format!("{} + {}", c.drawn[0], c.drawn[1])));
+    row("  by compute raster", count(|c| c.soft.to_string()));
+    row("triangles", count(|c| c.triangles.to_string()));
+    row("per level", count(|c| format!("{:?}", c.levels)));
+    row("draw commands", stats.draw_commands.to_string());
+    row("bind group sets", format!("{:?}", stats.bind_group_sets));
+    row("CPU record", format!("{:.3} ms", stats.record_ms));
+    if panel.mode == DrawMode::Cpu {
+        row("CPU cull", format!("{:.3} ms", stats.cpu_cull_ms));
+    }
+    // The pass names of the puffin GPU queue lane, the wgpu labels and the timestamps.
+    match &stats.gpu {
+        Some(gpu) => {
+            row(crate::profiling::GPU_LANE, format!("{:.3} ms", gpu.total()));
+            for &(name, ms) in gpu.iter() {
+                row(&format!("  {name}"), format!("{ms:.3} ms"));
+            }
+        }
+        None => row(crate::profiling::GPU_LANE, "no timestamps".into()),
+    }
+    rows
+}
+
+/// Lays the rows out in two columns; returns each row's name and the rectangles of its name
+/// and its value.
+///
+/// The name column is as wide as this frame's widest name. An `egui::Grid` sizes its columns
+/// from the frame before, so a row arriving with a longer name (the pass times come with the
+/// first GPU readback) ran into its value for a frame, and on lavapipe an early frame stays on
+/// screen for seconds.
+fn numbers(ui: &mut egui::Ui, rows: &[(String, String)]) -> Vec<(String, egui::Rect, egui::Rect)> {
+    // Laid out as a label lays its text out: the ui's font, on one line.
+    let names: Vec<_> = rows
+        .iter()
+        .map(|(name, _)| {
+            egui::WidgetText::from(name.as_str()).into_galley(
+                ui,
+                Some(egui::TextWrapMode::Extend),
+                f32::INFINITY,
+                egui::FontSelection::Default,
+            )
+        })
+        .collect();
+    let name_width = names.iter().map(|galley| galley.size().x).fold(0.0, f32::max);
+    names
+        .into_iter()
+        .zip(rows)
+        .map(|(galley, (name, value))| {
+            ui.horizontal(|ui| {
+                let name_rect = ui.label(galley).rect;
+                ui.add_space((name_width - name_rect.width()).max(0.0));
+                let value_rect = ui.label(value).rect;
+                (name.clone(), name_rect, value_rect)
+            })
+            .inner
+        })
+        .collect()
 }
 
 /// The depth pyramid's window: a level slider and the level, nearest depth black, background
