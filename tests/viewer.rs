@@ -1,6 +1,7 @@
 //! The viewer under Xvfb with lavapipe: its screenshot is the scene (not blank, equal to the
-//! headless render of the same camera and frame), and resizing to 0×0 and back plus switching
-//! modes every frame for 200 frames run without error.
+//! headless render of the same camera and frame), resizing to 0×0 and back plus switching
+//! modes every frame for 200 frames run without error, and at the default window size the side
+//! panel's last item can be scrolled onto the screen and no label runs into its value.
 //!
 //! Needs `Xvfb` (installed by `make test`); the test fails, with that hint, when it is missing.
 
@@ -14,15 +15,18 @@ struct Xvfb {
 
 impl Xvfb {
     fn start() -> Self {
+        Self::with_screen("1024x768x24")
+    }
+
+    /// A server whose screen is `screen` (WIDTHxHEIGHTxDEPTH).
+    fn with_screen(screen: &str) -> Self {
         static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let number = 100 + (std::process::id() % 500) * 4 + NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let display = format!(":{number}");
-        let mut child = Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1024x768x24", "-nolisten", "tcp"])
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!("cannot start Xvfb ({e}); install it with `apt-get install xvfb` or run `make test`")
-            });
+        let mut child =
+            Command::new("Xvfb").args([&display, "-screen", "0", screen, "-nolisten", "tcp"]).spawn().unwrap_or_else(
+                |e| panic!("cannot start Xvfb ({e}); install it with `apt-get install xvfb` or run `make test`"),
+            );
         // Wait for the server's socket.
         let socket = format!("/tmp/.X11-unix/X{number}");
         for _ in 0..100 {
@@ -125,6 +129,57 @@ fn viewer_survives_zero_size_and_mode_switching() {
         &["view", "--objects", "2000", "--size", "256x192", "--frames", "200", "--cycle-modes", "--resize-test"],
     );
     assert!(String::from_utf8_lossy(&output.stderr).lines().all(|l| !l.contains("wgpu error")));
+}
+
+/// The `--panel-layout` file's fields this test reads (rectangles `[left, top, right, bottom]`
+/// in points).
+#[derive(serde::Deserialize)]
+struct PanelLayout {
+    frames: u64,
+    screen: [f32; 4],
+    last_item: [f32; 4],
+    last_item_clip: [f32; 4],
+    rows: Vec<String>,
+    overlapping_rows: Vec<serde_json::Value>,
+}
+
+fn inside(inner: [f32; 4], outer: [f32; 4]) -> bool {
+    inner[0] >= outer[0] && inner[1] >= outer[1] && inner[2] <= outer[2] && inner[3] <= outer[3]
+}
+
+/// At the default 1280×720 the panel holds more than fits: scrolled to its end (which the run
+/// does every frame), its last item lies inside the window and inside the part of the panel
+/// that shows it; and from the first frame on, no row of the numbers has its label running
+/// into its value (a column width learned over frames does that while rows arrive).
+#[test]
+fn panel_reaches_its_last_item_at_the_default_size() {
+    // A screen larger than the window, so the X server does not cut the window down.
+    let xvfb = Xvfb::with_screen("1600x900x24");
+    let layout_path = out_dir().join("panel-layout.json");
+    let _ = std::fs::remove_file(&layout_path);
+    let frames = 8;
+    multidraw(
+        Some(&xvfb.display),
+        &[
+            "view",
+            "--objects",
+            "2000",
+            "--frames",
+            &frames.to_string(),
+            "--panel-layout",
+            layout_path.to_str().unwrap(),
+        ],
+    );
+    let text = std::fs::read_to_string(&layout_path).expect("the viewer wrote the panel layout");
+    let layout: PanelLayout = serde_json::from_str(&text).expect("panel layout JSON");
+    assert_eq!(layout.frames, frames, "every frame was recorded:\n{text}");
+    assert_eq!(layout.screen, [0.0, 0.0, 1280.0, 720.0], "the default window is 1280×720 points:\n{text}");
+    // The pass times arrive a frame or two late; by the last frame they are there, so the
+    // panel is at its full length.
+    assert!(layout.rows.iter().any(|r| r.trim() == "main"), "no pass times in the panel:\n{text}");
+    assert!(inside(layout.last_item, layout.screen), "the panel's last item is off the window:\n{text}");
+    assert!(inside(layout.last_item, layout.last_item_clip), "the panel's last item is clipped:\n{text}");
+    assert!(layout.overlapping_rows.is_empty(), "labels overlap their values:\n{text}");
 }
 
 #[test]
