@@ -198,3 +198,47 @@ fn corrupt_cache_file_starts_cold_with_a_warning() {
     let warm = common::context_with(&options);
     assert!(warm.driver_cache_loaded > 0, "the saved cache loads next time");
 }
+
+/// `multidraw pipelines`' table: every column starts at one place however long the labels and
+/// keys, a request served from the in-memory cache reads "cached" (not the time of the
+/// compilation it was served from), and a driver cache with no pipeline in it (lavapipe's)
+/// comes with the note that says why warm is not faster than cold.
+#[test]
+fn the_pipelines_report_is_aligned_and_shows_hits_as_cached() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_multidraw"))
+        .args(["pipelines", "--objects", "200", "--frames", "2"])
+        .output()
+        .expect("run multidraw");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let table: Vec<&str> =
+        stdout.lines().skip_while(|l| !l.starts_with("pipeline ")).take_while(|l| !l.is_empty()).collect();
+    assert!(table.len() > 10, "{stdout}");
+    let header = table[0];
+    let column = |name: &str| header.find(name).unwrap_or_else(|| panic!("{name} in {header}"));
+    let (kind, key) = (column("kind"), column("key"));
+    let mut hits = 0;
+    for row in &table[1..] {
+        // A label may hold spaces ("main opaque"); kind, key and the two times do not.
+        let mut cells: Vec<&str> = row.split_whitespace().rev().take(4).collect();
+        cells.push("label");
+        cells.reverse();
+        assert_eq!(cells.len(), 5, "{row}");
+        let starts_at =
+            |at: usize, cell: &str| row.get(at..).is_some_and(|r| r.starts_with(cell)) && row[..at].ends_with(' ');
+        assert!(starts_at(kind, cells[1]), "kind column out of line: {row}\n{header}");
+        assert!(starts_at(key, cells[2]), "key column out of line: {row}\n{header}");
+        assert_eq!(row.len(), header.len(), "right-aligned columns end together: {row}\n{header}");
+        match (cells[3], cells[4]) {
+            ("cached", "cached") => hits += 1,
+            (cold, warm) => {
+                assert!(cold.parse::<f64>().is_ok() && (warm == "-" || warm.parse::<f64>().is_ok()), "{row}");
+            }
+        }
+    }
+    assert!(hits > 0, "a shader module used by two pipelines is a hit:\n{stdout}");
+    let info = common::context().info.clone();
+    if info.device_type == wgpu::DeviceType::Cpu {
+        assert!(stdout.contains("a header without pipelines"), "lavapipe's cache holds none:\n{stdout}");
+    }
+}
