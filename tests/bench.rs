@@ -115,3 +115,168 @@ fn tempdir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The JSON rows of a bench run with `args` (and a fresh driver-cache directory of the test's
+/// own, so that runs compare like with like), and the process's own elapsed seconds.
+fn timed_run(name: &str, cache: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> (Vec<Value>, f64) {
+    let json = tempdir().join(format!("{name}.json"));
+    let start = std::time::Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_multidraw"))
+        .args(args)
+        .args(["--json", json.to_str().unwrap()])
+        .env("MULTIDRAW_CACHE_DIR", cache)
+        .envs(env.iter().copied())
+        .output()
+        .expect("run multidraw");
+    let seconds = start.elapsed().as_secs_f64();
+    assert!(
+        output.status.success(),
+        "bench failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).expect("valid JSON");
+    (value["rows"].as_array().expect("rows").clone(), seconds)
+}
+
+fn median(row: &Value, key: &str) -> f64 {
+    row[key]["median"].as_f64().unwrap_or_else(|| panic!("{key} in {row}"))
+}
+
+/// The wall-clock frame time the bench reports is the time the frames take: the process's own
+/// elapsed time grows by that much per frame. Two runs differ only in their measured frames
+/// (2 and 10), so set-up, start-up and the rest cancel; the 8 frames between them must take
+/// the rows' median wall time each, within 25% (these machines are noisy, a frame's time
+/// varies by ~10% between runs).
+#[test]
+fn wall_clock_frame_time_is_the_process_elapsed_time() {
+    let cache = tempdir().join("wall-cache");
+    let args = |frames: &'static str| {
+        ["bench", "--objects", "10000", "--modes", "gpu", "--compare-detail", "--size", "640x360", "--warmup", "1"]
+            .into_iter()
+            .chain(["--frames", frames])
+            .collect::<Vec<_>>()
+    };
+    // A first run fills the driver cache, so that both measured runs start warm.
+    timed_run("wall-warm", &cache, &args("1"), &[]);
+    let (_, short) = timed_run("wall-short", &cache, &args("2"), &[]);
+    let (rows, long) = timed_run("wall-long", &cache, &args("10"), &[]);
+    let per_frame_ms = (long - short) * 1e3 / 8.0;
+    let wall_ms: f64 = rows.iter().map(|r| median(r, "wall_ms")).sum();
+    eprintln!("8 frames: {per_frame_ms:.1} ms per frame by the process, {wall_ms:.1} ms by the rows' wall times");
+    assert!(
+        (per_frame_ms - wall_ms).abs() <= 0.25 * wall_ms,
+        "the process took {per_frame_ms:.1} ms per frame of both rows, the rows say {wall_ms:.1} ms"
+    );
+    for row in &rows {
+        let (wall, gpu_wall, cpu_frame) =
+            (median(row, "wall_ms"), median(row, "gpu_wall_ms"), median(row, "cpu_frame_ms"));
+        assert!(wall >= gpu_wall && gpu_wall > 0.0 && wall >= cpu_frame, "{row}");
+        let total = row["gpu_ms"]["total"].as_f64().expect("timestamps on this adapter");
+        let coverage = row["timestamp_coverage"].as_f64().expect("coverage");
+        assert!((coverage - total / gpu_wall).abs() < 0.05, "coverage {coverage} of {total} in {gpu_wall}: {row}");
+    }
+}
+
+/// A row whose timestamps miss work is flagged, in the JSON and in the table, and the ratio
+/// that compares it says it used the wall clock. On lavapipe with its rasteriser threads off
+/// (`LP_NUM_THREADS=0`), a timestamp is always read after the compute pass it opens has run
+/// (docs/BENCHMARKS.md, "Timestamps and the wall clock"), so the compute rasteriser's work is
+/// certain to be missed: the defaults row must be flagged and the full-detail row (hardware
+/// only) must not. On other adapters the flag must agree with the row's own figures.
+#[test]
+fn rows_whose_timestamps_miss_work_are_flagged() {
+    let cache = tempdir().join("flag-cache");
+    let json = tempdir().join("flag.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_multidraw"))
+        .args(["bench", "--objects", "20000", "--modes", "gpu", "--compare-detail", "--size", "640x360"])
+        .args(["--frames", "3", "--warmup", "1", "--json", json.to_str().unwrap()])
+        .env("MULTIDRAW_CACHE_DIR", &cache)
+        .env("LP_NUM_THREADS", "0")
+        .output()
+        .expect("run multidraw");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "bench failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).expect("valid JSON");
+    let rows = value["rows"].as_array().expect("rows");
+    let flagged = |row: &Value| row["timestamps_short"].as_bool().expect("timestamps_short");
+    for row in rows {
+        let total = row["gpu_ms"]["total"].as_f64().expect("timestamps on this adapter");
+        let gpu_wall = median(row, "gpu_wall_ms");
+        assert_eq!(flagged(row), multidraw::bench::report::timestamps_short(total, gpu_wall), "{row}");
+    }
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("gpu ")).collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    for (row, line) in rows.iter().zip(&lines) {
+        assert_eq!(flagged(row), line.contains('!'), "the table marks flagged rows:\n{stdout}");
+    }
+    if value["adapter"]["name"].as_str().unwrap().contains("llvmpipe") {
+        assert!(!flagged(&rows[0]), "full detail draws with the hardware only: {}", rows[0]);
+        assert!(rows[1]["soft_drawn"].as_u64() > Some(0), "the compute rasteriser drew: {}", rows[1]);
+        assert!(flagged(&rows[1]), "the compute rasteriser's work is missed by lavapipe's timestamps: {}", rows[1]);
+        assert!(stdout.contains("wall-clock frame time: the timestamps miss work on this adapter"), "{stdout}");
+    }
+}
+
+/// Seconds in "about 35 s", "about 4 min" or "about 1 h 5 min".
+fn about_seconds(text: &str) -> f64 {
+    let words: Vec<&str> = text.trim().trim_start_matches("about ").split(' ').collect();
+    let mut seconds = 0.0;
+    for pair in words.chunks(2) {
+        let value: f64 = pair[0].parse().unwrap_or_else(|_| panic!("a number in {text:?}"));
+        seconds += value
+            * match pair.get(1) {
+                Some(&"s") => 1.0,
+                Some(&"min") => 60.0,
+                Some(&"h") => 3600.0,
+                other => panic!("a unit after {value} in {text:?}: {other:?}"),
+            };
+    }
+    seconds
+}
+
+/// The progress says how long the rest takes, and is right: a bench over 1,000 and 100,000
+/// objects (a 100,000-object frame costs tens of 1,000-object ones), whose first progress line
+/// at or past a quarter of the work gives the time left within 50% of the time the rest took.
+/// Both times come from the process's lines ("N% of the work done in T s, about L left", then
+/// "done in E s"), so the check is E - T against L.
+#[test]
+fn the_time_left_at_a_quarter_of_the_work_is_right() {
+    let output = multidraw(&[
+        "bench",
+        "--objects",
+        "1000,100000",
+        "--modes",
+        "gpu,cpu",
+        "--frames",
+        "4",
+        "--warmup",
+        "1",
+        "--size",
+        "320x180",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "bench failed:\n{stderr}");
+    assert!(stderr.contains("frames to render, about "), "an estimate before the measured frames:\n{stderr}");
+    let quarter = stderr
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("bench: ")?;
+            let (share, rest) = rest.split_once("% of the work done in ")?;
+            let (at, rest) = rest.split_once(" s, ")?;
+            let (left, _) = rest.split_once(" left")?;
+            Some((share.parse::<f64>().ok()?, at.parse::<f64>().ok()?, about_seconds(left)))
+        })
+        .find(|&(share, _, _)| share >= 25.0);
+    let (share, at, left) = quarter.unwrap_or_else(|| panic!("no progress line past a quarter:\n{stderr}"));
+    let end: f64 = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("bench: done in ")?.strip_suffix(" s")?.parse().ok())
+        .unwrap_or_else(|| panic!("no closing line:\n{stderr}"));
+    let real = end - at;
+    eprintln!("at {share}% ({at} s): {left} s left said, {real:.1} s taken");
+    assert!(
+        (left - real).abs() <= 0.5 * real,
+        "at {share}% the progress said {left} s left, the rest took {real:.1} s:\n{stderr}"
+    );
+}

@@ -116,10 +116,115 @@ pub enum BenchError {
     Live(#[from] crate::live::LiveError),
 }
 
-/// Progress of a run: (frames done, frames in all, current row's description).
-pub type Progress<'a> = &'a mut dyn FnMut(u64, u64, &str);
+/// What the benchmark tells its caller while it runs: the set-up steps, an estimate of the
+/// measured work once set-up has timed one frame of every row, and the work done.
+pub trait BenchProgress {
+    /// A set-up step starts (building a scene, timing one frame of each row).
+    fn step(&mut self, what: &str);
+    /// Set-up is over: the measured frames, `frames` of them, should take about `seconds` on
+    /// this adapter.
+    fn estimate(&mut self, seconds: f64, frames: u64);
+    /// The share of the measured frames' time that has passed, and the seconds left
+    /// ([`Eta`]); `label` says what runs now.
+    fn work(&mut self, share: f64, seconds_left: f64, label: &str);
+}
 
-pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Result<BenchReport, BenchError> {
+/// A caller that wants no progress.
+pub struct NoProgress;
+
+impl BenchProgress for NoProgress {
+    fn step(&mut self, _: &str) {}
+    fn estimate(&mut self, _: f64, _: u64) {}
+    fn work(&mut self, _: f64, _: f64, _: &str) {}
+}
+
+/// The measured frames and warm-up frames per row `multidraw bench` runs by default: fewer on
+/// a CPU adapter, whose frames are hundreds of times longer, so that `make run` takes minutes
+/// there, not half an hour (docs/BENCHMARKS.md gives what it costs).
+pub fn default_frames(device_type: wgpu::DeviceType) -> (u32, u32) {
+    if device_type == wgpu::DeviceType::Cpu {
+        (8, 2)
+    } else {
+        (30, 5)
+    }
+}
+
+/// One object count's scenes and renderer, made during set-up and kept for its rows.
+struct CountRun {
+    animated_scene: crate::scene::Scene,
+    static_scene: crate::scene::Scene,
+    /// A churning scene is a live copy, static but for the churn; with its link to the renderer.
+    churning: Option<(ChurnScene, LiveSync)>,
+    renderer: Renderer,
+    /// Which of the two scenes the renderer holds.
+    scene_is_animated: bool,
+}
+
+impl CountRun {
+    fn new(ctx: &GpuContext, config: &BenchConfig, base: crate::scene::Scene) -> Result<Self, BenchError> {
+        let mut animated_scene = base.clone();
+        animated_scene.set_animated(base.animated && config.animated);
+        let mut static_scene = base;
+        static_scene.set_animated(false);
+        let churning = match config.churn {
+            0 => None,
+            _ => Some((ChurnScene::from_scene(&static_scene, 7)?, LiveSync::new())),
+        };
+        if churning.is_some() {
+            animated_scene.set_animated(false);
+        }
+        let first = churning.as_ref().map(|(churn, _)| churn.live.to_scene());
+        let renderer = Renderer::new(ctx, first.as_ref().unwrap_or(&animated_scene), COLOR_FORMAT)?;
+        let scene_is_animated = animated_scene.animated;
+        Ok(Self { animated_scene, static_scene, churning, renderer, scene_is_animated })
+    }
+
+    /// Gives the renderer the scene `mode` draws (bundles replay a static one); whether it moves.
+    fn prepare(&mut self, ctx: &GpuContext, mode: DrawMode) -> Result<bool, BenchError> {
+        let animated = self.animated_scene.animated && mode != DrawMode::Bundle;
+        if animated != self.scene_is_animated {
+            self.renderer.set_scene(ctx, if animated { &self.animated_scene } else { &self.static_scene })?;
+            self.scene_is_animated = animated;
+        }
+        Ok(animated)
+    }
+
+    /// Renders one frame of `mode` at `detail` (no churn) and waits for it: set-up's timing,
+    /// in seconds.
+    fn timed_frame(
+        &mut self,
+        ctx: &GpuContext,
+        target: &OffscreenTarget,
+        config: &BenchConfig,
+        mode: DrawMode,
+        detail: Detail,
+    ) -> Result<f64, BenchError> {
+        self.prepare(ctx, mode)?;
+        let input = FrameInput { detail, ..FrameInput::new(self.animated_scene.camera, mode) };
+        let start = Instant::now();
+        self.renderer.render(ctx, &target.frame_target(), &input);
+        wait(ctx, config.gpu_wait);
+        let seconds = start.elapsed().as_secs_f64();
+        let _ = self.renderer.collect(&ctx.device);
+        if let Some(message) = ctx.take_errors().into_iter().next() {
+            return Err(BenchError::Gpu { mode, objects: self.renderer.buffers.object_count, message });
+        }
+        Ok(seconds)
+    }
+}
+
+fn wait(ctx: &GpuContext, how: GpuWait) {
+    match how {
+        GpuWait::Spin => ctx.wait_idle_spinning(),
+        GpuWait::Block => ctx.wait_idle(),
+    }
+}
+
+pub fn run(
+    ctx: &GpuContext,
+    config: &BenchConfig,
+    progress: &mut dyn BenchProgress,
+) -> Result<BenchReport, BenchError> {
     let counts: Vec<Option<u32>> = match &config.scene {
         Some(_) => vec![None],
         None => config.objects.iter().copied().map(Some).collect(),
@@ -128,8 +233,6 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
         check_object_count(n as u64, &ctx.limits)?;
     }
     let details = if config.compare_detail { vec![Detail::FULL, config.detail] } else { vec![config.detail] };
-    let total = (counts.len() * details.len() * config.modes.len()) as u64 * (config.frames + config.warmup) as u64;
-    let mut done = 0u64;
     let mut rows = Vec::new();
     let target = OffscreenTarget::new(&ctx.device, config.width, config.height);
     let mut notes = Vec::new();
@@ -155,46 +258,58 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
             "no MULTI_DRAW_INDIRECT_COUNT on this adapter: gpu modes draw every slot without a count buffer".into(),
         );
     }
-    for count in counts {
+    // Set-up: every count's scene and renderer, then one frame of each of its rows, timed (after
+    // one untimed frame: a renderer's first frame pays for first use), to weigh the rows' frames
+    // for the progress and the estimate. The rows' own warm-up frames come on top.
+    let mut runs = Vec::new();
+    let mut frame_seconds = Vec::new();
+    for &count in &counts {
         let base = match (&config.scene, count) {
             (Some(scene), _) => scene.clone(),
             (None, Some(objects)) => crate::scene::file::default_scene_with_objects(objects),
             (None, None) => unreachable!("the default scene always has a count"),
         };
-        let objects = base.objects.len() as u32;
-        let mut animated_scene = base.clone();
-        animated_scene.set_animated(base.animated && config.animated);
-        let mut static_scene = base;
-        static_scene.set_animated(false);
-        // A churning scene is a live copy, static but for the churn.
-        let mut churning = match config.churn {
-            0 => None,
-            _ => Some((ChurnScene::from_scene(&static_scene, 7)?, LiveSync::new())),
-        };
-        if churning.is_some() {
-            animated_scene.set_animated(false);
-        }
-        let first = churning.as_ref().map(|(churn, _)| churn.live.to_scene());
-        let mut renderer = Renderer::new(ctx, first.as_ref().unwrap_or(&animated_scene), COLOR_FORMAT)?;
-        let mut scene_is_animated = animated_scene.animated;
+        progress.step(&format!("building {} ({} objects)", crate::text::display_name(&base.name), base.objects.len()));
+        let mut run = CountRun::new(ctx, config, base)?;
+        progress.step(&format!("timing one frame of each row at {} objects", run.renderer.buffers.object_count));
+        run.timed_frame(ctx, &target, config, config.modes[0], details[0])?;
         for &detail in &details {
             for &mode in &config.modes {
-                let animated = animated_scene.animated && mode != DrawMode::Bundle;
-                if animated != scene_is_animated {
-                    renderer.set_scene(ctx, if animated { &animated_scene } else { &static_scene })?;
-                    scene_is_animated = animated;
-                }
+                frame_seconds.push(run.timed_frame(ctx, &target, config, mode, detail)?);
+            }
+        }
+        runs.push(run);
+    }
+    let frames_per_row = config.frames + config.warmup;
+    let mut eta = Eta::new(frame_seconds, frames_per_row);
+    progress.estimate(eta.left(0, 0, 0.0), eta.frame_estimates.len() as u64 * frames_per_row as u64);
+    progress.work(0.0, eta.left(0, 0, 0.0), "");
+    let mut row_index = 0;
+    for run in &mut runs {
+        let objects = run.churning.as_ref().map_or(run.renderer.buffers.object_count, |(c, _)| c.object_count() as u32);
+        for &detail in &details {
+            for &mode in &config.modes {
+                let animated = run.prepare(ctx, mode)?;
                 let label = format!("{mode} at {objects} objects, {}", describe(&detail));
-                let churn = churning.as_mut().map(|(scene, sync)| (scene, sync, config.churn));
-                let setup = RowSetup { mode, camera: animated_scene.camera, animated, detail, profiling, churn };
+                // Every row churns the same frames from the same start, so rows compare frame by frame.
+                let churn = run.churning.as_mut().map(|(scene, sync)| {
+                    scene.restart();
+                    *sync = LiveSync::new();
+                    (scene, sync, config.churn)
+                });
+                let setup = RowSetup { mode, camera: run.animated_scene.camera, animated, detail, profiling, churn };
                 lane.recalibrate(ctx);
-                let row = run_row(ctx, &mut renderer, &mut lane, &target, config, setup, &mut |i| {
-                    progress(done + i as u64, total, &label)
+                let row_start = Instant::now();
+                let row = run_row(ctx, &mut run.renderer, &mut lane, &target, config, setup, &mut |i| {
+                    let left = eta.left(row_index, i, row_start.elapsed().as_secs_f64());
+                    progress.work(eta.share(left), left, &label)
                 });
                 puffin::set_scopes_on(false);
                 let row = row?;
-                done += (config.frames + config.warmup) as u64;
-                progress(done, total, &label);
+                eta.finished(row_index, row_start.elapsed().as_secs_f64());
+                row_index += 1;
+                let left = eta.left(row_index, 0, 0.0);
+                progress.work(eta.share(left), left, &label);
                 rows.push(row);
             }
         }
@@ -222,6 +337,54 @@ pub fn run(ctx: &GpuContext, config: &BenchConfig, progress: Progress<'_>) -> Re
         gpu_wait: config.gpu_wait,
         notes,
     })
+}
+
+/// The time left of the measured frames. The row running now goes on at the rate it has run
+/// so far; the rows to come cost their set-up estimate scaled by how the finished rows
+/// compared with theirs (one timed frame is a rough estimate, and a machine's load changes).
+struct Eta {
+    started: Instant,
+    /// One frame of each row, timed in set-up, in seconds, in the order the rows run.
+    frame_estimates: Vec<f64>,
+    frames_per_row: u32,
+    /// Seconds the finished rows took, and what their estimates said.
+    finished_seconds: f64,
+    finished_estimate: f64,
+}
+
+impl Eta {
+    fn new(frame_estimates: Vec<f64>, frames_per_row: u32) -> Self {
+        Self { started: Instant::now(), frame_estimates, frames_per_row, finished_seconds: 0.0, finished_estimate: 0.0 }
+    }
+
+    /// Seconds left with `frames_done` frames of row `row` done in `row_seconds`.
+    fn left(&self, row: usize, frames_done: u32, row_seconds: f64) -> f64 {
+        let Some(&estimate) = self.frame_estimates.get(row) else { return 0.0 };
+        // How much slower than estimated the frames so far ran (1 before any has), the row
+        // now included: it weighs as much as it has cost.
+        let estimated = self.finished_estimate + estimate * frames_done as f64;
+        let correction = if estimated > 0.0 { (self.finished_seconds + row_seconds) / estimated } else { 1.0 };
+        let rate = if frames_done > 0 { row_seconds / frames_done as f64 } else { estimate * correction };
+        let later: f64 = self.frame_estimates[row + 1..].iter().sum();
+        (self.frames_per_row.saturating_sub(frames_done)) as f64 * rate
+            + later * self.frames_per_row as f64 * correction
+    }
+
+    /// The share of the time passed, with `left` seconds to go.
+    fn share(&self, left: f64) -> f64 {
+        let elapsed = self.started.elapsed().as_secs_f64();
+        if elapsed + left > 0.0 {
+            elapsed / (elapsed + left)
+        } else {
+            1.0
+        }
+    }
+
+    /// Row `row` took `seconds`.
+    fn finished(&mut self, row: usize, seconds: f64) {
+        self.finished_seconds += seconds;
+        self.finished_estimate += self.frame_estimates[row] * self.frames_per_row as f64;
+    }
 }
 
 /// "lod on, occlusion on": how a row was drawn, for progress lines.
@@ -260,6 +423,8 @@ fn run_row(
     let mut finish = Vec::new();
     let mut cull = Vec::new();
     let mut frame_times = Vec::new();
+    let mut wall = Vec::new();
+    let mut gpu_wall = Vec::new();
     let mut submit = Vec::new();
     let mut gpu: Vec<GpuPassTimes> = Vec::new();
     let mut visible = Vec::new();
@@ -274,7 +439,7 @@ fn run_row(
         let measured = i >= config.warmup;
         let input = FrameInput { time: i as f32 / 60.0, detail, ..FrameInput::new(camera, mode) };
         puffin::set_scopes_on(profiling && measured);
-        let (stats, frame_ms, readback) = {
+        let (stats, frame_ms, wall_ms, readback) = {
             let tag = renderer.next_tag(mode);
             puffin::profile_scope!(FRAME_SCOPE, tag.to_string());
             let frame_start_ns = puffin::now_ns();
@@ -299,17 +464,15 @@ fn run_row(
             lane.submitted(tag);
             {
                 puffin::profile_scope!("wait for gpu");
-                match config.gpu_wait {
-                    GpuWait::Spin => ctx.wait_idle_spinning(),
-                    GpuWait::Block => ctx.wait_idle(),
-                }
+                wait(ctx, config.gpu_wait);
             }
+            let wall_ms = frame_start.elapsed().as_secs_f64() * 1e3;
             let readbacks: Vec<FrameReadback> = renderer.collect(&ctx.device);
             let readback = readbacks.iter().find(|r| r.frame == stats.frame).copied().unwrap_or_default();
             if let Some(times) = readback.gpu {
                 lane.report(stats.frame, &times, frame_start_ns);
             }
-            (stats, frame_ms, readback)
+            (stats, frame_ms, wall_ms, readback)
         };
         puffin::GlobalProfiler::lock().new_frame();
         let errors = ctx.take_errors();
@@ -322,6 +485,8 @@ fn run_row(
             cull.push(stats.cpu_cull_ms);
             submit.push(stats.submit_ms);
             frame_times.push(frame_ms);
+            wall.push(wall_ms);
+            gpu_wall.push(wall_ms - frame_ms);
             gpu.extend(readback.gpu);
             visible.push(stats.cpu_visible.or(readback.visible).unwrap_or(0));
             if mode == DrawMode::Cpu {
@@ -363,6 +528,9 @@ fn run_row(
         }
     });
     upload.sort_unstable();
+    let gpu_wall = Stat::of(&gpu_wall);
+    let timestamp_coverage = (!gpu.is_empty()).then(|| gpu_total.median / gpu_wall.median.max(1e-9));
+    let timestamps_short = !gpu.is_empty() && report::timestamps_short(gpu_total.median, gpu_wall.median);
     Ok(Row {
         mode,
         objects: churn.as_ref().map_or(renderer.buffers.object_count, |(scene, _, _)| scene.object_count() as u32),
@@ -399,6 +567,10 @@ fn run_row(
         cpu_apply_ms: Stat::of(&apply),
         cpu_edit_ms: Stat::of(&edit),
         cpu_sync_ms: Stat::of(&sync_times),
+        wall_ms: Stat::of(&wall),
+        gpu_wall_ms: gpu_wall,
+        timestamp_coverage,
+        timestamps_short,
     })
 }
 

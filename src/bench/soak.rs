@@ -20,8 +20,8 @@ use crate::live::churn::ChurnScene;
 use crate::live::LiveSync;
 use crate::scene::Scene;
 
-/// One memory sample.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+/// One memory sample, with the frames' wall-clock times since the previous one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct MemorySample {
     pub frame: u64,
     /// Resident host memory in bytes (0 where unknown).
@@ -32,6 +32,10 @@ pub struct MemorySample {
     pub memory_allocations: i64,
     /// Buffers the engine created so far (`gpu::counted`).
     pub engine_buffers_created: u64,
+    /// Wall-clock time of the frames since the previous sample (this one's included), from the
+    /// frame's start (before `--churn`'s edits and the recording) until the CPU saw the GPU
+    /// done: median and p95, ms.
+    pub wall_ms: super::report::Stat,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -134,6 +138,7 @@ fn host_rss() -> u64 {
         .map_or(0, |pages| pages * 4096)
 }
 
+/// Memory now, after `frame`; `wall_ms` is left for the caller.
 pub fn sample(ctx: &GpuContext, frame: u64) -> MemorySample {
     let hal = ctx.device.get_internal_counters().hal;
     MemorySample {
@@ -144,6 +149,7 @@ pub fn sample(ctx: &GpuContext, frame: u64) -> MemorySample {
         live_buffers: hal.buffers.read() as i64,
         memory_allocations: hal.memory_allocations.read() as i64,
         engine_buffers_created: crate::gpu::counted::buffers_created(),
+        wall_ms: Default::default(),
     }
 }
 
@@ -174,6 +180,7 @@ pub fn run(
     let target = OffscreenTarget::new(&ctx.device, width, height);
     let start = Instant::now();
     let mut samples = Vec::new();
+    let mut wall_ms = Vec::new();
     // Only with puffin on (`--puffin-http`): each frame a `frame` scope and a GPU queue lane.
     let mut lane = puffin::are_scopes_on().then(|| crate::profiling::GpuLane::new(ctx));
     if let Some(note) = lane.as_ref().and_then(|l| l.note()) {
@@ -181,6 +188,7 @@ pub fn run(
     }
     for frame in 0..frames {
         let input = FrameInput { time: frame as f32 / 60.0, detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) };
+        let frame_start = Instant::now();
         {
             let tag = renderer.next_tag(DrawMode::Gpu);
             puffin::profile_scope!(crate::profiling::FRAME_SCOPE, tag.to_string());
@@ -198,6 +206,7 @@ pub fn run(
                 puffin::profile_scope!("wait for gpu");
                 ctx.wait_idle();
             }
+            wall_ms.push(frame_start.elapsed().as_secs_f64() * 1e3);
             for readback in renderer.collect(&ctx.device) {
                 if let (Some(lane), Some(times)) = (lane.as_mut(), readback.gpu) {
                     lane.report(readback.frame, &times, frame_start_ns);
@@ -215,7 +224,8 @@ pub fn run(
             });
         }
         if frame % every == 0 || frame + 1 == frames {
-            samples.push(sample(ctx, frame));
+            samples.push(MemorySample { wall_ms: super::report::Stat::of(&wall_ms), ..sample(ctx, frame) });
+            wall_ms.clear();
             progress(frame + 1, frames);
         }
     }

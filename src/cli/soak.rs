@@ -11,7 +11,7 @@ use multidraw::output::{self, Format};
 use multidraw::{ContextOptions, GpuContext};
 
 use super::detail::DetailArgs;
-use super::progress::FrameProgress;
+use super::progress::WorkProgress;
 use super::Size;
 
 #[derive(Args)]
@@ -62,7 +62,7 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
     let ctx = GpuContext::headless(options)?;
     let scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits), &args.load)?;
     let _server = args.puffin_http.serve()?;
-    let mut progress = FrameProgress::new("soak");
+    let mut progress = WorkProgress::new("soak");
     let report = soak::run(
         &ctx,
         &scene,
@@ -73,7 +73,7 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
         args.size.height,
         args.detail.detail(),
         args.churn,
-        &mut |done, total| progress.update(done, total, ""),
+        &mut |done, total| progress.update(done as f64, total as f64, ""),
     )?;
     println!("adapter: {} ({:?})", ctx.info.name, ctx.info.backend);
     println!(
@@ -81,13 +81,23 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
         report.frames, report.objects, report.seconds, args.size.width, args.size.height
     );
     println!(
-        "{:>8} {:>14} {:>14} {:>14} {:>8} {:>12}",
-        "frame", "host RSS", "GPU buffers B", "GPU textures B", "buffers", "allocations"
+        "{:>8} {:>14} {:>14} {:>14} {:>8} {:>12} {:>17}",
+        "frame", "host RSS", "GPU buffers B", "GPU textures B", "buffers", "allocations", "wall ms med / p95"
     );
     for s in &report.samples {
         println!(
-            "{:>8} {:>14} {:>14} {:>14} {:>8} {:>12}",
-            s.frame, s.host_rss, s.gpu_buffer_bytes, s.gpu_texture_bytes, s.live_buffers, s.memory_allocations
+            "{:>8} {:>14} {:>14} {:>14} {:>8} {:>12} {:>17}",
+            s.frame,
+            s.host_rss,
+            s.gpu_buffer_bytes,
+            s.gpu_texture_bytes,
+            s.live_buffers,
+            s.memory_allocations,
+            format!(
+                "{} / {}",
+                multidraw::bench::report::ms(s.wall_ms.median),
+                multidraw::bench::report::ms(s.wall_ms.p95)
+            )
         );
     }
     println!("{}", report.growth_line());
