@@ -110,6 +110,18 @@ pub enum SoakPlanError {
     OneSample { frames: u64, warmup: u64, every: u64 },
 }
 
+/// `multidraw soak`'s frames, warm-up frames and sampling interval by default: on a CPU
+/// adapter such as lavapipe, whose frames of the default scene take a third of a second, a run
+/// of minutes rather than an hour, still long enough after warm-up (500 frames) for a leak of
+/// a few kilobytes a frame to stand out of the allocator's noise.
+pub fn default_plan(device_type: wgpu::DeviceType) -> (u64, u64, u64) {
+    if device_type == wgpu::DeviceType::Cpu {
+        (600, 100, 50)
+    } else {
+        (10_000, 500, 250)
+    }
+}
+
 /// Checks that a soak of `frames` frames, the first `warmup` of them warm-up, sampled every
 /// `every` frames (and at the last), takes at least two samples after warm-up.
 pub fn check_plan(frames: u64, warmup: u64, every: u64) -> Result<(), SoakPlanError> {

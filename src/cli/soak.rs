@@ -23,15 +23,15 @@ pub struct SoakArgs {
     #[arg(long)]
     objects: Option<u32>,
     /// Frames to render in all, warm-up included; more than --warmup, with at least two memory
-    /// samples after it.
-    #[arg(long, default_value_t = 10_000)]
-    frames: u64,
-    /// Frames before growth is measured.
-    #[arg(long, default_value_t = 500)]
-    warmup: u64,
-    /// Sample memory every this many frames.
-    #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..))]
-    every: u64,
+    /// samples after it [default: 10,000 on a GPU, 600 on a CPU adapter such as lavapipe].
+    #[arg(long)]
+    frames: Option<u64>,
+    /// Frames before growth is measured [default: 500 on a GPU, 100 on a CPU adapter].
+    #[arg(long)]
+    warmup: Option<u64>,
+    /// Sample memory every this many frames [default: 250 on a GPU, 50 on a CPU adapter].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    every: Option<u64>,
     /// Render target size, WIDTHxHEIGHT (small: the soak measures memory, not pixels).
     #[arg(long, default_value = "160x90", allow_hyphen_values = true)]
     size: Size,
@@ -54,21 +54,27 @@ pub struct SoakArgs {
 }
 
 pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
-    // Before the device: a run that would measure nothing, or write nowhere, costs nothing.
-    soak::check_plan(args.frames, args.warmup, args.every)?;
+    // Before the device: a run that would measure nothing, or write nowhere, costs nothing
+    // (checked again with the adapter's defaults once it is open).
+    let given = |value: Option<u64>, default: u64| value.unwrap_or(default);
+    let (frames, warmup, every) = soak::default_plan(wgpu::DeviceType::DiscreteGpu);
+    soak::check_plan(given(args.frames, frames), given(args.warmup, warmup), given(args.every, every))?;
     if let Some(path) = &args.json {
         output::check(path, Format::Any)?;
     }
     let ctx = GpuContext::headless(options)?;
+    let (frames, warmup, every) = soak::default_plan(ctx.info.device_type);
+    let (frames, warmup, every) = (given(args.frames, frames), given(args.warmup, warmup), given(args.every, every));
+    soak::check_plan(frames, warmup, every)?;
     let scene = super::load_scene(args.scene.as_deref(), args.objects, Some(&ctx.limits), &args.load)?;
     let _server = args.puffin_http.serve()?;
     let mut progress = WorkProgress::new("soak");
     let report = soak::run(
         &ctx,
         &scene,
-        args.frames,
-        args.warmup,
-        args.every,
+        frames,
+        warmup,
+        every,
         args.size.width,
         args.size.height,
         args.detail.detail(),
