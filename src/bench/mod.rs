@@ -12,8 +12,10 @@
 //! only.
 
 pub mod chart;
+mod eta;
 pub mod report;
 pub mod soak;
+pub mod table;
 
 use std::time::Instant;
 
@@ -27,6 +29,7 @@ use crate::gpu_scene::{check_object_count, UploadError};
 use crate::live::churn::ChurnScene;
 use crate::live::LiveSync;
 use crate::profiling::{GpuLane, FRAME_SCOPE};
+use eta::Eta;
 use report::{AdapterJson, BenchReport, GpuMs, Row, Stat};
 
 /// What to measure.
@@ -337,54 +340,6 @@ pub fn run(
         gpu_wait: config.gpu_wait,
         notes,
     })
-}
-
-/// The time left of the measured frames. The row running now goes on at the rate it has run
-/// so far; the rows to come cost their set-up estimate scaled by how the finished rows
-/// compared with theirs (one timed frame is a rough estimate, and a machine's load changes).
-struct Eta {
-    started: Instant,
-    /// One frame of each row, timed in set-up, in seconds, in the order the rows run.
-    frame_estimates: Vec<f64>,
-    frames_per_row: u32,
-    /// Seconds the finished rows took, and what their estimates said.
-    finished_seconds: f64,
-    finished_estimate: f64,
-}
-
-impl Eta {
-    fn new(frame_estimates: Vec<f64>, frames_per_row: u32) -> Self {
-        Self { started: Instant::now(), frame_estimates, frames_per_row, finished_seconds: 0.0, finished_estimate: 0.0 }
-    }
-
-    /// Seconds left with `frames_done` frames of row `row` done in `row_seconds`.
-    fn left(&self, row: usize, frames_done: u32, row_seconds: f64) -> f64 {
-        let Some(&estimate) = self.frame_estimates.get(row) else { return 0.0 };
-        // How much slower than estimated the frames so far ran (1 before any has), the row
-        // now included: it weighs as much as it has cost.
-        let estimated = self.finished_estimate + estimate * frames_done as f64;
-        let correction = if estimated > 0.0 { (self.finished_seconds + row_seconds) / estimated } else { 1.0 };
-        let rate = if frames_done > 0 { row_seconds / frames_done as f64 } else { estimate * correction };
-        let later: f64 = self.frame_estimates[row + 1..].iter().sum();
-        (self.frames_per_row.saturating_sub(frames_done)) as f64 * rate
-            + later * self.frames_per_row as f64 * correction
-    }
-
-    /// The share of the time passed, with `left` seconds to go.
-    fn share(&self, left: f64) -> f64 {
-        let elapsed = self.started.elapsed().as_secs_f64();
-        if elapsed + left > 0.0 {
-            elapsed / (elapsed + left)
-        } else {
-            1.0
-        }
-    }
-
-    /// Row `row` took `seconds`.
-    fn finished(&mut self, row: usize, seconds: f64) {
-        self.finished_seconds += seconds;
-        self.finished_estimate += self.frame_estimates[row] * self.frames_per_row as f64;
-    }
 }
 
 /// "lod on, occlusion on": how a row was drawn, for progress lines.

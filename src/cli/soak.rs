@@ -101,8 +101,8 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
             s.memory_allocations,
             format!(
                 "{} / {}",
-                multidraw::bench::report::ms(s.wall_ms.median),
-                multidraw::bench::report::ms(s.wall_ms.p95)
+                multidraw::bench::table::ms(s.wall_ms.median),
+                multidraw::bench::table::ms(s.wall_ms.p95)
             )
         );
     }
