@@ -1,9 +1,16 @@
 //! `multidraw bench`: every requested way of drawing at every requested object count, the
 //! same frames (same camera, same animation times) for each, measured after a warm-up.
 //!
-//! CPU times come from the process (`Instant`), GPU times from timestamp queries. Each frame
-//! is waited for before the next, so CPU times measure recording and submission alone, not
-//! queueing behind the GPU.
+//! CPU times come from the process (`Instant`), GPU times from timestamp queries, and every
+//! frame also has a wall-clock time, from before its recording until the CPU sees its GPU work
+//! done. Each frame is waited for before the next, so CPU times measure recording and
+//! submission alone, not queueing behind the GPU. Where the timestamps miss work (lavapipe's
+//! compute passes, `report::timestamps_short`), the wall clock is the truth, and the ratios
+//! (`table`) use it.
+//!
+//! Set-up first builds every object count's renderer and times one frame of each row, so the
+//! caller hears how long the measured frames will take before they start, and the progress
+//! counts time, not frames ([`BenchProgress`], `eta`).
 //!
 //! With puffin on (`--puffin`, `--puffin-http`), each measured frame is one puffin frame: a
 //! `frame` scope tagged with the frame, mode and object count, and the frame's passes on the
