@@ -240,9 +240,10 @@ impl BenchReport {
     }
 
     /// Compares the visible counts of every pair of rows that culled the same frames. Counts
-    /// may differ by at most the number of objects touching a frustum plane to float precision
-    /// in that frame (from the cpu row of the same object count, 0 without one). Returns
-    /// (problems, frames that differed within that tolerance).
+    /// may differ by at most the number of objects within float rounding of a frustum plane
+    /// or of a size or level-of-detail threshold in that frame (from the cpu row of the same
+    /// object count, 0 without one). Returns (problems, frames that differed within that
+    /// tolerance).
     pub fn visible_disagreements(&self) -> (Vec<String>, Vec<String>) {
         let (mut problems, mut tolerated) = (Vec::new(), Vec::new());
         for (i, row) in self.rows.iter().enumerate() {
@@ -265,7 +266,7 @@ impl BenchReport {
                 for (frame, (a, b)) in other.visible_per_frame.iter().zip(&row.visible_per_frame).enumerate() {
                     let allowed = boundary.get(frame).copied().unwrap_or(0);
                     let what = format!(
-                        "{} objects, measured frame {frame}: {} saw {a}, {} saw {b} ({allowed} objects touch a plane to float precision)",
+                        "{} objects, measured frame {frame}: {} saw {a}, {} saw {b} ({allowed} objects within float rounding of a culling or level threshold)",
                         row.objects, other.mode, row.mode
                     );
                     if a.abs_diff(*b) > allowed {

@@ -342,7 +342,7 @@ impl BenchReport {
             out += "visible counts agree between the GPU-culled and CPU-culled modes on every frame\n";
         } else if problems.is_empty() {
             out += "visible counts agree between the GPU-culled and CPU-culled modes on every frame, \
-                    up to objects touching a frustum plane to float precision:\n";
+                    up to objects within float rounding of a culling or level threshold:\n";
         }
         for t in tolerated {
             out += &format!("  {t}\n");
