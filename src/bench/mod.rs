@@ -135,7 +135,7 @@ pub trait BenchProgress {
     /// this adapter.
     fn estimate(&mut self, seconds: f64, frames: u64);
     /// The share of the measured frames' time that has passed, and the seconds left
-    /// ([`Eta`]); `label` says what runs now.
+    /// (`bench::eta`); `label` says what runs now.
     fn work(&mut self, share: f64, seconds_left: f64, label: &str);
 }
 
