@@ -26,7 +26,8 @@ fn memory_stays_flat_over_many_frames() {
 
 /// `soak --churn 10000` on a small scene: 10,000 of the 20,000 objects replaced every frame (and
 /// 10,000 more moved) for 2,000 frames; memory is flat after warm-up and no engine buffer is
-/// made once the batches' capacities settle (about 85 s on the 2-core lavapipe machine).
+/// made once the batches' capacities settle (the longest test of `make test`: docs/BENCHMARKS.md,
+/// "Soak", gives its time).
 #[test]
 fn memory_stays_flat_while_the_scene_churns() {
     let ctx = common::context();
