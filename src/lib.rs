@@ -50,6 +50,23 @@
 //! }
 //! ```
 
+/// A puffin scope for the rest of the enclosing block where the `profiling` feature is on
+/// (arguments as `puffin::profile_scope!`'s); nothing otherwise.
+macro_rules! profile_scope {
+    ($($arg:tt)*) => {
+        #[cfg(feature = "profiling")]
+        puffin::profile_scope!($($arg)*);
+    };
+}
+
+/// A puffin scope named after the enclosing function where the `profiling` feature is on.
+macro_rules! profile_function {
+    ($($arg:tt)*) => {
+        #[cfg(feature = "profiling")]
+        puffin::profile_function!($($arg)*);
+    };
+}
+
 pub mod text;
 
 pub mod output;

@@ -138,7 +138,7 @@ impl EmbeddedRenderer {
         target: &EmbedTarget<'_>,
         camera: &Camera,
     ) -> Result<EmbedFrame, EmbedError> {
-        puffin::profile_function!();
+        profile_function!();
         if !scene.has_meshes_and_materials() {
             return Ok(EmbedFrame { apply: ApplyStats::default(), apply_ms: 0.0, frame: None });
         }

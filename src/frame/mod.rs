@@ -215,7 +215,7 @@ impl Renderer {
     /// Gets the pipelines (compiled on worker threads, each pass's in parallel) while the
     /// scene is prepared and uploaded on this one, then prewarms.
     pub fn with_options(ctx: &GpuContext, scene: &Scene, options: &RendererOptions) -> Result<Self, RendererError> {
-        puffin::profile_function!();
+        profile_function!();
         let start = Instant::now();
         check_scene(scene, &ctx.limits)?;
         let layouts = Layouts::shared(&ctx.device, &ctx.pipelines);
@@ -430,8 +430,9 @@ impl Renderer {
 
     /// Records and submits one frame: the plan's passes in order.
     pub fn render(&mut self, ctx: &GpuContext, target: &FrameTarget<'_>, input: &FrameInput) -> FrameStats {
+        #[cfg(feature = "profiling")]
         let tag = if puffin::are_scopes_on() { self.next_tag(input.mode).to_string() } else { String::new() };
-        puffin::profile_scope!("render", &tag);
+        profile_scope!("render", &tag);
         let frame = self.frame_number;
         self.frame_number += 1;
         let FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts, soft } = self.setup(ctx, target, input);
@@ -441,7 +442,8 @@ impl Renderer {
         // Lent to the frame's encoder while the passes (which borrow the renderer) record.
         let mut timer = self.timer.take();
         let (command_buffer, commands) = {
-            puffin::profile_scope!("record");
+            profile_scope!("record");
+            #[cfg(feature = "profiling")]
             let encode_scope = puffin::profile_scope_custom!("encode");
             let mut encoder = FrameEncoder::new(&ctx.device, "frame", timer.as_mut());
             self.record_phases(&mut encoder, target, &plan, phases, keep_pyramid, soft);
@@ -452,9 +454,10 @@ impl Renderer {
             if let Some(timer) = timer {
                 timer.resolve(&mut encoder, frame);
             }
+            #[cfg(feature = "profiling")]
             drop(encode_scope);
             // wgpu 27 encodes the recorded commands into the driver's command buffer here.
-            puffin::profile_scope!("finish");
+            profile_scope!("finish");
             finish_start = Instant::now();
             (encoder.finish(), commands)
         };
@@ -464,7 +467,7 @@ impl Renderer {
 
         let submit_start = Instant::now();
         {
-            puffin::profile_scope!("submit", &tag);
+            profile_scope!("submit", &tag);
             ctx.queue.submit([command_buffer]);
         }
         let submit_ms = submit_start.elapsed().as_secs_f64() * 1e3;
@@ -491,7 +494,7 @@ impl Renderer {
     /// GPU results (visible counts, pass times) of frames that have finished, oldest first.
     /// Never blocks; call [`GpuContext::wait_idle`] first to get everything submitted so far.
     pub fn collect(&mut self, device: &wgpu::Device) -> Vec<FrameReadback> {
-        puffin::profile_scope!("collect readbacks");
+        profile_scope!("collect readbacks");
         for (frame, counters) in self.cull.collect(device) {
             let entry = self.entry(frame);
             entry.visible = Some(counters.visible);

@@ -32,7 +32,7 @@ pub fn prewarm(
     (scatter, updates): (&ScatterPass, &ObjectUpdates),
     buffers: &SceneBuffers,
 ) -> f64 {
-    puffin::profile_function!();
+    profile_function!();
     let start = Instant::now();
     let color = ctx.device.create_texture(&wgpu::TextureDescriptor {
         label: Some("prewarm colour"),

@@ -55,7 +55,7 @@ impl Renderer {
             self.pyramid_view_proj = Some(uniforms.view_proj);
         }
         {
-            puffin::profile_scope!("write uniforms");
+            profile_scope!("write uniforms");
             uniforms.write_to(&mut self.uniform_bytes);
             ctx.queue.write_buffer(&self.buffers.frame, 0, &self.uniform_bytes);
         }
@@ -66,7 +66,7 @@ impl Renderer {
         let mut cpu_counts = None;
         match plan.main {
             MainDraws::CpuBaseline => {
-                puffin::profile_scope!("cpu cull");
+                profile_scope!("cpu cull");
                 let start = Instant::now();
                 let prepared = &self.prepared;
                 let counts =
@@ -76,7 +76,7 @@ impl Renderer {
             }
             MainDraws::Bundle => {
                 if self.bundle.is_none() {
-                    puffin::profile_scope!("record bundle");
+                    profile_scope!("record bundle");
                     let (drawn, counts) = cull::cpu::cull(&uniforms, &self.prepared.objects, &self.prepared.batches);
                     let recorded = bundle::record(&ctx.device, &self.main, &self.buffers, &self.prepared, &drawn);
                     self.bundle = Some((recorded, counts));
@@ -142,7 +142,7 @@ impl Renderer {
         target: &FrameTarget<'_>,
         input: &FrameInput,
     ) -> FrameStats {
-        puffin::profile_scope!("render into");
+        profile_scope!("render into");
         let frame = self.frame_number;
         self.frame_number += 1;
         let FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts, soft } = self.setup(ctx, target, input);

@@ -293,7 +293,7 @@ impl SceneBuffers {
         scene: &Scene,
         prepared: &PreparedScene,
     ) -> Self {
-        puffin::profile_function!();
+        profile_function!();
         let limits = &device.limits();
         let object_count = prepared.objects.len() as u32;
         let batch_count = prepared.batches.len() as u32;

@@ -132,7 +132,7 @@ impl SceneTextures {
     /// Uploads every slot: its textures' level 0 and the mip chain made here
     /// ([`cpu_textures::mip_chain`]), or a white 1×1 placeholder.
     pub fn upload(device: &wgpu::Device, queue: &wgpu::Queue, scene: &Scene, placement: &TexturePlacement) -> Self {
-        puffin::profile_function!();
+        profile_function!();
         let roles = [&scene.base_color_textures, &scene.normal_textures];
         let mut bytes = 0;
         let views = placement

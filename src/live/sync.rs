@@ -133,7 +133,7 @@ impl LiveSync {
         renderer: &mut Renderer,
         live: &mut LiveScene,
     ) -> Result<ApplyStats, UploadError> {
-        puffin::profile_function!();
+        profile_function!();
         live.take_changes(&mut self.changes);
         if self.changes.tables || !self.laid_out {
             return self.lay_out(ctx, renderer, live);
@@ -213,7 +213,7 @@ impl LiveSync {
         renderer: &mut Renderer,
         live: &mut LiveScene,
     ) -> Result<ApplyStats, UploadError> {
-        puffin::profile_scope!("live layout");
+        profile_scope!("live layout");
         let mut scene = live.to_scene();
         let slots: Vec<u32> = live.visible_slots().collect();
         let visible = scene.objects.len();

@@ -57,7 +57,7 @@ impl BuildPass {
 
     pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, phase: Phase) {
         let name = phase.pass_name(NAME, LATE_NAME);
-        puffin::profile_scope!(name);
+        profile_scope!(name);
         let mut pass = frame.compute_pass(name);
         pass.set_pipeline(if phase == Phase::Late { &self.late } else { &self.pipeline });
         pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);

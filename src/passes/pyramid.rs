@@ -208,7 +208,7 @@ impl PyramidPass {
     /// group `pyramid soft` of a frame the compute rasteriser draws (`RasterPass`), whose
     /// depths level 0 takes too.
     pub fn record(&self, frame: &mut FrameEncoder<'_>, soft: Option<&wgpu::BindGroup>) {
-        puffin::profile_scope!(NAME);
+        profile_scope!(NAME);
         let mut pass = frame.compute_pass(NAME);
         for (level, (bind_group, &(width, height))) in
             self.levels().bind_groups.iter().zip(&self.levels().sizes).enumerate()

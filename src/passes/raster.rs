@@ -254,7 +254,7 @@ impl RasterPass {
     /// writes the raster dispatch, and after [`RasterPass::fit`].
     pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, phase: Phase, shade: bool) {
         let name = phase.pass_name(NAME, LATE_NAME);
-        puffin::profile_scope!(name);
+        profile_scope!(name);
         let pixels = self.pixels.as_ref().expect("fit before record");
         if phase != Phase::Late {
             frame.encoder.clear_buffer(&pixels.buffer, 0, None);

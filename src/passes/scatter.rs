@@ -73,7 +73,7 @@ impl ScatterPass {
         if records == 0 {
             return;
         }
-        puffin::profile_scope!(NAME);
+        profile_scope!(NAME);
         let (x, y, _) = dispatch_size(records, self.workgroup_size);
         let mut pass = frame.compute_pass(NAME);
         pass.set_pipeline(&self.pipeline);
@@ -218,7 +218,7 @@ impl ObjectUpdates {
         if !self.has_unflushed() {
             return UploadStats::default();
         }
-        puffin::profile_function!();
+        profile_function!();
         self.flushed = self.ids.len();
         self.bytes.clear();
         self.bytes.resize(HEADER_BYTES, 0);

@@ -108,7 +108,7 @@ pub fn cull_into(
     batches: &[GpuBatch],
     drawn: &mut Vec<DrawnObject>,
 ) -> CpuCounts {
-    puffin::profile_function!();
+    profile_function!();
     drawn.clear();
     let mut counts = CpuCounts::default();
     for (id, object) in objects.iter().enumerate() {

@@ -171,7 +171,7 @@ impl CullPass {
         hiz: &wgpu::BindGroup,
     ) {
         let name = phase.pass_name(NAME, LATE_NAME);
-        puffin::profile_scope!(name);
+        profile_scope!(name);
         // O(batches) and O(variants) bytes; no CPU loop over objects.
         frame.encoder.clear_buffer(&buffers.batch_counts, 0, None);
         let draw_counts = match phase {

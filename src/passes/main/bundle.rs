@@ -49,7 +49,7 @@ pub fn record(
     prepared: &PreparedScene,
     visible: &[DrawnObject],
 ) -> RecordedBundle {
-    puffin::profile_function!();
+    profile_function!();
     let mut encoder = device.create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
         label: Some("baseline bundle"),
         color_formats: &[Some(main.color_format)],

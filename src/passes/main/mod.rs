@@ -277,7 +277,7 @@ impl MainPass {
         phase: Phase,
     ) {
         let name = phase.pass_name(NAME, LATE_NAME);
-        puffin::profile_scope!(name);
+        profile_scope!(name);
         let load = if phase == Phase::Late { LoadOps::Load } else { LoadOps::Clear };
         let mut pass = self.begin(frame, name, target, load, wgpu::StoreOp::Store);
         match draws {
