@@ -1,8 +1,9 @@
 //! Experiment behind docs/BENCHMARKS.md, "Not reached: gpu record time under 0.2 ms": what each part
 //! of the gpu mode's frame costs to record when the CPU has been busy elsewhere for a while.
 //!
-//! Before every frame the thread spins for SPIN_MS (68 ms, a 1,000,000-object GPU frame on the
-//! H200) with a camera that sees nothing, so the GPU frames stay short and only the host CPU's
+//! Before every frame the thread spins for SPIN_MS (default 68, in ms: a 1,000,000-object GPU
+//! frame on the H200 when the experiment was made, docs/BENCHMARKS.md § "Record-ladder spin time")
+//! with a camera that sees nothing, so the GPU frames stay short and only the host CPU's
 //! state differs from a warm run (SPIN_MS 0). Each rung records the frame with some passes left
 //! out, through the passes' own `record` functions, and reports the median
 //! encoder-creation-to-`finish` time; "renderer" is the engine's own `Renderer::render`. Frames

@@ -16,9 +16,9 @@
 //! pipeline (`shaders/resolve.wgsl`), drawn at the start of the main pass, writes colour and
 //! depth; the depth test keeps the nearer of it and what the hardware draws.
 //!
-//! On the H200, whose raster hardware draws about 1 G vertices a second, a thread per triangle
-//! on 132 SMs draws the small objects of the stress scenes 4-60 times faster
-//! (`examples/soft_raster_probe.rs`, docs/BENCHMARKS.md).
+//! Why: a thread per triangle on the compute units draws the small objects of the stress scenes
+//! several times faster than the narrow raster hardware of the H200 (docs/BENCHMARKS.md §
+//! "Compute rasteriser against the raster hardware"; `examples/soft_raster_probe.rs`).
 
 // Bindings: groups `frame`, `raster io` and `textures`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.

@@ -3,8 +3,9 @@
 //! Per pixel it writes the colour the shade dispatch (`shaders/shade.wgsl`) stored and the
 //! raster passes' depth where that is nearer than, or as near as, what the depth buffer holds
 //! (the first phase's hardware draws), and the second phase's hardware draws are depth-tested
-//! against it. One resolve a frame, however many phases: its fragments run on the H200's few
-//! graphics units, so it does no more than two loads per pixel.
+//! against it. One resolve a frame, however many phases: its fragments run on the few graphics
+//! units of a GPU like the H200 (docs/BENCHMARKS.md § "Shading in a compute dispatch"), so it
+//! does no more than two loads per pixel.
 
 // Bindings: groups `frame` and `resolve io`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.

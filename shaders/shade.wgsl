@@ -6,9 +6,10 @@
 //! shader's fragments do and stores the colour in `shaded`, which the resolve
 //! (`shaders/resolve.wgsl`) copies into the main pass's target with the pixel's depth.
 //!
-//! Why a compute dispatch: on the H200 the fragment work of a full-screen pass runs on the few
-//! units that do graphics; shading the default scene's 1280×720 pixels in the resolve's fragment
-//! shader took 0.71 ms of main pass there (0.35 ms as a copy). Here every unit shares it.
+//! Why a compute dispatch: the fragment work of a full-screen pass runs on the few units that
+//! do graphics, and shading the pixels in the resolve's fragment shader cost the main pass far
+//! more than copying them does on the H200 (docs/BENCHMARKS.md § "Shading in a compute dispatch").
+//! Here every unit shares it.
 
 // Bindings: groups `frame`, `shade io` and `textures`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.

@@ -2,8 +2,8 @@
 //! raster pass, the drawn pixels of the visibility buffer gathered into `shade_list`, so the
 //! shade dispatch (`shaders/shade.wgsl`) runs a thread per drawn pixel, not per pixel of the
 //! target. On a CPU (lavapipe) a thread that has nothing to do still runs the whole shader
-//! masked: shading the screen cost 150 ms of a 1,000-object frame there whatever the compute
-//! rasteriser drew.
+//! masked, so a thread per pixel of the target cost every frame the same large time, whatever
+//! the compute rasteriser drew (docs/BENCHMARKS.md § "Shading a list of the drawn pixels").
 //!
 //! `shade_list`: words 0-3 the plain pixels' count and shade dispatch, words 4-7 the textured
 //! pixels' (their material has a base-colour texture or a normal map), then from

@@ -33,8 +33,9 @@ pub const ANIMATION_CLASSES: u32 = 16;
 
 /// Default largest projected error of a level of detail, in pixels (`--lod-error`). The error
 /// is geometric (surface distance), but a coarser level also shades differently: at 1 px the
-/// default scene at 640×360 changed 6.9% of its pixels by more than 16/255, at 0.25 px 0.38%
-/// (tests/lod.rs holds it under 1%), for 2.8 M triangles instead of 0.8 M (5.0 M without LOD).
+/// default scene changes far more pixels than tests/lod.rs allows (1% by more than 16/255), at
+/// 0.25 px it stays within that, at the cost of more triangles (measured:
+/// docs/BENCHMARKS.md § "Default LOD error").
 pub const DEFAULT_LOD_ERROR_PX: f32 = 0.25;
 
 /// Default size threshold, in pixels of projected bounding-sphere diameter, below which objects
@@ -99,11 +100,11 @@ pub const COUNTER_SLOTS: u32 = 10 + LOD_LEVELS;
 /// `shaders/cull.wgsl`), are drawn by the compute rasteriser (`passes::raster`) where it can
 /// draw them: every triangle then fits its window ([`SOFT_MAX_TRIANGLE_PX`], with room for
 /// snapping), and it is much cheaper there than the hardware path on a GPU with little raster
-/// hardware (the H200: `examples/soft_raster_probe.rs`). Larger objects cost the compute
-/// rasteriser more than the hardware: a thread per triangle walks every pixel of its box. On
-/// the H200 (docs/BENCHMARKS.md) limits of 12, 16, 20, 24 and 40 px gave the default 100k
-/// frame 1.04, 1.01, 1.03, 1.09 and 1.27 ms, and the million frame 2.95, 2.75, 2.71, 2.75 and
-/// 2.96 ms.
+/// hardware (the H200: docs/BENCHMARKS.md § "Compute rasteriser against the raster hardware").
+/// Larger objects cost the compute rasteriser more than the hardware: a thread per triangle
+/// walks every pixel of its box. Of the limits tried, this one gave the fastest frame of the
+/// default scene and close to the fastest of the million scene (measured:
+/// docs/BENCHMARKS.md § "Compute rasteriser size limit").
 pub const SOFT_MAX_RADIUS_PX: f32 = 16.0;
 /// Bits of a visibility-buffer payload that hold the triangle within its level; above them the
 /// object's place in the frame's list of compute-rasterised objects, and in the top bit
@@ -171,10 +172,10 @@ pub const HOST_MEMORY_SHARE: (u64, u64) = (1, 2);
 
 /// Triangles a scene's meshes may have, summed over every distinct mesh and every level of
 /// detail, before the build is refused (`--max-triangles`). Building and measuring levels of
-/// detail costs about 1 µs per triangle on a 2-core machine (ten distinct 256 × 256 spheres,
-/// 1.7 M triangles with their levels: 1.8 s), so this bounds a load at about half a minute:
-/// without it a 29 KB file of 400 distinct dense spheres (42 M triangles with their levels)
-/// fits the memory budget and builds for 46 s. 126 spheres of 256 × 256 (21 M triangles) still fit.
+/// detail costs time per triangle, so this bounds how long a load builds (about half a minute
+/// on a 2-core machine at the measured cost: docs/BENCHMARKS.md § "Build time per triangle");
+/// without it a small file of many distinct dense spheres fits the memory budget and builds
+/// for most of a minute. 126 spheres of 256 × 256 (21 M triangles) still fit.
 pub const MAX_BUILD_TRIANGLES: u64 = 32_000_000;
 
 /// Host memory assumed where /proc/meminfo cannot be read (not Linux): the default budget is
@@ -184,8 +185,8 @@ pub const FALLBACK_PHYSICAL_MEMORY: u64 = 8 << 30;
 /// Peak host bytes one object costs from loading to the first frame: the scene's copy
 /// (48 bytes), the GPU-order copy and its upload (96 + 96 on a CPU adapter, whose buffers are
 /// host memory), the `instances[]` identity ranges and batch slices (48 + 48), visibility and
-/// draw slots. `render` of the default scene on lavapipe peaked 348 bytes higher per object
-/// from 100,000 to 1,000,000 objects; this rounds up.
+/// draw slots. Rounded up from the peak growth per object measured for `render` of the default
+/// scene (docs/BENCHMARKS.md § "Host memory per object").
 pub const HOST_BYTES_PER_OBJECT: u64 = 400;
 
 /// Host bytes per byte of texture (counted with its mip chain, 4/3 of level 0): the scene's
@@ -195,29 +196,27 @@ pub const HOST_BYTES_PER_TEXTURE_BYTE: u64 = 2;
 
 /// Peak host bytes per vertex of the mesh arena (three copies of a 56-byte vertex; the budget
 /// checks the size at compile time): the arena, the upload (host memory on a CPU adapter) and a
-/// transient copy while meshes are packed. With [`HOST_BYTES_PER_INDEX`] it predicted
-/// `render`'s peak growth from 6 to 126 meshes of 256 × 256 segments on lavapipe (10.6 M
-/// vertices, 62.5 M indices) within 0.3% (2.526 GB measured, 2.532 GB estimated).
+/// transient copy while meshes are packed. With [`HOST_BYTES_PER_INDEX`] it predicted the
+/// measured peak growth of `render` closely: docs/BENCHMARKS.md § "Host memory per vertex and index".
 pub const HOST_BYTES_PER_VERTEX: u64 = 3 * 56;
 
 /// Peak host bytes per index of the mesh arena (4 bytes each), counted like vertices.
 pub const HOST_BYTES_PER_INDEX: u64 = 3 * 4;
 
-/// Peak host bytes per byte of scene-file text while it is parsed (toml's spanned document
-/// and the specs): a 29 MB file of 500,000 `transforms` peaked at 1.35 GB, 46 times its size.
+/// Peak host bytes per byte of scene-file text while it is parsed (toml's spanned document and
+/// the specs), just above the measured peak: docs/BENCHMARKS.md § "Host memory per byte of scene text".
 /// A scene file over the memory budget divided by this is refused before it is read.
 pub const HOST_BYTES_PER_SCENE_BYTE: u64 = 48;
 
 /// Host bytes counted per byte of a glTF file against a load's memory budget (the bytes
-/// read of buffers and images count once): parsing its JSON peaked 5 times its size (a
-/// 31.8 MB file of 300,000 accessors added 160 MB).
+/// read of buffers and images count once): above the measured peak of parsing its JSON
+/// (docs/BENCHMARKS.md § "Host memory per byte of glTF").
 pub const HOST_BYTES_PER_GLTF_BYTE: u64 = 6;
 
 /// Transient host bytes per vertex and per index of a glTF mesh while it is imported
 /// (read, normals, simplified, its levels measured by `mesh::distance`), on top of what the
 /// scene keeps; meshes are imported one at a time, so the largest one counts. Fitted to two
-/// imports on lavapipe: 13.0 M vertices and indices peaked 3.41 GB, 6.5 M vertices with 39 M
-/// indices 2.21 GB (246 and 16 bytes; rounded up).
+/// measured imports and rounded up (docs/BENCHMARKS.md § "Host memory of a glTF import").
 pub const HOST_BYTES_PER_IMPORTED_VERTEX: u64 = 256;
 /// See [`HOST_BYTES_PER_IMPORTED_VERTEX`].
 pub const HOST_BYTES_PER_IMPORTED_INDEX: u64 = 16;

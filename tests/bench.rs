@@ -146,8 +146,8 @@ fn median(row: &Value, key: &str) -> f64 {
 /// The wall-clock frame time the bench reports is the time the frames take: the process's own
 /// elapsed time grows by that much per frame. Two runs differ only in their measured frames
 /// (2 and 10), so set-up, start-up and the rest cancel; the 8 frames between them must take
-/// the rows' median wall time each, within 25% (these machines are noisy, a frame's time
-/// varies by ~10% between runs).
+/// the rows' median wall time each, within 25% (these machines are noisy: a frame's time
+/// varies between runs, docs/BENCHMARKS.md § "Wall-clock test tolerance").
 #[test]
 fn wall_clock_frame_time_is_the_process_elapsed_time() {
     let cache = tempdir().join("wall-cache");

@@ -7,7 +7,8 @@
 //! vertex colours first, so those readers are fuzzed too.
 //! No case may panic, and each must finish within [`CASE_LIMIT`].
 //!
-//! `MULTIDRAW_FUZZ_CASES` sets the number of cases (default 50,000, about 6 s in `make test`);
+//! `MULTIDRAW_FUZZ_CASES` sets the number of cases (default 50,000, a few seconds in `make test`:
+//! docs/BENCHMARKS.md § "glTF fuzz run time");
 //! `MULTIDRAW_FUZZ_SEED` the first seed. For a long run:
 //! `MULTIDRAW_FUZZ_CASES=100000 cargo test --release --test gltf_fuzz -- --nocapture`.
 

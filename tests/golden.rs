@@ -11,16 +11,15 @@
 //!
 //! Tolerance: a pixel differs when any channel differs by more than [`CHANNEL_TOLERANCE`]
 //! (4/255), and a comparison fails when more than [`MAX_DIFFERING_FRACTION`] (0.2%, 115 of the
-//! 57,600 pixels) differ. Lavapipe repeats itself exactly on one machine (0 differing pixels
-//! run after run, with one llvmpipe thread or the default). CI runs a fresh machine with the
-//! same Debian Mesa, where what can change is LLVM's code for another CPU: rounding in the
-//! shaded colour, and pixels on the edge of a decision (a masked texel at the alpha cutoff, a
-//! depth tie) flipping. Forcing llvmpipe onto another texture sampling path
-//! (`GALLIVM_PERF=no_aos_sampling`) shows the size of that: colours moved by at most 1/255 and
-//! one pixel of a masked lattice flipped. 4/255 is four times that rounding and 115 pixels a
-//! hundred times the flips, and both stay well below the faults the test is for: a diffuse
-//! light 10% too weak already moves 27-51% of the pixels by more than 4/255 (at 8/255 it would
-//! pass); a negated light, a flipped winding or a lost base colour texture moves far more.
+//! 57,600 pixels) differ. Lavapipe repeats itself exactly on one machine, with one llvmpipe
+//! thread or the default. CI runs a fresh machine with the same Debian Mesa, where what can
+//! change is LLVM's code for another CPU: rounding in the shaded colour, and pixels on the edge
+//! of a decision (a masked texel at the alpha cutoff, a depth tie) flipping. Forcing llvmpipe
+//! onto another texture sampling path (`GALLIVM_PERF=no_aos_sampling`) shows the size of that.
+//! Both bounds sit well above what it showed and well below the faults the test is for: a
+//! diffuse light 10% too weak already fails by far (a looser channel tolerance would soon let
+//! it pass), and a negated light, a flipped winding or a lost base colour texture moves far
+//! more (measured: docs/BENCHMARKS.md § "Golden-image tolerance").
 
 mod common;
 

@@ -4,8 +4,8 @@
 //! (per batch vs per object, and atomic slot order inside a batch). With a `Less` depth test,
 //! order only matters where two objects produce the *same* depth at a pixel, which for
 //! randomly placed, interpenetrating objects happens on a handful of pixels along intersection
-//! lines. On lavapipe none was observed (0 differing pixels in every comparison here, printed
-//! with `--nocapture`); the bound below, 0.1% of the pixels, leaves room for rasterisers that
+//! lines; what lavapipe gave is in docs/BENCHMARKS.md § "Depth ties between modes" (each count
+//! is printed with `--nocapture`). The bound below, 0.1% of the pixels, leaves room for rasterisers that
 //! break such ties differently, and stays far below what any missing or extra object causes (one small
 //! object covers tens to thousands of pixels).
 

@@ -6,11 +6,11 @@
 //!
 //! Indirect validation: wgpu's `InstanceFlags::VALIDATION_INDIRECT_CALL` checks every sub-draw
 //! of a `multi_draw_indexed_indirect` on the CPU, which makes recording cost grow with the draw
-//! count (DESIGN.md: 26 ms for 1M sub-draws). The engine itself guarantees what it checks: index
-//! ranges come from the mesh table, validated at upload, and instance ranges never leave a
-//! batch's slice (the cull shader bounds every write by the batch capacity; `tests/cull.rs`
-//! checks every draw the GPU writes). So it is off by default, and `--validate-indirect` turns
-//! it back on.
+//! count (docs/BENCHMARKS.md § "Indirect validation on the CPU"). The engine itself guarantees
+//! what it checks: index ranges come from the mesh table, validated at upload, and instance
+//! ranges never leave a batch's slice (the cull shader bounds every write by the batch
+//! capacity; `tests/cull.rs` checks every draw the GPU writes). So it is off by default, and
+//! `--validate-indirect` turns it back on.
 
 use std::sync::{Arc, Mutex};
 
@@ -273,10 +273,10 @@ impl GpuContext {
 
     /// Waits for the GPU with the thread kept busy: poll, then spin for `POLL_INTERVAL`
     /// without touching wgpu, until the queue is empty. Used by the benchmark on GPUs so the
-    /// measuring thread neither sleeps through a long GPU frame nor polls back to back (which
-    /// made 145,000 `Device::maintain` calls per 68 ms frame on the H200). Neither way removes
-    /// the slower recording seen after long GPU frames (docs/BENCHMARKS.md). Not for CPU
-    /// adapters: there the spinning thread would steal a core from the rasteriser.
+    /// measuring thread neither sleeps through a long GPU frame nor polls back to back, which
+    /// floods wgpu with `Device::maintain` calls (docs/BENCHMARKS.md § "GPU wait: spinning between polls").
+    /// Neither way removes the slower recording seen after long GPU frames (docs/BENCHMARKS.md).
+    /// Not for CPU adapters: there the spinning thread would steal a core from the rasteriser.
     pub fn wait_idle_spinning(&self) {
         const POLL_INTERVAL: std::time::Duration = std::time::Duration::from_micros(50);
         while let Ok(status) = self.device.poll(wgpu::PollType::Poll) {

@@ -1,8 +1,8 @@
 //! The order the GPU wants a mesh in, without changing what it draws.
 //!
-//! On the H200 the main pass costs about one nanosecond per vertex-shader invocation, and
-//! instanced draws of small meshes pay exactly that, not a fixed cost per instance
-//! (`examples/pull_probe.rs`, docs/BENCHMARKS.md "The per-instance floor"). An invocation is
+//! On the H200 the main pass pays per vertex-shader invocation (docs/BENCHMARKS.md § "Vertex-shader invocations"),
+//! and instanced draws of small meshes pay exactly that, not a fixed cost per instance
+//! (`examples/pull_probe.rs`). An invocation is
 //! saved wherever the post-transform cache finds a vertex it has already shaded, which needs
 //! (1) one vertex where a generator or an exporter wrote several equal ones (a cylinder's side
 //! and cap corners: 120 vertices where 56 differ) and (2) triangles ordered so that those

@@ -351,8 +351,8 @@ impl Shape {
     }
 }
 
-/// Most shapes whose chains are kept. Measuring a chain's errors costs 30 µs to 2 ms for the
-/// tessellations scenes use (0.3 s at 256 × 256), against a few µs to generate the mesh, and
+/// Most shapes whose chains are kept. Measuring a chain's errors costs far more than generating
+/// the mesh (docs/BENCHMARKS.md § "Chain cache"), and
 /// the same few shapes are asked for again and again: by the stress generator on every call,
 /// by a scene that is reloaded, by the tests that parse thousands of scene files. Past this
 /// many the map is emptied, so that an endless variety of shapes (rock seeds) cannot grow it
