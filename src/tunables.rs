@@ -1,10 +1,10 @@
 //! Every tunable of the engine in one place.
 //!
 //! WGSL never repeats these numbers: [`wgsl_constants`] turns them into a generated preamble
-//! that is prepended to every shader (see `crate::shaders`), so the host and the shaders cannot
+//! that is prepended to every shader (see `gpu_scene::shader`), so the host and the shaders cannot
 //! disagree about a workgroup size or a table length.
 
-/// Threads per workgroup of the cull and build compute passes. 64 is a multiple of the
+/// Threads per workgroup of the cull, build and scatter compute passes. 64 is a multiple of the
 /// subgroup width of every desktop GPU (32 on NVIDIA, 64 on AMD, 8–16 on lavapipe).
 pub const WORKGROUP_SIZE: u32 = 64;
 

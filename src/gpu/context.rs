@@ -1,8 +1,9 @@
 //! Adapter and device selection, headless or for a window surface.
 //!
 //! Features: `INDIRECT_FIRST_INSTANCE` is required (a GPU-driven draw finds its batch's slice of
-//! `instances[]` through `first_instance`); `MULTI_DRAW_INDIRECT_COUNT`, `TIMESTAMP_QUERY` and
-//! `PIPELINE_CACHE` are used when present.
+//! `instances[]` through `first_instance`); `MULTI_DRAW_INDIRECT_COUNT`, `TIMESTAMP_QUERY`,
+//! `PIPELINE_CACHE` and the compute rasteriser's `SHADER_INT64` and `SHADER_INT64_ATOMIC_MIN_MAX`
+//! are used when present.
 //!
 //! Indirect validation: wgpu's `InstanceFlags::VALIDATION_INDIRECT_CALL` checks every sub-draw
 //! of a `multi_draw_indexed_indirect` on the CPU, which makes recording cost grow with the draw
