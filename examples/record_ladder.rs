@@ -17,6 +17,7 @@ use glam::Vec3;
 use multidraw::gpu::commands::FrameEncoder;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu::timer::GpuTimer;
+use multidraw::gpu_scene::ViewBuffers;
 use multidraw::passes::main::Draws;
 use multidraw::passes::Phase;
 use multidraw::scene::file::default_scene_with_objects;
@@ -27,7 +28,7 @@ const WARMUP: usize = 5;
 /// Which of the gpu mode's passes a rung records, each through its own `record`.
 #[derive(Clone, Copy)]
 struct Parts {
-    /// The cull and build passes (with the cull pass's counter clears and visible-count copy).
+    /// The cull and build passes (with the cull pass's counter clears).
     compute: bool,
     /// Timestamps on every pass, their resolve and its copy.
     timestamps: bool,
@@ -47,6 +48,7 @@ fn record(
     renderer: &mut Renderer,
     target: &OffscreenTarget,
     parts: Parts,
+    view: &ViewBuffers,
     timer: &mut GpuTimer,
     frame: u64,
 ) -> wgpu::CommandBuffer {
@@ -54,13 +56,13 @@ fn record(
     let mut encoder = FrameEncoder::new(&ctx.device, "frame", parts.timestamps.then_some(timer));
     if let (true, Some(output)) = (parts.compute, plan.cull) {
         let hiz = &renderer.buffers.hiz_placeholder;
-        renderer.cull.record(&mut encoder, &renderer.buffers, output, Phase::Only, hiz);
-        renderer.build.record(&mut encoder, &renderer.buffers, Phase::Only);
+        renderer.cull.record(&mut encoder, &renderer.buffers, view, output, Phase::Only, hiz);
+        renderer.build.record(&mut encoder, &renderer.buffers, view, Phase::Only);
     }
     if let (true, Some(indirect)) = (parts.render, plan.indirect()) {
         let draws = Draws::Indirect(indirect, None);
         let (buffers, prepared) = (&renderer.buffers, &renderer.prepared);
-        renderer.main.record(&mut encoder, &target.frame_target(), buffers, prepared, draws, Phase::Only);
+        renderer.main.record(&mut encoder, &target.frame_target(), buffers, view, prepared, draws, Phase::Only);
     }
     let FrameEncoder { mut encoder, timer, .. } = encoder;
     if let Some(timer) = timer {
@@ -91,6 +93,8 @@ fn main() -> anyhow::Result<()> {
     let detail = Detail { occlusion: false, soft: false, ..Detail::default() };
     let input = FrameInput { detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) };
     let uniforms = renderer.frame_uniforms(&input, target.width, target.height).to_bytes();
+    // The rungs' own view: its uniforms and visibility bits, as the renderer keeps per view.
+    let view = ViewBuffers::new(&ctx.device, &renderer.layouts, &renderer.buffers);
 
     let parts = |compute, timestamps, render| Some(Parts { compute, timestamps, render });
     let ladder = [
@@ -113,12 +117,11 @@ fn main() -> anyhow::Result<()> {
             let ms = match rung {
                 None => renderer.render(&ctx, &target.frame_target(), &input).record_ms,
                 Some(parts) => {
-                    ctx.queue.write_buffer(&renderer.buffers.frame, 0, &uniforms);
+                    ctx.queue.write_buffer(&view.frame, 0, &uniforms);
                     let start = Instant::now();
-                    let command_buffer = record(&ctx, &mut renderer, &target, parts, &mut timer, frame);
+                    let command_buffer = record(&ctx, &mut renderer, &target, parts, &view, &mut timer, frame);
                     let ms = start.elapsed().as_secs_f64() * 1e3;
                     ctx.queue.submit([command_buffer]);
-                    renderer.cull.submitted();
                     timer.submitted();
                     frame += 1;
                     ms

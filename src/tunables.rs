@@ -229,8 +229,17 @@ pub const MAX_NAME_CHARS: usize = 64;
 /// counted per index up to this.
 pub const BIND_GROUPS: usize = 3;
 
-/// Most passes one frame records; sizes the per-frame command counts and timestamp slots.
-pub const MAX_PASSES: usize = 10;
+/// Most views one frame renders (the main camera, more cameras, shadow cascades); sizes the
+/// per-view readbacks of a frame.
+pub const MAX_VIEWS: usize = 8;
+
+/// Most passes one view records: its fullest schedule (two phases with the compute rasteriser;
+/// `frame::plan`'s tests check it).
+pub const MAX_VIEW_PASSES: usize = 9;
+
+/// Most passes one frame records: every view's, and the scatter of changed object records;
+/// sizes the timestamp slots and the per-frame command counts.
+pub const MAX_PASSES: usize = MAX_VIEWS * MAX_VIEW_PASSES + 1;
 
 /// Number of frames of GPU readbacks (visible counts, timestamps) kept in flight, so reading
 /// them never stalls the frame.

@@ -70,6 +70,7 @@ fn embedded_frame(
     let frame = engine.render(&mut encoder, scene, &embed_target, &camera()).expect("embedded frame");
     assert!(frame.frame.is_some(), "a scene with meshes and materials is drawn");
     ctx.queue.submit([encoder.finish()]);
+    engine.submitted();
     ctx.wait_idle();
     let image = target.read_rgba(&ctx.device, &ctx.queue);
     common::assert_no_gpu_errors(ctx);
@@ -80,8 +81,8 @@ fn embedded_frame(
 fn the_embedded_frame_is_the_renderers_frame_over_the_callers_background() {
     let ctx = common::context();
     let mut scene = scene();
-    // The embedded renderer draws every object with the hardware (live scenes).
-    let mut reference = common::hardware_renderer(&ctx, &scene.to_scene());
+    // What `multidraw render` draws: `Renderer::new`, prewarmed, the compute rasteriser on.
+    let mut reference = common::renderer(&ctx, &scene.to_scene());
     let want = common::render_image(&ctx, &mut reference, &FrameInput::new(camera(), DrawMode::Gpu), WIDTH, HEIGHT);
 
     let mut engine = EmbeddedRenderer::new(&ctx.instance, &ctx.adapter, &ctx.device, &ctx.queue, COLOR_FORMAT)
@@ -108,6 +109,30 @@ fn the_embedded_frame_is_the_renderers_frame_over_the_callers_background() {
         }
     }
     assert!(background > 0 && background < (WIDTH * HEIGHT) as usize, "{background} background pixels");
+}
+
+/// The embedded renderer has every feature of the engine's own: it prewarms on the caller's
+/// queue when asked, its small objects go to the compute rasteriser, and the frames' counters
+/// and GPU pass times come back once the caller says it submitted.
+#[test]
+fn the_embedded_renderer_prewarms_and_reads_back_its_counters_and_pass_times() {
+    let ctx = common::context();
+    let mut scene = scene();
+    let mut engine = EmbeddedRenderer::new(&ctx.instance, &ctx.adapter, &ctx.device, &ctx.queue, COLOR_FORMAT)
+        .expect("the context's device has everything");
+    assert!(engine.prewarm() > 0.0, "prewarming ran every pipeline and waited");
+    for _ in 0..3 {
+        embedded_frame(&ctx, &mut engine, &mut scene, COLOR_FORMAT, false);
+    }
+    let readbacks = engine.collect();
+    let last = readbacks.iter().rfind(|r| r.counters.is_some()).expect("the frames' counters came back");
+    let counters = last.counters.expect("found above");
+    assert_eq!(counters.visible, 9, "every object is in view: {counters:?}");
+    assert!(counters.soft > 0, "the compute rasteriser drew the small objects: {counters:?}");
+    let times = last.gpu.expect("lavapipe has timestamps: the pass times came back");
+    for pass in ["cull", "build", "raster", "main"] {
+        assert!(times.get(pass).is_some(), "{pass} was timed: {times:?}");
+    }
 }
 
 /// A target without sRGB encoding (as many swapchains are) shows the colours an sRGB target

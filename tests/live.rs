@@ -1,6 +1,7 @@
 //! Live scenes: a scene built change by change through handles (adds, moves, removes, adds
 //! into freed slots, growth past every capacity) renders, after each step, the same image as
-//! the same scene built at once from scratch, in the gpu and the cpu mode, and the GPU counts
+//! the same scene built at once from scratch, in the gpu and the cpu mode, with every feature
+//! on (the compute rasteriser draws the small objects of both), and the GPU counts
 //! the objects the CPU reference counts. Handles that were removed or belong to another scene
 //! are refused. Changed records reach the GPU through the scatter pass: every change made
 //! before a frame arrives, however many uploads it took, and the pass records the same
@@ -142,8 +143,8 @@ fn render(ctx: &GpuContext, renderer: &mut Renderer, mode: DrawMode) -> (image::
 /// The live renderer's frames against a fresh renderer of the expected scene, in both modes,
 /// and the GPU's visible count against the CPU reference's.
 fn check_step(ctx: &GpuContext, name: &str, live: &mut Renderer, expected: &Scene) {
-    // Live objects are drawn by the hardware (their materials may change under them).
-    let mut reference = common::hardware_renderer(ctx, expected);
+    // The reference draws with every feature, the compute rasteriser included, as the live one does.
+    let mut reference = common::renderer(ctx, expected);
     for mode in [DrawMode::Gpu, DrawMode::Cpu] {
         let (got, stats) = render(ctx, live, mode);
         let (want, _) = render(ctx, &mut reference, mode);
@@ -158,7 +159,12 @@ fn check_step(ctx: &GpuContext, name: &str, live: &mut Renderer, expected: &Scen
         }
         match mode {
             DrawMode::Gpu => {
-                let gpu = common::gpu_visible(ctx, live);
+                assert!(stats.soft, "step {name}: the live scene's small objects go to the compute rasteriser");
+                ctx.wait_idle();
+                let counters = live.collect(&ctx.device).into_iter().filter_map(|r| r.counters).next_back();
+                let counters = counters.expect("the live frame's counters read back");
+                assert!(counters.soft > 0, "step {name}: the compute rasteriser drew: {counters:?}");
+                let gpu = counters.visible;
                 let (_, cpu_stats) = render(ctx, &mut reference, DrawMode::Cpu);
                 assert_eq!(Some(gpu), cpu_stats.cpu_visible, "step {name}: GPU visible count vs the CPU reference");
             }

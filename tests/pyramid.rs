@@ -298,7 +298,7 @@ fn pyramid_takes_the_nearer_of_depth_and_the_compute_rasterisers_pixels() {
     let mut renderer = common::renderer(&ctx, &scene);
     let (width, height) = (1000, 563);
     let target = render_frame(&ctx, &mut renderer, &scene, width, height);
-    let raster = renderer.raster.as_ref().expect("lavapipe has 64-bit atomics: the compute rasteriser runs");
+    let raster = renderer.raster(0).expect("lavapipe has 64-bit atomics: the compute rasteriser runs");
     let bytes = read_buffer(&ctx.device, &ctx.queue, raster.visibility_buffer(), 0, u64::from(width * height) * 8);
     let words: &[[u32; 2]] = bytemuck::cast_slice(&bytes);
     let soft: Vec<Option<f32>> =

@@ -118,7 +118,7 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     output::write_png(&args.out, &image)?;
     times.lap("write");
     if let (Some(level), Some(path)) = (args.pyramid_level, &args.pyramid_out) {
-        let levels = renderer.pyramid.level_count();
+        let levels = renderer.pyramid(0).level_count();
         if level >= levels {
             anyhow::bail!(
                 "--pyramid-level {level}: the pyramid of a {}x{} frame has levels 0 to {}",
@@ -127,7 +127,7 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
                 levels - 1
             );
         }
-        let (width, height, gray) = renderer.pyramid.level_image(&ctx.device, &ctx.queue, level);
+        let (width, height, gray) = renderer.pyramid(0).level_image(&ctx.device, &ctx.queue, level);
         let image = image::GrayImage::from_raw(width, height, gray).expect("one byte per texel");
         output::write_png(path, &image)?;
         times.lap("pyramid");

@@ -6,11 +6,17 @@
 //! Per frame, [`EmbeddedRenderer::render`] first applies the scene's changes since the last
 //! frame ([`LiveSync`]: the changed object records uploaded for the frame's scatter pass, a
 //! re-upload when batches change), then records the same passes [`Renderer::render`]
-//! records.
+//! records, with every feature: occlusion culling, levels of detail, the compute rasteriser
+//! where the device has 64-bit atomics. [`EmbeddedRenderer::prewarm`] runs every pipeline
+//! once on the caller's queue when the caller chooses; after each submit,
+//! [`EmbeddedRenderer::submitted`] lets the frame's counters and GPU pass times come back
+//! through [`EmbeddedRenderer::collect`].
 
 #![warn(missing_docs)]
 
-use crate::frame::{Detail, DrawMode, FrameInput, FrameStats, Renderer, RendererError, RendererOptions};
+use crate::frame::{
+    Detail, DrawMode, FrameInput, FrameReadback, FrameStats, Renderer, RendererError, RendererOptions, View,
+};
 use crate::gpu::context::ContextError;
 use crate::gpu::target::{depth_texture, FrameTarget, DEPTH_FORMAT};
 use crate::gpu::GpuContext;
@@ -18,6 +24,7 @@ use crate::gpu_scene::UploadError;
 use crate::live::{ApplyStats, LiveScene, LiveSync};
 use crate::mesh::{procedural, MeshArena};
 use crate::scene::{Camera, Material, Scene, TextureLayers};
+use crate::tunables::MAX_VIEWS;
 
 /// Why the embedded renderer could not be made or could not draw a frame.
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +38,14 @@ pub enum EmbedError {
     /// The scene does not fit the device's limits.
     #[error(transparent)]
     Upload(#[from] UploadError),
+    /// A frame asked for no view, or for more than the engine renders at once.
+    #[error("a frame renders 1 to {max} views, not {requested}")]
+    ViewCount {
+        /// Views asked for.
+        requested: usize,
+        /// The most one frame renders (`tunables::MAX_VIEWS`).
+        max: usize,
+    },
 }
 
 /// Where a frame goes: the caller's colour view, and a depth view or none (the renderer then
@@ -107,15 +122,10 @@ impl EmbeddedRenderer {
         color_format: wgpu::TextureFormat,
     ) -> Result<Self, EmbedError> {
         let ctx = GpuContext::from_device(instance, adapter, device, queue)?;
-        // No prewarm: it would submit a frame of its own.
-        // Live scenes may add meshes with vertex colours later, and change a material under its
-        // objects (a texture added), which the compute rasteriser's resolve would not see.
-        let options = RendererOptions {
-            prewarm: false,
-            optional_inputs: true,
-            soft_raster: false,
-            ..RendererOptions::new(color_format)
-        };
+        // No prewarm here: it submits work of its own, which the caller asks for when it
+        // chooses (`prewarm`). Every surface input is compiled: a live scene may add meshes and
+        // materials that read any of them.
+        let options = RendererOptions { prewarm: false, optional_inputs: true, ..RendererOptions::new(color_format) };
         let renderer = Renderer::with_options(&ctx, &placeholder_scene(), &options)?;
         Ok(Self {
             ctx,
@@ -138,7 +148,24 @@ impl EmbeddedRenderer {
         target: &EmbedTarget<'_>,
         camera: &Camera,
     ) -> Result<EmbedFrame, EmbedError> {
+        let view = View { detail: self.detail, ..View::new(*camera) };
+        self.render_views(encoder, scene, target, &[view])
+    }
+
+    /// As [`EmbeddedRenderer::render`], for several views of the scene, each culled and drawn
+    /// on its own into its viewport of the target (at most `tunables::MAX_VIEWS`); the views'
+    /// own detail applies, not [`EmbeddedRenderer::detail`].
+    pub fn render_views(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        scene: &mut LiveScene,
+        target: &EmbedTarget<'_>,
+        views: &[View],
+    ) -> Result<EmbedFrame, EmbedError> {
         profile_function!();
+        if !(1..=MAX_VIEWS).contains(&views.len()) {
+            return Err(EmbedError::ViewCount { requested: views.len(), max: MAX_VIEWS });
+        }
         if !scene.has_meshes_and_materials() {
             return Ok(EmbedFrame { apply: ApplyStats::default(), apply_ms: 0.0, frame: None });
         }
@@ -160,8 +187,8 @@ impl EmbeddedRenderer {
             height: target.height,
             keep_color: target.keep_color,
         };
-        let input = FrameInput { detail: self.detail, ..FrameInput::new(*camera, self.mode) };
-        let stats = self.renderer.render_into(&self.ctx, encoder, &frame_target, &input);
+        let input = FrameInput { detail: self.detail, ..FrameInput::new(views[0].camera, self.mode) };
+        let stats = self.renderer.render_into(&self.ctx, encoder, &frame_target, &input, views);
         Ok(EmbedFrame { apply, apply_ms, frame: Some(stats) })
     }
 
@@ -173,7 +200,27 @@ impl EmbeddedRenderer {
         }
     }
 
-    /// The engine's renderer, for what this API does not wrap (statistics, plans).
+    /// Runs every pipeline once on the caller's queue and waits for it, so that no driver
+    /// compiles anything inside the first frames; returns the milliseconds it took. Call it
+    /// once, when the application can wait (a loading screen), before the first frame.
+    pub fn prewarm(&mut self) -> f64 {
+        self.renderer.prewarm(&self.ctx)
+    }
+
+    /// Call after each submit of an encoder [`EmbeddedRenderer::render`] recorded into: the
+    /// frame's counters and GPU pass times are then read back, a frame or two later, without
+    /// a stall ([`EmbeddedRenderer::collect`]).
+    pub fn submitted(&mut self) {
+        self.renderer.submitted();
+    }
+
+    /// Counters (visible, occluded, drawn, per level, by the compute rasteriser) and GPU pass
+    /// times of the frames that have finished, oldest first; never blocks.
+    pub fn collect(&mut self) -> Vec<FrameReadback> {
+        self.renderer.collect(&self.ctx.device)
+    }
+
+    /// The engine's renderer, for what this API does not wrap (plans, start-up times).
     pub fn renderer(&self) -> &Renderer {
         &self.renderer
     }

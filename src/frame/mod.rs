@@ -1,15 +1,17 @@
-//! The renderer: the one API the window, the tests and the benchmark drive — `new` (upload +
-//! pipelines), `render` (one frame into a target), `collect` (GPU readbacks).
+//! The renderer: the one API the window, the tests, the benchmark and embedding applications
+//! drive — `new` (upload + pipelines), `render` / `render_views` (one frame of one or more
+//! [`View`]s into a target), `collect` (GPU readbacks).
 //!
 //! Every [`DrawMode`] shares the scene, the buffers and the pipelines; only what writes the
 //! draws differs. What a mode records on this adapter is its [`FramePlan`], resolved once when
-//! the renderer is made; `render` walks the plan's phases (one, or two with occlusion
-//! culling) and each pass records itself.
+//! the renderer is made; per view, the plan's [`FramePlan::schedule`] decides the steps, and
+//! the renderer walks them (`setup.rs`), each pass recording itself.
 
 pub mod plan;
 pub mod prewarm;
 mod setup;
 pub mod tag;
+pub mod view;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -23,37 +25,45 @@ use crate::gpu::GpuContext;
 use crate::gpu_scene::types::{FrameUniforms, GpuObject};
 use crate::gpu_scene::{check_scene, prepare, Layouts, PreparedScene, SceneBuffers, UploadError};
 use crate::passes::build::BuildPass;
-use crate::passes::cull::cpu::{CpuCounts, DrawnObject};
+use crate::passes::cull::cpu::CpuCounts;
 use crate::passes::cull::{CullPass, GpuCounters};
 use crate::passes::main::indirect::IndirectCall;
-use crate::passes::main::{bundle, MainPass, SurfaceInputs};
+use crate::passes::main::{MainPass, SurfaceInputs};
 use crate::passes::pyramid::{self, PyramidPass};
 use crate::passes::raster::{self, RasterPass};
 use crate::passes::scatter::{ObjectUpdates, ScatterPass, UploadStats};
 use crate::pipelines::PipelineError;
 use crate::scene::camera::frustum_planes;
 use crate::scene::{animation, Camera, Scene, Variant};
-use crate::tunables::{SOFT_MAX_RADIUS_PX, WORKGROUP_SIZE};
-pub use plan::{Capabilities, Detail, DrawMode, FramePlan, MainDraws};
-use setup::FrameSetup;
+use crate::tunables::{MAX_VIEWS, SOFT_MAX_RADIUS_PX, WORKGROUP_SIZE};
+pub use plan::{Capabilities, Detail, DrawMode, FramePlan, MainDraws, Step, ViewRequest, ViewSchedule};
 pub use tag::FrameTag;
+use view::ViewState;
+pub use view::{View, Viewport};
 
+/// Why a renderer could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum RendererError {
+    /// The scene does not fit the adapter's limits, or refers to what it does not have.
     #[error(transparent)]
     Upload(#[from] UploadError),
+    /// A pipeline failed to build.
     #[error(transparent)]
     Pipeline(#[from] PipelineError),
 }
 
-/// What one frame should show.
+/// What one frame should show. `camera`, `cull_camera` and `detail` are the frame's view for
+/// [`Renderer::render`]; [`Renderer::render_views`] takes the views apart ([`View`]) and
+/// reads the rest from here.
 #[derive(Clone, Copy, Debug)]
 pub struct FrameInput {
+    /// The camera the frame draws from.
     pub camera: Camera,
     /// Camera whose frustum culls; `None` culls with `camera` (set it to freeze culling).
     pub cull_camera: Option<Camera>,
     /// Animation time in seconds.
     pub time: f32,
+    /// How the draws are written.
     pub mode: DrawMode,
     /// `false` draws every object (for tests that prove culling happened): no frustum, size or
     /// occlusion test (levels of detail are still picked when `detail.lod` is on).
@@ -67,6 +77,7 @@ pub struct FrameInput {
 }
 
 impl FrameInput {
+    /// A frame of `camera` in `mode` at time 0, culled, with the default detail.
     pub fn new(camera: Camera, mode: DrawMode) -> Self {
         Self {
             camera,
@@ -84,24 +95,30 @@ impl FrameInput {
 /// CPU-side facts of one recorded frame.
 #[derive(Clone, Copy, Debug)]
 pub struct FrameStats {
+    /// The frame's number ([`Renderer::next_frame`] before it was recorded).
     pub frame: u64,
+    /// How its draws were written.
     pub mode: DrawMode,
+    /// Views the frame rendered.
+    pub views: u32,
+    /// Commands recorded per pass name (summed over the views).
     pub commands: FrameCommands,
     /// Encoder creation to `finish`, in ms.
     pub record_ms: f64,
     /// The `finish` call alone (where wgpu 27 encodes into the driver's command buffer), in ms.
     pub finish_ms: f64,
-    /// CPU frustum culling (cpu mode), in ms; 0 where the GPU culls.
+    /// CPU frustum culling (cpu mode), in ms, every view's; 0 where the GPU culls.
     pub cpu_cull_ms: f64,
+    /// The `submit` call, in ms (0 when the caller submits: [`Renderer::render_into`]).
     pub submit_ms: f64,
-    /// Visible objects known on the CPU (cpu and bundle modes); GPU modes report theirs
-    /// through [`Renderer::collect`].
+    /// Visible objects known on the CPU (cpu and bundle modes; the first view's); GPU modes
+    /// report theirs through [`Renderer::collect`].
     pub cpu_visible: Option<u32>,
-    /// What the CPU's culling counted (cpu and bundle modes).
+    /// What the CPU's culling counted (cpu and bundle modes; the first view's).
     pub cpu_counts: Option<CpuCounts>,
-    /// Whether the frame ran two culling phases (occlusion culling).
+    /// Whether the first view ran two culling phases (occlusion culling).
     pub two_phase: bool,
-    /// Whether the frame drew small objects with the compute rasteriser.
+    /// Whether the first view drew small objects with the compute rasteriser.
     pub soft: bool,
     /// The multi-draw call the GPU-driven modes used (gpu falls back to gpu-nocount's draws
     /// without the count feature).
@@ -111,18 +128,25 @@ pub struct FrameStats {
 /// GPU results of a frame, arriving a frame or two after it was submitted.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrameReadback {
+    /// The frame's number.
     pub frame: u64,
-    /// GPU-counted visible objects (GPU modes): the objects that pass the frustum and size
-    /// tests, the set the CPU baseline draws. Occlusion culling draws a subset of them.
+    /// GPU-counted visible objects of the first view (GPU modes): the objects that pass the
+    /// frustum and size tests, the set the CPU baseline draws. Occlusion culling draws a subset
+    /// of them.
     pub visible: Option<u32>,
-    /// Every GPU counter of the frame (GPU modes).
+    /// Every GPU counter of the first view (GPU modes).
     pub counters: Option<GpuCounters>,
+    /// Every view's GPU counters, by view index (GPU modes).
+    pub view_counters: [Option<GpuCounters>; MAX_VIEWS],
+    /// GPU time per pass (where the adapter has timestamps); a pass name that several views
+    /// recorded appears once per view.
     pub gpu: Option<GpuPassTimes>,
 }
 
 /// How to build a renderer.
 #[derive(Clone, Copy, Debug)]
 pub struct RendererOptions {
+    /// The format of the colour targets the renderer draws into.
     pub color_format: wgpu::TextureFormat,
     /// Cull workgroup size (tests use a tiny one to reach more than 65,535 workgroups with a
     /// scene that fits the storage limits).
@@ -133,11 +157,13 @@ pub struct RendererOptions {
     /// not only those the scene's materials read: for scenes that will change (live scenes).
     pub optional_inputs: bool,
     /// Draw small objects with the compute rasteriser (`passes::raster`) where the adapter
-    /// can; live scenes, whose materials may change under their objects, do not.
+    /// can.
     pub soft_raster: bool,
 }
 
 impl RendererOptions {
+    /// Prewarmed, the default workgroup size, the compute rasteriser where the adapter has
+    /// it, pipelines for the scene's surface inputs only.
     pub fn new(color_format: wgpu::TextureFormat) -> Self {
         Self { color_format, workgroup_size: WORKGROUP_SIZE, prewarm: true, optional_inputs: false, soft_raster: true }
     }
@@ -156,22 +182,28 @@ pub struct StartupTimes {
     pub total_ms: f64,
 }
 
+/// The engine: a scene on the GPU, every pass's pipelines, and the state of each view. Draws
+/// frames of one or more views in any [`DrawMode`].
 pub struct Renderer {
+    /// The bind group layouts every pipeline is built on.
     pub layouts: Arc<Layouts>,
+    /// The cull pass's pipelines.
     pub cull: CullPass,
+    /// The build pass's pipelines.
     pub build: BuildPass,
+    /// The main pass's pipelines (one per variant).
     pub main: MainPass,
-    /// The depth pyramid of the two-phase frames, fitted to the target's depth buffer.
-    pub pyramid: PyramidPass,
+    /// The depth pyramid's pipelines; each view builds its own pyramid ([`Renderer::pyramid`]).
+    pyramid: PyramidPass,
     /// Copies object records changed between frames into place, first in the frame.
     pub scatter: ScatterPass,
-    /// The compute rasteriser for small objects; `None` where the adapter lacks 64-bit
-    /// atomics, the scene's arena cannot be bound as storage, or the options turn it off.
+    /// The compute rasteriser's pipelines for small objects; `None` where the adapter lacks
+    /// 64-bit atomics, the scene's arena cannot be bound as storage, or the options turn it
+    /// off. Each view rasterises into its own visibility buffer ([`Renderer::raster`]).
     pub raster: Option<RasterPass>,
     /// The object records changed since the last frame ([`Renderer::set_object`]).
     updates: ObjectUpdates,
-    /// The view-projection the pyramid was last built with, while it holds a frame's depth.
-    pyramid_view_proj: Option<glam::Mat4>,
+    /// The scene's buffers, shared by every view.
     pub buffers: SceneBuffers,
     /// The scene in GPU order; its object indices are the ids every pass uses.
     pub prepared: PreparedScene,
@@ -183,17 +215,13 @@ pub struct Renderer {
     plans: [FramePlan; DrawMode::ALL.len()],
     /// Per-frame GPU pass times; `None` without `TIMESTAMP_QUERY`.
     timer: Option<GpuTimer>,
-    /// The bundle mode's recording and what its culling counted, made on its first frame and
-    /// replayed after.
-    bundle: Option<(bundle::RecordedBundle, CpuCounts)>,
-    /// The cpu mode's drawn objects, reused every frame.
-    visible_scratch: Vec<DrawnObject>,
-    /// The frame uniforms' bytes, reused every frame.
-    uniform_bytes: Vec<u8>,
+    /// Each view's state, by view index; grows to the most views a frame has rendered.
+    views: Vec<ViewState>,
     /// Number of the next frame; readbacks are matched to frames by it.
     frame_number: u64,
     /// Frames whose readbacks have partly arrived.
     pending: Vec<FrameReadback>,
+    /// What start-up cost.
     pub startup: StartupTimes,
 }
 
@@ -203,6 +231,7 @@ impl Renderer {
         Self::with_options(ctx, scene, &RendererOptions::new(color_format))
     }
 
+    /// A renderer whose cull and build passes run `workgroup_size` threads per workgroup.
     pub fn with_workgroup_size(
         ctx: &GpuContext,
         scene: &Scene,
@@ -213,7 +242,7 @@ impl Renderer {
     }
 
     /// Gets the pipelines (compiled on worker threads, each pass's in parallel) while the
-    /// scene is prepared and uploaded on this one, then prewarms.
+    /// scene is prepared and uploaded on this one, then prewarms where the options say so.
     pub fn with_options(ctx: &GpuContext, scene: &Scene, options: &RendererOptions) -> Result<Self, RendererError> {
         profile_function!();
         let start = Instant::now();
@@ -223,8 +252,7 @@ impl Renderer {
             let compile = scope.spawn(|| {
                 let start = Instant::now();
                 let (cull, build, main, pyramid, scatter, raster) = std::thread::scope(|passes| {
-                    let cull =
-                        passes.spawn(|| CullPass::new(&ctx.device, &ctx.pipelines, &layouts, options.workgroup_size));
+                    let cull = passes.spawn(|| CullPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let pyramid = passes.spawn(|| PyramidPass::new(&ctx.device, &ctx.pipelines, &layouts));
                     let scatter = passes.spawn(|| ScatterPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
@@ -252,16 +280,12 @@ impl Renderer {
             let (passes, pipelines_ms) = compile.join().expect("pipeline compilation thread panicked");
             (passes, prepared, buffers, pipelines_ms, upload_ms)
         });
-        let (cull, build, main, mut pyramid, scatter) = (passes.0?, passes.1?, passes.2?, passes.3?, passes.4?);
-        let mut raster = passes.5?.filter(|_| buffers.soft_buffers);
+        let (cull, build, main, pyramid, scatter) = (passes.0?, passes.1?, passes.2?, passes.3?, passes.4?);
+        let raster = passes.5?.filter(|_| buffers.soft_buffers);
         let updates = ObjectUpdates::new(&ctx.device, &layouts, &buffers, options.workgroup_size);
-        let prewarm_ms = if options.prewarm {
-            prewarm::prewarm(ctx, &cull, &build, &main, (&mut pyramid, raster.as_mut()), (&scatter, &updates), &buffers)
-        } else {
-            0.0
-        };
         let capabilities = Capabilities::of(ctx);
-        Ok(Self {
+        let first_view = ViewState::new(&ctx.device, &layouts, &buffers, &pyramid, raster.as_ref());
+        let mut renderer = Self {
             timer: GpuTimer::new(&ctx.device, &ctx.queue),
             plans: DrawMode::ALL.map(|mode| FramePlan::resolve(mode, capabilities)),
             layouts,
@@ -272,22 +296,36 @@ impl Renderer {
             scatter,
             raster,
             updates,
-            pyramid_view_proj: None,
             buffers,
             soft_records: soft_records(&prepared.objects),
             prepared,
-            bundle: None,
-            visible_scratch: Vec::new(),
-            uniform_bytes: Vec::new(),
+            views: vec![first_view],
             frame_number: 0,
             pending: Vec::new(),
-            startup: StartupTimes {
-                pipelines_ms,
-                upload_ms,
-                prewarm_ms,
-                total_ms: start.elapsed().as_secs_f64() * 1e3,
-            },
-        })
+            startup: StartupTimes { pipelines_ms, upload_ms, prewarm_ms: 0.0, total_ms: 0.0 },
+        };
+        if options.prewarm {
+            renderer.prewarm(ctx);
+        }
+        renderer.startup.total_ms = start.elapsed().as_secs_f64() * 1e3;
+        Ok(renderer)
+    }
+
+    /// Runs every pipeline once on `ctx`'s queue into a 1×1 target and waits
+    /// ([`prewarm::prewarm`]); returns the milliseconds it took (also in
+    /// [`Renderer::startup`]). [`Renderer::with_options`] calls it when its options say so; a
+    /// renderer made without calls it when its caller chooses (before the first frame).
+    pub fn prewarm(&mut self, ctx: &GpuContext) -> f64 {
+        let view = &mut self.views[0];
+        let passes = prewarm::Passes {
+            cull: &self.cull,
+            build: &self.build,
+            main: &self.main,
+            scatter: (&self.scatter, &self.updates),
+        };
+        let ms = prewarm::prewarm(ctx, &passes, &self.layouts, &self.buffers, view);
+        self.startup.prewarm_ms = ms;
+        ms
     }
 
     /// Replaces the scene; pipelines and layouts are kept.
@@ -307,15 +345,17 @@ impl Renderer {
         check_scene(scene, &ctx.limits)?;
         self.buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &self.layouts, scene, &prepared);
         self.updates.rebind(&ctx.device, &self.layouts, &self.buffers);
-        if let Some(raster) = self.raster.as_mut() {
-            raster.invalidate();
-        }
         if !self.buffers.soft_buffers {
             self.raster = None;
         }
+        for view in &mut self.views {
+            view.rebind(&ctx.device, &self.layouts, &self.buffers);
+            if self.raster.is_none() {
+                view.raster = None;
+            }
+        }
         self.soft_records = soft_records(&prepared.objects);
         self.prepared = prepared;
-        self.bundle = None;
         Ok(())
     }
 
@@ -327,7 +367,7 @@ impl Renderer {
         let old = std::mem::replace(&mut self.prepared.objects[id as usize], record);
         self.soft_records = self.soft_records - is_soft_record(&old) as u32 + is_soft_record(&record) as u32;
         self.updates.set(id, record);
-        self.bundle = None;
+        self.invalidate_bundle();
     }
 
     /// Uploads the records set since the last frame in one `write_buffer` (each id once);
@@ -337,6 +377,7 @@ impl Renderer {
         self.updates.flush(&ctx.device, &ctx.queue, &self.layouts, &self.buffers, &self.prepared.objects)
     }
 
+    /// Whether the adapter has timestamps, so [`FrameReadback::gpu`] arrives.
     pub fn has_timestamps(&self) -> bool {
         self.timer.is_some()
     }
@@ -356,9 +397,39 @@ impl Renderer {
         &self.plans[mode as usize]
     }
 
-    /// Forgets the recorded bundle so the next bundle frame records a fresh one.
+    /// Views whose state the renderer holds: the most any frame has rendered, at least one.
+    pub fn view_count(&self) -> usize {
+        self.views.len()
+    }
+
+    /// View `view`'s depth pyramid (built by its two-phase frames).
+    pub fn pyramid(&self, view: usize) -> &PyramidPass {
+        &self.views[view].pyramid
+    }
+
+    /// View `view`'s compute rasteriser, with its visibility buffer once a frame has drawn.
+    pub fn raster(&self, view: usize) -> Option<&RasterPass> {
+        self.views[view].raster.as_ref()
+    }
+
+    /// Forgets the recorded bundles so the next bundle frame records fresh ones.
     pub fn invalidate_bundle(&mut self) {
-        self.bundle = None;
+        for view in &mut self.views {
+            view.bundle = None;
+        }
+    }
+
+    /// What `view` of a frame of `input` records, and why: [`FramePlan::schedule`] with what
+    /// the renderer knows (a compute rasteriser and objects for it; whether the view's pyramid
+    /// still holds `depth` at `width` × `height`, for frozen culling).
+    fn schedule(&self, input: &FrameInput, view: &View, pyramid_current: bool) -> ViewSchedule {
+        self.plan(input.mode).schedule(&ViewRequest {
+            detail: view.detail,
+            cull_enabled: input.cull_enabled,
+            frozen: view.cull_camera.is_some(),
+            raster_available: self.raster.is_some() && self.soft_records > 0,
+            pyramid_current,
+        })
     }
 
     /// Whether a frame of `input` draws its small objects with the compute rasteriser: the
@@ -366,30 +437,38 @@ impl Renderer {
     /// `input.detail.soft` asks for it, and the drawing camera is the culling one (frozen
     /// culling judges sizes from another camera).
     pub fn soft_raster(&self, input: &FrameInput) -> bool {
-        self.raster.is_some()
-            && self.soft_records > 0
-            && self.plan(input.mode).soft_raster
-            && input.detail.soft
-            && input.cull_enabled
-            && input.cull_camera.is_none()
+        self.schedule(input, &View::of_input(input), false).soft
     }
 
     /// Whether a frame of `input` runs two culling phases.
     pub fn two_phase(&self, input: &FrameInput) -> bool {
-        self.plan(input.mode).phases(input.detail.occlusion).len() == 2
+        self.schedule(input, &View::of_input(input), false).two_phase()
     }
 
     /// The uniforms a frame with this input uses on a `width` × `height` target; the CPU
     /// culling reference reads the same.
     pub fn frame_uniforms(&self, input: &FrameInput, width: u32, height: u32) -> FrameUniforms {
+        let view = View::of_input(input);
+        self.view_uniforms(input, &view, &self.schedule(input, &view, false), width, height)
+    }
+
+    /// The uniforms of `view` in a frame of `input`, drawn into `width` × `height` pixels.
+    fn view_uniforms(
+        &self,
+        input: &FrameInput,
+        view: &View,
+        schedule: &ViewSchedule,
+        width: u32,
+        height: u32,
+    ) -> FrameUniforms {
         let aspect = width as f32 / height.max(1) as f32;
-        let view_proj = input.camera.view_proj(aspect);
-        let cull_camera = input.cull_camera.unwrap_or(input.camera);
+        let view_proj = view.camera.view_proj(aspect);
+        let cull_camera = view.cull_camera.unwrap_or(view.camera);
         let (_, _, dispatch_width) = dispatch_size(self.buffers.object_count, self.cull.workgroup_size());
         // Pixels per unit of size at distance 1: the projection's y scale times half the height.
         let pixels_per_unit = height as f32 * 0.5 / (cull_camera.fov_y * 0.5).tan();
-        let detail = input.detail;
-        let (pyramid_size, pyramid_levels) = if self.two_phase(input) {
+        let detail = view.detail;
+        let (pyramid_size, pyramid_levels) = if schedule.two_phase() {
             let (w, h) = pyramid::base_size(width, height);
             (glam::UVec2::new(w, h), pyramid::level_sizes(width, height).len() as u32)
         } else {
@@ -398,7 +477,7 @@ impl Renderer {
         FrameUniforms {
             view_proj,
             cull_planes: frustum_planes(cull_camera.view_proj(aspect)),
-            camera_position: input.camera.position.extend(1.0),
+            camera_position: view.camera.position.extend(1.0),
             light_direction: Vec3::new(0.4, 0.8, 0.45).normalize().extend(0.25),
             animation: animation::animation_table(input.time),
             object_count: self.buffers.object_count,
@@ -420,7 +499,7 @@ impl Renderer {
             encode_srgb: self.main.encodes_srgb as u32,
             occlusion_view_proj: view_proj,
             target_size: glam::Vec2::new(width as f32, height as f32),
-            soft_enabled: self.soft_raster(input) as u32,
+            soft_enabled: schedule.soft as u32,
             // Radius r·pixels_per_unit/d (on the view axis) at most SOFT_MAX_RADIUS_PX ⇔
             // r·soft_factor ≤ d; the cull pass adds the stretch off the axis.
             soft_factor: pixels_per_unit / SOFT_MAX_RADIUS_PX,
@@ -428,66 +507,94 @@ impl Renderer {
         }
     }
 
-    /// Records and submits one frame: the plan's passes in order.
+    /// Records and submits one frame of `input`'s one view.
     pub fn render(&mut self, ctx: &GpuContext, target: &FrameTarget<'_>, input: &FrameInput) -> FrameStats {
+        self.render_views(ctx, target, input, &[View::of_input(input)])
+    }
+
+    /// Records and submits one frame of `views`, in order, into `target` (each view into its
+    /// viewport, or all of it): every view culls, picks its levels, tests occlusion against
+    /// its own pyramid and draws on its own. `input` gives the frame's mode, time and debug
+    /// views; its camera and detail are not read. At most `tunables::MAX_VIEWS` views.
+    pub fn render_views(
+        &mut self,
+        ctx: &GpuContext,
+        target: &FrameTarget<'_>,
+        input: &FrameInput,
+        views: &[View],
+    ) -> FrameStats {
         #[cfg(feature = "profiling")]
         let tag = if puffin::are_scopes_on() { self.next_tag(input.mode).to_string() } else { String::new() };
         profile_scope!("render", &tag);
-        let frame = self.frame_number;
-        self.frame_number += 1;
-        let FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts, soft } = self.setup(ctx, target, input);
-
         let record_start = Instant::now();
-        let finish_start: Instant;
         // Lent to the frame's encoder while the passes (which borrow the renderer) record.
         let mut timer = self.timer.take();
-        let (command_buffer, commands) = {
+        let mut encoder = FrameEncoder::new(&ctx.device, "frame", timer.as_mut());
+        let (mut stats, finish_start, command_buffer) = {
             profile_scope!("record");
-            #[cfg(feature = "profiling")]
-            let encode_scope = puffin::profile_scope_custom!("encode");
-            let mut encoder = FrameEncoder::new(&ctx.device, "frame", timer.as_mut());
-            self.record_phases(&mut encoder, target, &plan, phases, keep_pyramid, soft);
-            if plan.cull.is_some() {
-                self.cull.copy_counters(&mut encoder, &self.buffers, frame);
-            }
+            let mut stats = self.record_frame(ctx, &mut encoder, target, input, views);
             let FrameEncoder { mut encoder, timer, commands } = encoder;
+            stats.commands = commands;
             if let Some(timer) = timer {
-                timer.resolve(&mut encoder, frame);
+                timer.resolve(&mut encoder, stats.frame);
             }
-            #[cfg(feature = "profiling")]
-            drop(encode_scope);
             // wgpu 27 encodes the recorded commands into the driver's command buffer here.
             profile_scope!("finish");
-            finish_start = Instant::now();
-            (encoder.finish(), commands)
+            let finish_start = Instant::now();
+            (stats, finish_start, encoder.finish())
         };
         self.timer = timer;
-        let finish_ms = finish_start.elapsed().as_secs_f64() * 1e3;
-        let record_ms = record_start.elapsed().as_secs_f64() * 1e3;
+        stats.finish_ms = finish_start.elapsed().as_secs_f64() * 1e3;
+        stats.record_ms = record_start.elapsed().as_secs_f64() * 1e3;
 
         let submit_start = Instant::now();
         {
             profile_scope!("submit", &tag);
             ctx.queue.submit([command_buffer]);
         }
-        let submit_ms = submit_start.elapsed().as_secs_f64() * 1e3;
-        self.cull.submitted();
+        stats.submit_ms = submit_start.elapsed().as_secs_f64() * 1e3;
+        self.submitted();
+        stats
+    }
+
+    /// Records one frame of `views` into the caller's `encoder`; the caller submits it, then
+    /// calls [`Renderer::submitted`] so that the frame's counters and pass times are read back
+    /// ([`Renderer::collect`]). The same passes and commands as [`Renderer::render_views`].
+    pub fn render_into(
+        &mut self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &FrameTarget<'_>,
+        input: &FrameInput,
+        views: &[View],
+    ) -> FrameStats {
+        profile_scope!("render into");
+        let record_start = Instant::now();
+        // The passes record through a FrameEncoder, which owns its encoder: the caller's is
+        // lent to it and given back, an unused one standing in meanwhile.
+        let stand_in = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("stand-in") });
+        let mut timer = self.timer.take();
+        let mut frame_encoder = FrameEncoder::new_with(std::mem::replace(encoder, stand_in), timer.as_mut());
+        let mut stats = self.record_frame(ctx, &mut frame_encoder, target, input, views);
+        let FrameEncoder { encoder: mut recorded, timer: frame_timer, commands } = frame_encoder;
+        stats.commands = commands;
+        if let Some(frame_timer) = frame_timer {
+            frame_timer.resolve(&mut recorded, stats.frame);
+        }
+        *encoder = recorded;
+        self.timer = timer;
+        stats.record_ms = record_start.elapsed().as_secs_f64() * 1e3;
+        stats
+    }
+
+    /// Call after submitting the encoder a [`Renderer::render_into`] recorded into: maps the
+    /// frame's readbacks. ([`Renderer::render`] calls it itself.)
+    pub fn submitted(&mut self) {
+        for view in &mut self.views {
+            view.counters.submitted();
+        }
         if let Some(timer) = self.timer.as_mut() {
             timer.submitted();
-        }
-        FrameStats {
-            frame,
-            mode: input.mode,
-            commands,
-            record_ms,
-            finish_ms,
-            cpu_cull_ms,
-            submit_ms,
-            cpu_visible: cpu_counts.map(|c| c.visible),
-            cpu_counts,
-            two_phase: phases.len() == 2,
-            soft,
-            indirect: plan.indirect().map(|d| d.call()),
         }
     }
 
@@ -495,10 +602,15 @@ impl Renderer {
     /// Never blocks; call [`GpuContext::wait_idle`] first to get everything submitted so far.
     pub fn collect(&mut self, device: &wgpu::Device) -> Vec<FrameReadback> {
         profile_scope!("collect readbacks");
-        for (frame, counters) in self.cull.collect(device) {
-            let entry = self.entry(frame);
-            entry.visible = Some(counters.visible);
-            entry.counters = Some(counters);
+        for index in 0..self.views.len() {
+            for (frame, counters) in self.views[index].counters.collect(device) {
+                let entry = self.entry(frame);
+                entry.view_counters[index] = Some(counters);
+                if index == 0 {
+                    entry.visible = Some(counters.visible);
+                    entry.counters = Some(counters);
+                }
+            }
         }
         if let Some(timer) = self.timer.as_mut() {
             let results = timer.collect(device);

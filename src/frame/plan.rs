@@ -1,14 +1,17 @@
 //! The ways of drawing ([`DrawMode`]) and what each records on a given adapter ([`FramePlan`]).
 //!
-//! This is the one place that maps (mode, adapter capabilities) to passes and calls: the
-//! renderer resolves a plan per mode once, when it is created, and every frame only reads it.
-//! Adding a pass means a field here and a line in `Renderer::render`.
+//! This is the one place that decides what a frame records. The renderer resolves a plan per
+//! mode once, when it is created, from (mode, adapter capabilities); per view of each frame,
+//! [`FramePlan::schedule`] turns it and the view's request (detail, frozen culling, whether
+//! the compute rasteriser and a current pyramid exist) into a [`ViewSchedule`]: the ordered
+//! [`Step`]s that `Renderer::render` walks. Adding a pass means its module, a [`Step`] and its
+//! place in [`FramePlan::schedule`], and its arm in the renderer's `record_step`.
 
 use crate::gpu::GpuContext;
 use crate::passes::cull::CullOutput;
 use crate::passes::main::indirect::IndirectDraws;
 use crate::passes::{build, cull, main, pyramid, raster, Phase};
-use crate::tunables::{DEFAULT_LOD_ERROR_PX, DEFAULT_MIN_PIXELS};
+use crate::tunables::{DEFAULT_LOD_ERROR_PX, DEFAULT_MIN_PIXELS, MAX_VIEW_PASSES};
 
 /// How much a frame draws, and how: level of detail, the size threshold, occlusion culling
 /// and the compute rasteriser for small objects. The default is all four on; [`Detail::FULL`] is all off (every object in the frustum at
@@ -51,9 +54,10 @@ impl Detail {
 /// The ways of drawing. Each has one kebab-case name (`gpu-nocount`), the same on the command
 /// line (clap), in JSON (serde) and in labels ([`DrawMode::name`]); `tests/cli.rs` checks that
 /// they agree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "app", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
+#[cfg_attr(feature = "app", value(rename_all = "kebab-case"))]
 pub enum DrawMode {
     /// GPU culling, per-batch draws compacted, `multi_draw_indexed_indirect_count`.
     Gpu,
@@ -190,25 +194,186 @@ impl FramePlan {
         }
     }
 
-    /// The names of the passes recorded, in order: wgpu labels, puffin scopes and timestamps
-    /// (`soft`: the frame uses the compute rasteriser).
-    pub fn pass_names(&self, occlusion: bool, soft: bool) -> Vec<&'static str> {
-        let mut names = Vec::new();
-        for &phase in self.phases(occlusion) {
-            if phase == Phase::Late {
-                names.push(pyramid::NAME);
+    /// Everything one view of a frame records, decided from this plan and what the frame asks
+    /// for: the phases, whether the compute rasteriser draws, whether a frozen view's pyramid
+    /// is kept, and the steps in order. The renderer only walks the result.
+    pub fn schedule(&self, request: &ViewRequest) -> ViewSchedule {
+        let phases = self.phases(request.detail.occlusion);
+        // The compute rasteriser needs batches to list small objects from, a renderer that has
+        // one and objects it may draw, and sizes judged from the drawing camera (frozen culling
+        // judges them from another).
+        let soft = self.soft_raster
+            && request.raster_available
+            && request.detail.soft
+            && request.cull_enabled
+            && !request.frozen;
+        // While culling is frozen, the second phase tests against the pyramid of the frozen
+        // view (built before the freeze, kept since), until a new depth buffer ends that.
+        let keep_pyramid = phases.len() == 2 && request.frozen && request.pyramid_current;
+        let mut schedule = ViewSchedule { phases, soft, keep_pyramid, steps: [Step::CopyCounters; MAX_STEPS], len: 0 };
+        for (index, &phase) in phases.iter().enumerate() {
+            // The compute rasteriser shades and resolves once a frame, in its last phase.
+            let last = index + 1 == phases.len();
+            if phase == Phase::Late && !keep_pyramid {
+                schedule.push(Step::Pyramid { soft });
             }
             if self.cull.is_some() {
-                names.push(phase.pass_name(cull::NAME, cull::LATE_NAME));
+                schedule.push(Step::Cull(phase));
             }
             if self.build {
-                names.push(phase.pass_name(build::NAME, build::LATE_NAME));
+                schedule.push(Step::Build(phase));
             }
-            if soft && self.soft_raster {
-                names.push(phase.pass_name(raster::NAME, raster::LATE_NAME));
+            if soft {
+                schedule.push(Step::Raster { phase, shade: last });
             }
-            names.push(phase.pass_name(main::NAME, main::LATE_NAME));
+            schedule.push(Step::Main { phase, resolve: soft && last });
         }
-        names
+        if self.cull.is_some() {
+            schedule.push(Step::CopyCounters);
+        }
+        schedule
+    }
+}
+
+/// What a view of a frame asks of its plan ([`FramePlan::schedule`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewRequest {
+    /// The view's detail (occlusion culling, the compute rasteriser, LOD, size culling).
+    pub detail: Detail,
+    /// `false` draws every object: no frustum, size or occlusion test.
+    pub cull_enabled: bool,
+    /// Culling is frozen: another camera culls than the one that draws.
+    pub frozen: bool,
+    /// The renderer has a compute rasteriser and the scene has objects it may draw.
+    pub raster_available: bool,
+    /// The view's pyramid was built with this view's depth buffer and is still valid (a frozen
+    /// view keeps testing against it).
+    pub pyramid_current: bool,
+}
+
+/// One step of a view's frame, in recording order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The depth pyramid from the first phase's depth (and the compute rasteriser's pixels
+    /// where `soft`).
+    Pyramid {
+        /// The compute rasteriser drew: level 0 also reads its visibility buffer.
+        soft: bool,
+    },
+    /// The cull pass of a phase.
+    Cull(Phase),
+    /// The build pass of a phase.
+    Build(Phase),
+    /// The compute rasteriser's pass of a phase.
+    Raster {
+        /// The phase.
+        phase: Phase,
+        /// The frame's last raster pass: it also shades every pixel the frame rasterised.
+        shade: bool,
+    },
+    /// The main (render) pass of a phase.
+    Main {
+        /// The phase.
+        phase: Phase,
+        /// The compute rasteriser's resolve first.
+        resolve: bool,
+    },
+    /// The view's counters copied into its readback ring (not a pass).
+    CopyCounters,
+}
+
+impl Step {
+    /// The pass's name (wgpu label, puffin scope, GPU timestamp), or `None` for a step that
+    /// opens no pass.
+    pub fn pass_name(self) -> Option<&'static str> {
+        match self {
+            Step::Pyramid { .. } => Some(pyramid::NAME),
+            Step::Cull(phase) => Some(phase.pass_name(cull::NAME, cull::LATE_NAME)),
+            Step::Build(phase) => Some(phase.pass_name(build::NAME, build::LATE_NAME)),
+            Step::Raster { phase, .. } => Some(phase.pass_name(raster::NAME, raster::LATE_NAME)),
+            Step::Main { phase, .. } => Some(phase.pass_name(main::NAME, main::LATE_NAME)),
+            Step::CopyCounters => None,
+        }
+    }
+}
+
+/// Steps of the fullest view: two phases of cull, build, raster and main, the pyramid, the
+/// counter copy.
+const MAX_STEPS: usize = MAX_VIEW_PASSES + 1;
+
+/// What one view of a frame records: the decisions and the steps that follow from them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewSchedule {
+    /// The culling phases (one, or two with occlusion culling).
+    pub phases: &'static [Phase],
+    /// Small objects go to the compute rasteriser.
+    pub soft: bool,
+    /// The second phase tests against the kept pyramid of a frozen culling view.
+    pub keep_pyramid: bool,
+    steps: [Step; MAX_STEPS],
+    len: usize,
+}
+
+impl ViewSchedule {
+    fn push(&mut self, step: Step) {
+        self.steps[self.len] = step;
+        self.len += 1;
+    }
+
+    /// The steps in recording order.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps[..self.len]
+    }
+
+    /// Whether the view runs two culling phases.
+    pub fn two_phase(&self) -> bool {
+        self.phases.len() == 2
+    }
+
+    /// The names of the passes recorded, in order: wgpu labels, puffin scopes and timestamps.
+    pub fn pass_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.steps().iter().filter_map(|step| step.pass_name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every plan's fullest view fits the per-view pass budget the timestamps are sized for.
+    #[test]
+    fn fullest_schedule_fits_the_pass_budget() {
+        for count_draws in [false, true] {
+            for mode in DrawMode::ALL {
+                let plan = FramePlan::resolve(mode, Capabilities { count_draws });
+                let request = ViewRequest {
+                    detail: Detail::default(),
+                    cull_enabled: true,
+                    frozen: false,
+                    raster_available: true,
+                    pyramid_current: false,
+                };
+                let schedule = plan.schedule(&request);
+                assert!(schedule.pass_names().count() <= MAX_VIEW_PASSES, "{mode}: {schedule:?}");
+                if mode == DrawMode::Gpu {
+                    let names: Vec<_> = schedule.pass_names().collect();
+                    assert_eq!(
+                        names,
+                        [
+                            "cull",
+                            "build",
+                            "raster",
+                            "main",
+                            "pyramid",
+                            "cull late",
+                            "build late",
+                            "raster late",
+                            "main late"
+                        ]
+                    );
+                    assert_eq!(names.len(), MAX_VIEW_PASSES, "MAX_VIEW_PASSES is the fullest view");
+                }
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@
 
 use std::time::Instant;
 
+use super::view::ViewState;
 use crate::gpu::commands::FrameEncoder;
 use crate::gpu::target::{depth_texture, FrameTarget};
 use crate::gpu::GpuContext;
@@ -16,21 +17,26 @@ use crate::gpu_scene::{Layouts, SceneBuffers};
 use crate::passes::build::BuildPass;
 use crate::passes::cull::CullPass;
 use crate::passes::main::MainPass;
-use crate::passes::pyramid::PyramidPass;
 use crate::passes::raster::RasterPass;
 use crate::passes::scatter::{ObjectUpdates, ScatterPass};
 
-/// Runs every pipeline once and waits; returns the milliseconds it took.
-/// The pyramid is fitted to the 1×1 prewarm depth buffer; the first two-phase frame fits it to
-/// its own.
-pub fn prewarm(
+/// The passes prewarming runs, besides the view's own pyramid and compute rasteriser.
+pub(crate) struct Passes<'a> {
+    pub cull: &'a CullPass,
+    pub build: &'a BuildPass,
+    pub main: &'a MainPass,
+    pub scatter: (&'a ScatterPass, &'a ObjectUpdates),
+}
+
+/// Runs every pipeline once with `view`'s bindings and waits; returns the milliseconds it
+/// took. The view's pyramid and visibility buffer are fitted to the 1×1 prewarm target; its
+/// first frame fits them to its own.
+pub(crate) fn prewarm(
     ctx: &GpuContext,
-    cull: &CullPass,
-    build: &BuildPass,
-    main: &MainPass,
-    (pyramid, raster): (&mut PyramidPass, Option<&mut RasterPass>),
-    (scatter, updates): (&ScatterPass, &ObjectUpdates),
+    passes: &Passes<'_>,
+    layouts: &Layouts,
     buffers: &SceneBuffers,
+    view: &mut ViewState,
 ) -> f64 {
     profile_function!();
     let start = Instant::now();
@@ -40,29 +46,30 @@ pub fn prewarm(
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: main.color_format,
+        format: passes.main.color_format,
         usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
         view_formats: &[],
     });
     let depth = depth_texture(&ctx.device, 1, 1);
     let (color, depth) = (color.create_view(&Default::default()), depth.create_view(&Default::default()));
     let mut frame = FrameEncoder::new(&ctx.device, "prewarm", None);
-    scatter.prewarm(&mut frame, updates);
-    cull.prewarm(&mut frame, buffers);
-    build.prewarm(&mut frame, buffers);
-    let raster = raster.map(|raster| {
-        raster.fit(&ctx.device, &Layouts::shared(&ctx.device, &ctx.pipelines), buffers, 1, 1);
-        raster.prewarm_compute(&mut frame, buffers);
+    passes.scatter.0.prewarm(&mut frame, passes.scatter.1);
+    passes.cull.prewarm(&mut frame, buffers, &view.gpu);
+    passes.build.prewarm(&mut frame, buffers, &view.gpu);
+    let raster = view.raster.as_mut().map(|raster| {
+        raster.fit(&ctx.device, layouts, buffers, 1, 1);
+        raster.prewarm_compute(&mut frame, buffers, &view.gpu);
         &*raster
     });
-    main.prewarm(
+    passes.main.prewarm(
         &mut frame,
         buffers,
+        &view.gpu,
         &FrameTarget { color: &color, depth: &depth, width: 1, height: 1, keep_color: false },
         raster,
     );
-    pyramid.resize(&ctx.device, &depth, 1, 1);
-    pyramid.prewarm(&mut frame, raster.map(RasterPass::pyramid_group));
+    view.pyramid.resize(&ctx.device, &depth, 1, 1);
+    view.pyramid.prewarm(&mut frame, raster.map(RasterPass::pyramid_group));
     ctx.queue.submit([frame.encoder.finish()]);
     ctx.wait_idle();
     start.elapsed().as_secs_f64() * 1e3

@@ -1,12 +1,15 @@
-//! The parts of a frame every way of submitting it shares: the set-up before recording
-//! (uniforms, depth pyramid, the CPU's culling) and the recording of the plan's phases;
-//! [`Renderer::render`] records into its own encoder and submits, [`Renderer::render_into`]
-//! records into the caller's.
+//! Recording a frame: the set-up of each view (its schedule, uniforms, pyramid and compute
+//! rasteriser fitted to its size, the CPU's culling for the modes that cull on the CPU), then
+//! the view's steps in the order its [`ViewSchedule`] lists them, then, for a view of part of
+//! the target, the copy of its pixels into place. [`Renderer::render_views`] records into its
+//! own encoder and submits; [`Renderer::render_into`] records into the caller's.
 
 use std::time::Instant;
 
-use super::{plan::MainDraws, FrameInput, FramePlan, FrameStats, Renderer};
-use crate::gpu::commands::FrameEncoder;
+use super::plan::{MainDraws, Step, ViewSchedule};
+use super::view::{View, ViewState};
+use super::{DrawMode, FrameInput, FrameStats, Renderer};
+use crate::gpu::commands::{FrameCommands, FrameEncoder};
 use crate::gpu::target::FrameTarget;
 use crate::gpu::GpuContext;
 use crate::passes::cull;
@@ -14,160 +17,202 @@ use crate::passes::cull::cpu::CpuCounts;
 use crate::passes::main::{bundle, Draws};
 use crate::passes::raster::RasterPass;
 use crate::passes::Phase;
+use crate::tunables::MAX_VIEWS;
 
-/// What [`Renderer::setup`] decided for one frame.
-pub(super) struct FrameSetup {
-    pub plan: FramePlan,
-    pub phases: &'static [Phase],
-    /// The second phase tests against the kept pyramid of a frozen culling view.
-    pub keep_pyramid: bool,
-    pub cpu_cull_ms: f64,
-    pub cpu_counts: Option<CpuCounts>,
-    /// Small objects go to the compute rasteriser (`Renderer::soft_raster`).
-    pub soft: bool,
+/// What the set-up of one view decided and did.
+struct ViewSetup {
+    schedule: ViewSchedule,
+    cpu_cull_ms: f64,
+    cpu_counts: Option<CpuCounts>,
 }
 
 impl Renderer {
-    /// Writes the frame's uniforms, fits the pyramid and does the CPU's culling for the modes
-    /// that cull on the CPU.
-    pub(super) fn setup(&mut self, ctx: &GpuContext, target: &FrameTarget<'_>, input: &FrameInput) -> FrameSetup {
+    /// Records every view of the frame into `encoder` (after the scatter of changed object
+    /// records); the caller resolves the timestamps and submits. `record_ms`, `finish_ms`,
+    /// `submit_ms` and `commands` are the caller's to fill.
+    pub(super) fn record_frame(
+        &mut self,
+        ctx: &GpuContext,
+        encoder: &mut FrameEncoder<'_>,
+        target: &FrameTarget<'_>,
+        input: &FrameInput,
+        views: &[View],
+    ) -> FrameStats {
+        assert!(
+            (1..=MAX_VIEWS).contains(&views.len()),
+            "a frame renders 1 to MAX_VIEWS ({MAX_VIEWS}) views, not {}",
+            views.len()
+        );
+        let frame = self.frame_number;
+        self.frame_number += 1;
         self.flush_object_updates(ctx);
-        let plan = *self.plan(input.mode);
-        let phases = plan.phases(input.detail.occlusion);
-        let soft = self.soft_raster(input);
-        if soft {
-            let raster = self.raster.as_mut().expect("soft_raster checks it");
+        while self.views.len() < views.len() {
+            let state = ViewState::new(&ctx.device, &self.layouts, &self.buffers, &self.pyramid, self.raster.as_ref());
+            self.views.push(state);
+        }
+        self.scatter.record(encoder, &mut self.updates);
+        let mut stats = FrameStats {
+            frame,
+            mode: input.mode,
+            views: views.len() as u32,
+            commands: FrameCommands::default(),
+            record_ms: 0.0,
+            finish_ms: 0.0,
+            cpu_cull_ms: 0.0,
+            submit_ms: 0.0,
+            cpu_visible: None,
+            cpu_counts: None,
+            two_phase: false,
+            soft: false,
+            indirect: self.plan(input.mode).indirect().map(|d| d.call()),
+        };
+        for (index, view) in views.iter().enumerate() {
+            // A view of part of the target draws into one of its own size first.
+            let viewport =
+                view.viewport.filter(|v| (v.x, v.y, v.width, v.height) != (0, 0, target.width, target.height));
+            let own = viewport.map(|v| {
+                let format = self.main.color_format;
+                let own = self.views[index].fit_own_target(&ctx.device, format, v.width.max(1), v.height.max(1));
+                (own.color.clone(), own.color_view.clone(), own.depth_view.clone())
+            });
+            let view_target = match &own {
+                Some((_, color, depth)) => {
+                    let v = viewport.expect("own targets are for viewports");
+                    FrameTarget { color, depth, width: v.width.max(1), height: v.height.max(1), keep_color: false }
+                }
+                None => FrameTarget { ..*target },
+            };
+            let setup = self.setup_view(ctx, &view_target, input, view, index);
+            self.record_view(encoder, &view_target, input.mode, &setup.schedule, index, frame);
+            if let (Some((texture, _, _)), Some(v)) = (&own, viewport) {
+                encoder.encoder.copy_texture_to_texture(
+                    texture.as_image_copy(),
+                    wgpu::TexelCopyTextureInfo {
+                        texture: target.color.texture(),
+                        mip_level: 0,
+                        origin: wgpu::Origin3d { x: v.x, y: v.y, z: 0 },
+                        aspect: wgpu::TextureAspect::All,
+                    },
+                    wgpu::Extent3d { width: v.width, height: v.height, depth_or_array_layers: 1 },
+                );
+            }
+            stats.cpu_cull_ms += setup.cpu_cull_ms;
+            if index == 0 {
+                stats.cpu_counts = setup.cpu_counts;
+                stats.cpu_visible = setup.cpu_counts.map(|c| c.visible);
+                stats.two_phase = setup.schedule.two_phase();
+                stats.soft = setup.schedule.soft;
+            }
+        }
+        stats
+    }
+
+    /// Decides view `index`'s schedule, writes its uniforms, fits its pyramid and compute
+    /// rasteriser to `target`, and does the CPU's culling for the modes that cull on the CPU.
+    fn setup_view(
+        &mut self,
+        ctx: &GpuContext,
+        target: &FrameTarget<'_>,
+        input: &FrameInput,
+        view: &View,
+        index: usize,
+    ) -> ViewSetup {
+        let state = &self.views[index];
+        let pyramid_current =
+            state.pyramid_view_proj.is_some() && state.pyramid.fits(target.depth, target.width, target.height);
+        let schedule = self.schedule(input, view, pyramid_current);
+        let mut uniforms = self.view_uniforms(input, view, &schedule, target.width, target.height);
+        let state = &mut self.views[index];
+        if schedule.soft {
+            let raster = state.raster.as_mut().expect("the schedule rasterises only where there is a rasteriser");
             raster.fit(&ctx.device, &self.layouts, &self.buffers, target.width, target.height);
         }
-        let mut uniforms = self.frame_uniforms(input, target.width, target.height);
-        // While culling is frozen, the second phase tests against the pyramid of the frozen
-        // view (built before the freeze, kept since), so what the frozen camera cannot see
-        // disappears too; a new depth buffer (first frame, resize) ends that.
-        let keep_pyramid = phases.len() == 2
-            && input.cull_camera.is_some()
-            && self.pyramid_view_proj.is_some()
-            && self.pyramid.fits(target.depth, target.width, target.height);
-        if keep_pyramid {
-            uniforms.occlusion_view_proj = self.pyramid_view_proj.expect("checked above");
-        } else if phases.len() == 2 {
+        if schedule.keep_pyramid {
+            // A frozen view tests against the pyramid of the view it froze (and what that
+            // camera cannot see disappears too).
+            uniforms.occlusion_view_proj = state.pyramid_view_proj.expect("kept only while current");
+        } else if schedule.two_phase() {
             // A new depth buffer (first frame, resize) gets a new pyramid before its first use.
-            self.pyramid.fit(&ctx.device, target.depth, target.width, target.height);
-            self.pyramid_view_proj = Some(uniforms.view_proj);
+            state.pyramid.fit(&ctx.device, target.depth, target.width, target.height);
+            state.pyramid_view_proj = Some(uniforms.view_proj);
         }
         {
             profile_scope!("write uniforms");
-            uniforms.write_to(&mut self.uniform_bytes);
-            ctx.queue.write_buffer(&self.buffers.frame, 0, &self.uniform_bytes);
+            uniforms.write_to(&mut state.uniform_bytes);
+            ctx.queue.write_buffer(&state.gpu.frame, 0, &state.uniform_bytes);
         }
 
         // The CPU's share of the modes it culls for: done before recording, as an application
         // would, and timed apart from it.
         let mut cpu_cull_ms = 0.0;
         let mut cpu_counts = None;
-        match plan.main {
+        let prepared = &self.prepared;
+        match self.plans[input.mode as usize].main {
             MainDraws::CpuBaseline => {
                 profile_scope!("cpu cull");
                 let start = Instant::now();
-                let prepared = &self.prepared;
-                let counts =
-                    cull::cpu::cull_into(&uniforms, &prepared.objects, &prepared.batches, &mut self.visible_scratch);
+                let counts = cull::cpu::cull_into(&uniforms, &prepared.objects, &prepared.batches, &mut state.visible);
                 cpu_cull_ms = start.elapsed().as_secs_f64() * 1e3;
                 cpu_counts = Some(counts);
             }
             MainDraws::Bundle => {
-                if self.bundle.is_none() {
+                if state.bundle.is_none() {
                     profile_scope!("record bundle");
-                    let (drawn, counts) = cull::cpu::cull(&uniforms, &self.prepared.objects, &self.prepared.batches);
-                    let recorded = bundle::record(&ctx.device, &self.main, &self.buffers, &self.prepared, &drawn);
-                    self.bundle = Some((recorded, counts));
+                    let (drawn, counts) = cull::cpu::cull(&uniforms, &prepared.objects, &prepared.batches);
+                    let recorded = bundle::record(&ctx.device, &self.main, &self.buffers, &state.gpu, prepared, &drawn);
+                    state.bundle = Some((recorded, counts));
                 }
-                cpu_counts = self.bundle.as_ref().map(|(_, counts)| *counts);
+                cpu_counts = state.bundle.as_ref().map(|(_, counts)| *counts);
             }
             MainDraws::Indirect(_) => {}
         }
-
-        FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts, soft }
+        ViewSetup { schedule, cpu_cull_ms, cpu_counts }
     }
 
-    /// Records the frame's passes: the scatter of changed object records, then every phase
-    /// of the plan (pyramid, cull, build and main passes).
-    pub(super) fn record_phases(
+    /// Records view `index`'s steps in its schedule's order.
+    fn record_view(
         &mut self,
         encoder: &mut FrameEncoder<'_>,
         target: &FrameTarget<'_>,
-        plan: &FramePlan,
-        phases: &'static [Phase],
-        keep_pyramid: bool,
-        soft: bool,
+        mode: DrawMode,
+        schedule: &ViewSchedule,
+        index: usize,
+        frame: u64,
     ) {
-        self.scatter.record(encoder, &mut self.updates);
-        let raster = if soft { self.raster.as_ref() } else { None };
-        for (index, &phase) in phases.iter().enumerate() {
-            // The compute rasteriser shades and resolves once a frame, in its last phase.
-            let last = index + 1 == phases.len();
-            let hiz = if phase == Phase::Late {
-                if !keep_pyramid {
-                    self.pyramid.record(encoder, raster.map(RasterPass::pyramid_group));
+        let plan = self.plans[mode as usize];
+        let state = &mut self.views[index];
+        let raster = state.raster.as_ref().filter(|_| schedule.soft);
+        for &step in schedule.steps() {
+            match step {
+                Step::Pyramid { soft } => {
+                    state.pyramid.record(encoder, raster.filter(|_| soft).map(RasterPass::pyramid_group));
                 }
-                self.pyramid.hiz_bind_group()
-            } else {
-                &self.buffers.hiz_placeholder
-            };
-            if let Some(output) = plan.cull {
-                self.cull.record(encoder, &self.buffers, output, phase, hiz);
+                Step::Cull(phase) => {
+                    let hiz = if phase == Phase::Late {
+                        state.pyramid.hiz_bind_group()
+                    } else {
+                        &self.buffers.hiz_placeholder
+                    };
+                    let output = plan.cull.expect("the schedule culls only where the plan does");
+                    self.cull.record(encoder, &self.buffers, &state.gpu, output, phase, hiz);
+                }
+                Step::Build(phase) => self.build.record(encoder, &self.buffers, &state.gpu, phase),
+                Step::Raster { phase, shade } => {
+                    let raster = raster.expect("the schedule rasterises only where there is a rasteriser");
+                    raster.record(encoder, &self.buffers, &state.gpu, phase, shade);
+                }
+                Step::Main { phase, resolve } => {
+                    let draws = match plan.main {
+                        MainDraws::Indirect(indirect) => Draws::Indirect(indirect, raster.filter(|_| resolve)),
+                        MainDraws::CpuBaseline => Draws::Baseline(&state.visible),
+                        MainDraws::Bundle => {
+                            Draws::Bundle(&state.bundle.as_ref().expect("the bundle was recorded in set-up").0)
+                        }
+                    };
+                    self.main.record(encoder, target, &self.buffers, &state.gpu, &self.prepared, draws, phase);
+                }
+                Step::CopyCounters => state.counters.copy(encoder, &self.buffers, frame),
             }
-            if plan.build {
-                self.build.record(encoder, &self.buffers, phase);
-            }
-            if let Some(raster) = raster {
-                raster.record(encoder, &self.buffers, phase, last);
-            }
-            let draws = match plan.main {
-                MainDraws::Indirect(indirect) => Draws::Indirect(indirect, raster.filter(|_| last)),
-                MainDraws::CpuBaseline => Draws::Baseline(&self.visible_scratch),
-                MainDraws::Bundle => Draws::Bundle(&self.bundle.as_ref().expect("the bundle was recorded above").0),
-            };
-            self.main.record(encoder, target, &self.buffers, &self.prepared, draws, phase);
-        }
-    }
-
-    /// Records one frame into the caller's `encoder`; the caller submits it. The same passes
-    /// and commands as [`Renderer::render`], without GPU timestamps or the counters' readback
-    /// (their buffers are mapped after a submit this renderer does not see), so
-    /// [`Renderer::collect`] reports nothing for these frames.
-    pub fn render_into(
-        &mut self,
-        ctx: &GpuContext,
-        encoder: &mut wgpu::CommandEncoder,
-        target: &FrameTarget<'_>,
-        input: &FrameInput,
-    ) -> FrameStats {
-        profile_scope!("render into");
-        let frame = self.frame_number;
-        self.frame_number += 1;
-        let FrameSetup { plan, phases, keep_pyramid, cpu_cull_ms, cpu_counts, soft } = self.setup(ctx, target, input);
-        let record_start = Instant::now();
-        // The passes record through a FrameEncoder, which owns its encoder: the caller's is
-        // lent to it and given back, an unused one standing in meanwhile.
-        let stand_in = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("stand-in") });
-        let mut frame_encoder =
-            FrameEncoder { encoder: std::mem::replace(encoder, stand_in), timer: None, commands: Default::default() };
-        self.record_phases(&mut frame_encoder, target, &plan, phases, keep_pyramid, soft);
-        let FrameEncoder { encoder: recorded, commands, .. } = frame_encoder;
-        *encoder = recorded;
-        FrameStats {
-            frame,
-            mode: input.mode,
-            commands,
-            record_ms: record_start.elapsed().as_secs_f64() * 1e3,
-            finish_ms: 0.0,
-            cpu_cull_ms,
-            submit_ms: 0.0,
-            cpu_visible: cpu_counts.map(|c| c.visible),
-            cpu_counts,
-            two_phase: phases.len() == 2,
-            soft,
-            indirect: plan.indirect().map(|d| d.call()),
         }
     }
 }

@@ -49,10 +49,16 @@ impl PassCommands {
 
 /// Commands of a whole frame, per pass name, in recording order. Fixed-size so a frame's
 /// statistics cost no allocation.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FrameCommands {
     passes: [(&'static str, PassCommands); MAX_PASSES],
     len: usize,
+}
+
+impl Default for FrameCommands {
+    fn default() -> Self {
+        Self { passes: [("", PassCommands::default()); MAX_PASSES], len: 0 }
+    }
 }
 
 impl FrameCommands {
@@ -116,6 +122,11 @@ pub struct FrameEncoder<'t> {
 impl<'t> FrameEncoder<'t> {
     pub fn new(device: &wgpu::Device, label: &str, timer: Option<&'t mut GpuTimer>) -> Self {
         let encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some(label) });
+        Self::new_with(encoder, timer)
+    }
+
+    /// Records into `encoder` (a caller's), with no command counted yet.
+    pub fn new_with(encoder: wgpu::CommandEncoder, timer: Option<&'t mut GpuTimer>) -> Self {
         Self { encoder, timer, commands: FrameCommands::default() }
     }
 

@@ -17,13 +17,19 @@ const QUERY_COUNT: u32 = 2 * MAX_PASSES as u32;
 ///
 /// The raw (begin, end) ticks of each pass are kept too: `profiling::clock` converts them to
 /// CPU time, so the puffin GPU lane shows when each pass ran, gaps included.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GpuPassTimes {
     passes: [(&'static str, f64); MAX_PASSES],
     /// (begin, end) timestamp of each pass in GPU ticks (`Queue::get_timestamp_period` ns
     /// each); (0, 0) where built from durations alone ([`GpuPassTimes::from_passes`]).
     ticks: [(u64, u64); MAX_PASSES],
     len: usize,
+}
+
+impl Default for GpuPassTimes {
+    fn default() -> Self {
+        Self { passes: [("", 0.0); MAX_PASSES], ticks: [(0, 0); MAX_PASSES], len: 0 }
+    }
 }
 
 impl GpuPassTimes {
@@ -36,9 +42,9 @@ impl GpuPassTimes {
         times
     }
 
-    /// The time of pass `name`, if the frame ran it.
+    /// The time of pass `name`, if the frame ran it: summed over the views that ran it.
     pub fn get(&self, name: &str) -> Option<f64> {
-        self.iter().find(|(n, _)| *n == name).map(|&(_, ms)| ms)
+        self.iter().filter(|(n, _)| *n == name).map(|&(_, ms)| ms).reduce(|a, b| a + b)
     }
 
     /// (pass name, ms) in recording order.

@@ -1,15 +1,13 @@
-//! The scene's GPU buffers and bind groups, created once per scene upload. Nothing here is
-//! re-created per frame: per frame only the frame uniforms are written and the counters
-//! cleared.
+//! The scene's GPU buffers and bind groups, created once per scene upload and shared by every
+//! view (`gpu_scene::view` has what each view owns). Nothing here is re-created per frame: per
+//! frame only the counters are cleared.
 
 use std::mem::size_of;
 
-use encase::ShaderSize;
-
-use super::layout::{Layouts, CULL_IO, FRAME, HIZ, SCENE};
+use super::layout::{Layouts, HIZ, SCENE};
 use super::prepare::PreparedScene;
 use super::textures::SceneTextures;
-use super::types::{FrameUniforms, GpuBatch, GpuMaterial, GpuObject, GpuVertex, DRAW_ARGS_SIZE};
+use super::types::{GpuBatch, GpuMaterial, GpuObject, GpuVertex, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::budget::DeviceBudget;
 use crate::scene::Scene;
@@ -227,19 +225,12 @@ pub struct SceneBuffers {
     /// frame (the draw counts again before the second phase), incremented by cull and build,
     /// read by main as the count buffer and copied out for stats.
     pub draw_counts: wgpu::Buffer,
-    /// Per object, 1 if the second culling phase found it visible: the first phase of the next
-    /// frame draws those. Zero at upload (the first frame draws everything in phase 2); read
-    /// and written by cull.
-    pub visibility: wgpu::Buffer,
-    /// `FrameUniforms`. Written by the CPU each frame; read by every pass.
-    pub frame: wgpu::Buffer,
-    pub frame_bind_group: wgpu::BindGroup,
+    /// Group `scene`: objects, instances, materials and the optional vertex inputs.
     pub scene_bind_group: wgpu::BindGroup,
     /// The `textures` group: every texture slot and the samplers (`gpu_scene::textures`).
     pub texture_bind_group: wgpu::BindGroup,
     /// Bytes of every texture slot with its mips, placeholders included.
     pub texture_bytes: u64,
-    pub cull_bind_group: wgpu::BindGroup,
     /// Group `hiz` bound to a 1×1 placeholder: what the cull and build pipelines bind where
     /// they do not test against a depth pyramid.
     pub hiz_placeholder: wgpu::BindGroup,
@@ -393,29 +384,8 @@ impl SceneBuffers {
                 mapped_at_creation: false,
             },
         );
-        let visibility = storage_buffer(
-            device,
-            "visibility",
-            &vec![0u8; object_count as usize * 4],
-            4,
-            wgpu::BufferUsages::COPY_SRC,
-        );
-        let frame = counted::buffer(
-            device,
-            &wgpu::BufferDescriptor {
-                label: Some("frame uniforms"),
-                size: FrameUniforms::SHADER_SIZE.get(),
-                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            },
-        );
         let textures = SceneTextures::upload(device, queue, scene, &prepared.textures);
 
-        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(FRAME.label),
-            layout: &layouts.frame,
-            entries: &[FRAME.buffer("frame", &frame)],
-        });
         let scene_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(SCENE.label),
             layout: &layouts.scene,
@@ -429,19 +399,6 @@ impl SceneBuffers {
             ],
         });
         let texture_bind_group = textures.bind_group(device, layouts);
-        let cull_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(CULL_IO.label),
-            layout: &layouts.cull_io,
-            entries: &[
-                CULL_IO.buffer("objects", &objects),
-                CULL_IO.buffer("batches", &batches),
-                CULL_IO.buffer("instances", &instances),
-                CULL_IO.buffer("batch_counts", &batch_counts),
-                CULL_IO.buffer("draws", &draws),
-                CULL_IO.buffer("draw_counts", &draw_counts),
-                CULL_IO.buffer("visibility", &visibility),
-            ],
-        });
         let hiz_placeholder = hiz_placeholder(device, layouts);
         Self {
             vertices,
@@ -453,14 +410,10 @@ impl SceneBuffers {
             batch_counts,
             draws,
             draw_counts,
-            visibility,
-            frame,
-            frame_bind_group,
             scene_bind_group,
             vertex_inputs,
             texture_bind_group,
             texture_bytes: textures.bytes,
-            cull_bind_group,
             hiz_placeholder,
             object_count,
             batch_count,

@@ -8,10 +8,12 @@ pub mod prepare;
 pub mod shader;
 pub mod textures;
 pub mod types;
+pub mod view;
 
 pub use buffers::{check_object_count, check_scene, device_budget, max_objects, SceneBuffers, UploadError};
 pub use layout::Layouts;
 pub use prepare::{prepare, PreparedScene, VariantRange};
+pub use view::ViewBuffers;
 
 use types::GpuVertex;
 

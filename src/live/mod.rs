@@ -397,6 +397,13 @@ impl LiveScene {
             .map(|(slot, _)| slot as u32)
     }
 
+    /// Whether the compute rasteriser may draw `object` (an object of [`LiveScene::scene_object`]):
+    /// its material's surface is one the compute path draws (`gpu_scene::prepare::soft_rasterisable`).
+    pub(crate) fn soft_rasterisable(&self, object: &Object) -> bool {
+        let material = self.materials.slots.get(object.material as usize).and_then(|s| s.value.as_ref());
+        material.is_some_and(crate::gpu_scene::prepare::soft_rasterisable)
+    }
+
     /// The plain [`Object`] of a live object (its handles as indices of [`Self::to_scene`]).
     pub fn scene_object(&self, slot: u32) -> Option<Object> {
         let o = self.objects.slots.get(slot as usize)?.value?;

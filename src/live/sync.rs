@@ -33,7 +33,7 @@ use crate::gpu_scene::prepare::{gpu_object_in, gpu_order, prepare};
 use crate::gpu_scene::types::GpuObject;
 use crate::gpu_scene::UploadError;
 use crate::scene::Object;
-use crate::tunables::{SOFT_BIT, VARIANT_COUNT};
+use crate::tunables::VARIANT_COUNT;
 
 /// Where a slot's object is on the GPU: its id and the run it is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,14 +168,16 @@ impl LiveSync {
                         break;
                     };
                     let object = live.scene_object(slot).expect("a placed slot holds an object");
-                    renderer.set_object(id, gpu_object_in(live.meshes(), false, &object, run, false));
+                    let soft = live.soft_rasterisable(&object);
+                    renderer.set_object(id, gpu_object_in(live.meshes(), false, &object, run, soft));
                     self.placements[slot as usize] = Placement { id, run: run_number };
                 }
                 Change::Moved(slot) => {
                     let placement = self.placements[slot as usize];
                     let Some(object) = live.scene_object(slot).filter(|_| placement != NOT_ON_GPU) else { continue };
                     let batch = self.runs[placement.run as usize].batch;
-                    renderer.set_object(placement.id, gpu_object_in(live.meshes(), false, &object, batch, false));
+                    let soft = live.soft_rasterisable(&object);
+                    renderer.set_object(placement.id, gpu_object_in(live.meshes(), false, &object, batch, soft));
                 }
             }
         }
@@ -244,12 +246,10 @@ impl LiveSync {
         }
         self.capacities = capacities;
 
+        // Each record says whether the compute rasteriser may draw it (`SOFT_BIT`), from its
+        // material and mesh as they are now: a material's values change only through a new
+        // layout (`Changes::tables`), and a placed or moved object's record is written again.
         let mut prepared = prepare(&scene);
-        // A live material's values may change under its objects (a texture added), which the
-        // compute rasteriser's resolve would not see: live objects go to the hardware.
-        for record in &mut prepared.objects {
-            record.animation &= !SOFT_BIT;
-        }
         self.placements.clear();
         self.placements.resize(live.object_capacity() as usize, NOT_ON_GPU);
         self.runs.clear();
@@ -280,11 +280,13 @@ impl LiveSync {
         renderer.set_prepared_scene(ctx, &scene, prepared)?;
         self.laid_out = true;
         let b = &renderer.buffers;
-        let upload_bytes = [&b.vertices, &b.indices, &b.objects, &b.batches, &b.materials, &b.instances, &b.visibility]
+        let upload_bytes = [&b.vertices, &b.indices, &b.objects, &b.batches, &b.materials, &b.instances]
             .iter()
             .map(|buffer| buffer.size())
             .sum::<u64>()
-            + b.texture_bytes;
+            + b.texture_bytes
+            // Each view's visibility bits, made again with the buffers.
+            + u64::from(b.object_count.max(1)) * 4 * renderer.view_count() as u64;
         Ok(ApplyStats { relaid: true, upload_bytes, objects_written: b.object_count })
     }
 

@@ -8,7 +8,7 @@
 use crate::gpu::commands::{dispatch_size, FrameEncoder};
 use crate::gpu_scene::layout::{Layouts, CULL_IO, FRAME, HIZ};
 use crate::gpu_scene::shader::PassShader;
-use crate::gpu_scene::SceneBuffers;
+use crate::gpu_scene::{SceneBuffers, ViewBuffers};
 use crate::passes::Phase;
 use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
 
@@ -44,10 +44,10 @@ impl BuildPass {
     }
 
     /// Runs each pipeline once (see `frame::prewarm`).
-    pub fn prewarm(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers) {
+    pub fn prewarm(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
         let mut pass = frame.compute_pass(NAME);
-        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
-        pass.set_bind_group(CULL_IO.index, &buffers.cull_bind_group);
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
+        pass.set_bind_group(CULL_IO.index, &view.cull_bind_group);
         pass.set_bind_group(HIZ.index, &buffers.hiz_placeholder);
         for pipeline in [&self.pipeline, &self.late] {
             pass.set_pipeline(pipeline);
@@ -55,13 +55,13 @@ impl BuildPass {
         }
     }
 
-    pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, phase: Phase) {
+    pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, view: &ViewBuffers, phase: Phase) {
         let name = phase.pass_name(NAME, LATE_NAME);
         profile_scope!(name);
         let mut pass = frame.compute_pass(name);
         pass.set_pipeline(if phase == Phase::Late { &self.late } else { &self.pipeline });
-        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
-        pass.set_bind_group(CULL_IO.index, &buffers.cull_bind_group);
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
+        pass.set_bind_group(CULL_IO.index, &view.cull_bind_group);
         pass.set_bind_group(HIZ.index, &buffers.hiz_placeholder);
         // The shader reads `dispatch_width` too; a batch count never needs a second dimension
         // (there are at most meshes × variants batches), so one row suffices.

@@ -132,6 +132,20 @@ impl PyramidPass {
 
     /// (Re)creates the pyramid and its bind groups for a `width` × `height` `depth` buffer (a
     /// single-sampled Depth32Float view with `TEXTURE_BINDING` usage).
+    /// The same pipelines and no pyramid yet: what a view starts with (each view reduces its
+    /// own depth buffer).
+    pub fn for_view(&self) -> Self {
+        Self {
+            reduce_depth: self.reduce_depth.clone(),
+            reduce_depth_soft: self.reduce_depth_soft.clone(),
+            reduce_level: self.reduce_level.clone(),
+            bind_group_layout: self.bind_group_layout.clone(),
+            hiz_layout: self.hiz_layout.clone(),
+            placeholder: self.placeholder.clone(),
+            levels: None,
+        }
+    }
+
     pub fn resize(&mut self, device: &wgpu::Device, depth: &wgpu::TextureView, width: u32, height: u32) {
         self.levels = Some(Levels::new(self, device, depth, width, height));
     }

@@ -38,7 +38,7 @@ use crate::gpu_scene::layout::{
     Group, Layouts, FRAME, PYRAMID_SOFT, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, SHADE_LIST, TEXTURES,
 };
 use crate::gpu_scene::shader::PassShader;
-use crate::gpu_scene::SceneBuffers;
+use crate::gpu_scene::{SceneBuffers, ViewBuffers};
 use crate::passes::Phase;
 use crate::pipelines::{compute_all, compute_spec, render_all, PipelineCache, PipelineError, RenderSpec};
 use crate::tunables::{
@@ -161,6 +161,21 @@ impl RasterPass {
         })
     }
 
+    /// The same pipelines and no visibility buffer yet: what a view starts with (each view
+    /// rasterises into a buffer of its own size).
+    pub fn for_view(&self) -> Self {
+        Self {
+            raster: self.raster.clone(),
+            raster_late: self.raster_late.clone(),
+            list_pixels: self.list_pixels.clone(),
+            list_arguments: self.list_arguments.clone(),
+            shade: self.shade.clone(),
+            shade_textured: self.shade_textured.clone(),
+            resolve: self.resolve.clone(),
+            pixels: None,
+        }
+    }
+
     /// Makes the visibility buffer and the shaded colours for a `width` × `height` target, and
     /// the bind groups over them and `buffers`, unless they fit already.
     pub fn fit(&mut self, device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers, width: u32, height: u32) {
@@ -252,7 +267,14 @@ impl RasterPass {
     /// the counts cleared first), the shade dispatches' arguments from the counts, and the two
     /// shade dispatches, a thread per listed pixel. Call after the phase's build pass, which
     /// writes the raster dispatch, and after [`RasterPass::fit`].
-    pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, phase: Phase, shade: bool) {
+    pub fn record(
+        &self,
+        frame: &mut FrameEncoder<'_>,
+        buffers: &SceneBuffers,
+        view: &ViewBuffers,
+        phase: Phase,
+        shade: bool,
+    ) {
         let name = phase.pass_name(NAME, LATE_NAME);
         profile_scope!(name);
         let pixels = self.pixels.as_ref().expect("fit before record");
@@ -263,7 +285,7 @@ impl RasterPass {
             frame.encoder.clear_buffer(&pixels.list, 0, Some(u64::from(SHADE_LIST_HEADER) * 4));
         }
         let mut pass = frame.compute_pass(name);
-        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
         pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
         pass.set_pipeline(if phase == Phase::Late { &self.raster_late } else { &self.raster });
@@ -288,10 +310,10 @@ impl RasterPass {
     /// Records the frame's resolve into its last main pass, before the draws: an indirect
     /// draw the build pass wrote, one full-screen triangle, or none where no object was
     /// listed.
-    pub fn resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers) {
+    pub fn resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
         let pixels = self.pixels.as_ref().expect("fit before resolve");
         pass.set_pipeline(&self.resolve);
-        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
         pass.draw_indirect(&buffers.draws, buffers.resolve_draw_offset());
     }
@@ -311,12 +333,12 @@ impl RasterPass {
 
     /// Runs each pipeline once on an empty list (see `frame::prewarm`); the resolve draws into
     /// `pass` nothing (the cleared buffer holds no pixel).
-    pub fn prewarm_compute(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers) {
+    pub fn prewarm_compute(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
         let pixels = self.pixels.as_ref().expect("fit before prewarm");
         frame.encoder.clear_buffer(&pixels.buffer, 0, None);
         frame.encoder.clear_buffer(&pixels.list, 0, Some(u64::from(SHADE_LIST_HEADER) * 4));
         let mut pass = frame.compute_pass(NAME);
-        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
         pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
         for pipeline in [&self.raster, &self.raster_late] {
@@ -337,9 +359,9 @@ impl RasterPass {
 
     /// The resolve pipeline, drawn once into `pass` over the cleared visibility buffer, so
     /// every pixel is discarded (see [`RasterPass::prewarm_compute`]).
-    pub fn prewarm_resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers) {
+    pub fn prewarm_resolve(&self, pass: &mut CountingRenderPass<'_>, view: &ViewBuffers) {
         let pixels = self.pixels.as_ref().expect("fit before prewarm");
-        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
         pass.set_pipeline(&self.resolve);
         pass.draw(0..3, 0..1);

@@ -448,7 +448,7 @@ impl Viewer {
             return None;
         }
         puffin::profile_scope!("pyramid readback");
-        let pyramid = &self.renderer.pyramid;
+        let pyramid = self.renderer.pyramid(0);
         let levels = pyramid.level_count();
         *level = (*level).min(levels - 1);
         let (width, height, gray) = pyramid.level_image(&self.ctx.device, &self.ctx.queue, *level);

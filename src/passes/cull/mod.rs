@@ -11,7 +11,7 @@ use crate::gpu::commands::{dispatch_size, FrameEncoder};
 use crate::gpu::readback::ReadbackRing;
 use crate::gpu_scene::layout::{Layouts, CULL_IO, FRAME, HIZ};
 use crate::gpu_scene::shader::PassShader;
-use crate::gpu_scene::SceneBuffers;
+use crate::gpu_scene::{SceneBuffers, ViewBuffers};
 use crate::passes::Phase;
 use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
 use crate::tunables::{
@@ -106,20 +106,19 @@ pub struct CullPass {
     /// Entries `cull_per_object_*`: one draw per object.
     per_object: PhasePipelines,
     workgroup_size: u32,
-    /// Copies of the counters (`draw_counts[COUNTER_VISIBLE..]`), by frame.
-    counters: ReadbackRing,
+}
+
+/// One view's copies of the counters (`draw_counts[COUNTER_VISIBLE..]`), by frame, read a
+/// frame or two late.
+pub struct CounterReadback {
+    ring: ReadbackRing,
 }
 
 const COUNTER_BYTES: u64 = COUNTER_SLOTS as u64 * 4;
 
 impl CullPass {
     /// Gets every pipeline from the cache, compiling them in parallel.
-    pub fn new(
-        device: &wgpu::Device,
-        cache: &PipelineCache,
-        layouts: &Layouts,
-        workgroup_size: u32,
-    ) -> Result<Self, PipelineError> {
+    pub fn new(cache: &PipelineCache, layouts: &Layouts, workgroup_size: u32) -> Result<Self, PipelineError> {
         let shader = SHADER.spec(workgroup_size);
         let entries = [
             (NAME, "cull"),
@@ -134,12 +133,7 @@ impl CullPass {
         let mut next = || pipelines.next().expect("one result per spec");
         let batches = PhasePipelines { only: next()?, early: next()?, late: next()? };
         let per_object = PhasePipelines { only: next()?, early: next()?, late: next()? };
-        Ok(Self {
-            batches,
-            per_object,
-            workgroup_size,
-            counters: ReadbackRing::new(device, "counter readback", COUNTER_BYTES),
-        })
+        Ok(Self { batches, per_object, workgroup_size })
     }
 
     pub fn workgroup_size(&self) -> u32 {
@@ -147,10 +141,10 @@ impl CullPass {
     }
 
     /// Runs each pipeline once (see `frame::prewarm`).
-    pub fn prewarm(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers) {
+    pub fn prewarm(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
         let mut pass = frame.compute_pass(NAME);
-        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
-        pass.set_bind_group(CULL_IO.index, &buffers.cull_bind_group);
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
+        pass.set_bind_group(CULL_IO.index, &view.cull_bind_group);
         pass.set_bind_group(HIZ.index, &buffers.hiz_placeholder);
         for pipeline in self.batches.all().into_iter().chain(self.per_object.all()) {
             pass.set_pipeline(pipeline);
@@ -166,6 +160,7 @@ impl CullPass {
         &self,
         frame: &mut FrameEncoder<'_>,
         buffers: &SceneBuffers,
+        view: &ViewBuffers,
         output: CullOutput,
         phase: Phase,
         hiz: &wgpu::BindGroup,
@@ -184,30 +179,37 @@ impl CullPass {
             CullOutput::Batches => self.batches.get(phase),
             CullOutput::PerObject => self.per_object.get(phase),
         });
-        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
-        pass.set_bind_group(CULL_IO.index, &buffers.cull_bind_group);
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
+        pass.set_bind_group(CULL_IO.index, &view.cull_bind_group);
         pass.set_bind_group(HIZ.index, hiz);
         let (x, y, _) = dispatch_size(buffers.object_count, self.workgroup_size);
         pass.dispatch(x, y);
     }
+}
 
-    /// Copies the frame's counters into the readback ring for `frame_number`; record it after
-    /// the frame's last cull and build passes.
-    pub fn copy_counters(&mut self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, frame_number: u64) {
-        if let Some(staging) = self.counters.begin(frame_number) {
+impl CounterReadback {
+    /// An empty ring of counter copies.
+    pub fn new(device: &wgpu::Device) -> Self {
+        Self { ring: ReadbackRing::new(device, "counter readback", COUNTER_BYTES) }
+    }
+
+    /// Copies the view's counters into the readback ring for `frame_number`; record it after
+    /// the view's last cull and build passes, before the next view's cull clears them.
+    pub fn copy(&mut self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, frame_number: u64) {
+        if let Some(staging) = self.ring.begin(frame_number) {
             let offset = COUNTER_VISIBLE as u64 * 4;
             frame.encoder.copy_buffer_to_buffer(&buffers.draw_counts, offset, staging, 0, COUNTER_BYTES);
         }
     }
 
-    /// Call after the submit that contains [`CullPass::copy_counters`].
+    /// Call after the submit that contains [`CounterReadback::copy`].
     pub fn submitted(&mut self) {
-        self.counters.submitted();
+        self.ring.submitted();
     }
 
     /// GPU counters of finished frames as (frame, counters), oldest first.
     pub fn collect(&mut self, device: &wgpu::Device) -> Vec<(u64, GpuCounters)> {
-        self.counters
+        self.ring
             .collect(device)
             .into_iter()
             .map(|(frame, bytes)| {

@@ -11,7 +11,7 @@ use super::MainPass;
 use crate::gpu::commands::PassCommands;
 use crate::gpu::target::DEPTH_FORMAT;
 use crate::gpu_scene::layout::{FRAME, SCENE, TEXTURES};
-use crate::gpu_scene::{PreparedScene, SceneBuffers};
+use crate::gpu_scene::{PreparedScene, SceneBuffers, ViewBuffers};
 use crate::passes::cull::cpu::DrawnObject;
 
 struct BundleSink<'m, 'e> {
@@ -46,6 +46,7 @@ pub fn record(
     device: &wgpu::Device,
     main: &MainPass,
     buffers: &SceneBuffers,
+    view: &ViewBuffers,
     prepared: &PreparedScene,
     visible: &[DrawnObject],
 ) -> RecordedBundle {
@@ -61,7 +62,7 @@ pub fn record(
         sample_count: 1,
         multiview: None,
     });
-    encoder.set_bind_group(FRAME.index, &buffers.frame_bind_group, &[]);
+    encoder.set_bind_group(FRAME.index, &view.frame_bind_group, &[]);
     encoder.set_bind_group(SCENE.index, &buffers.scene_bind_group, &[]);
     encoder.set_bind_group(TEXTURES.index, &buffers.texture_bind_group, &[]);
     encoder.set_vertex_buffer(0, buffers.vertices.slice(..));

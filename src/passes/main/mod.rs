@@ -13,7 +13,7 @@ use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::{depth_test, FrameTarget};
 use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
 use crate::gpu_scene::shader::PassShader;
-use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers};
+use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers, ViewBuffers};
 use crate::passes::cull::cpu::DrawnObject;
 use crate::passes::raster::RasterPass;
 use crate::passes::Phase;
@@ -249,11 +249,12 @@ impl MainPass {
         &self,
         frame: &mut FrameEncoder<'_>,
         buffers: &SceneBuffers,
+        view: &ViewBuffers,
         target: &FrameTarget<'_>,
         raster: Option<&RasterPass>,
     ) {
         let mut pass = self.begin(frame, NAME, target, LoadOps::Clear, wgpu::StoreOp::Discard);
-        Self::bind_scene(&mut pass, buffers);
+        Self::bind_scene(&mut pass, buffers, view);
         // The identity slot of object 0, or the padding element of an empty scene.
         let instance = if buffers.object_count > 0 { buffers.identity_base } else { 0 };
         for pipeline in &self.pipelines {
@@ -261,7 +262,7 @@ impl MainPass {
             pass.draw_indexed(0..3, 0, instance..instance + 1);
         }
         if let Some(raster) = raster {
-            raster.prewarm_resolve(&mut pass, buffers);
+            raster.prewarm_resolve(&mut pass, view);
         }
     }
 
@@ -272,6 +273,7 @@ impl MainPass {
         frame: &mut FrameEncoder<'_>,
         target: &FrameTarget<'_>,
         buffers: &SceneBuffers,
+        view: &ViewBuffers,
         prepared: &PreparedScene,
         draws: Draws<'_>,
         phase: Phase,
@@ -286,13 +288,13 @@ impl MainPass {
                 // draws either way): lavapipe (Mesa 22.3) applies the count of a preceding
                 // multi_draw_indexed_indirect_count to a draw_indirect that follows it.
                 if let Some(raster) = raster {
-                    raster.resolve(&mut pass, buffers);
+                    raster.resolve(&mut pass, buffers, view);
                 }
-                Self::bind_scene(&mut pass, buffers);
+                Self::bind_scene(&mut pass, buffers, view);
                 indirect::record(self, &mut pass, buffers, prepared, indirect);
             }
             Draws::Baseline(visible) => {
-                Self::bind_scene(&mut pass, buffers);
+                Self::bind_scene(&mut pass, buffers, view);
                 baseline::record(self, &mut pass, buffers, prepared, visible);
             }
             // A bundle sets its own bind groups and buffers: pass state does not reach it.
@@ -333,8 +335,8 @@ impl MainPass {
 
     /// Sets the three bind groups and the mesh arena's buffers: once per pass, they survive
     /// every `set_pipeline` because every variant uses the same layout.
-    fn bind_scene(pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers) {
-        pass.set_bind_group(FRAME.index, &buffers.frame_bind_group);
+    fn bind_scene(pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(SCENE.index, &buffers.scene_bind_group);
         pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
         pass.set_vertex_buffer(0, &buffers.vertices);

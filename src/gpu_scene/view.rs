@@ -1,0 +1,72 @@
+//! What one view of the frame owns on the GPU beside the scene's shared buffers: its frame
+//! uniforms (camera, culling planes, detail thresholds) and its visibility bits (what its second
+//! culling phase found visible, which its next first phase draws), with the bind groups over
+//! them. The views of a frame are recorded one after another into one encoder, so they share
+//! the scene's working buffers (`instances`, `batch_counts`, `draws`, `draw_counts`): each view's
+//! cull clears and refills them after the previous view's draws have read them.
+
+use encase::ShaderSize;
+
+use super::buffers::SceneBuffers;
+use super::layout::{Layouts, CULL_IO, FRAME};
+use super::types::FrameUniforms;
+use crate::gpu::counted;
+
+/// One view's uniforms and visibility bits, and the `frame` and `cull io` groups over them.
+pub struct ViewBuffers {
+    /// `FrameUniforms` of the view. Written by the CPU before each frame; read by every pass
+    /// the view records.
+    pub frame: wgpu::Buffer,
+    /// Group `frame` over [`ViewBuffers::frame`].
+    pub frame_bind_group: wgpu::BindGroup,
+    /// Per object, 1 if the view's second culling phase found it visible: its next first phase
+    /// draws those. Zero when made (the view's first frame draws everything in phase 2); read
+    /// and written by cull.
+    pub visibility: wgpu::Buffer,
+    /// Group `cull io`: the scene's shared buffers and this view's visibility bits.
+    pub cull_bind_group: wgpu::BindGroup,
+}
+
+impl ViewBuffers {
+    /// A view's buffers for `buffers`' scene; made again whenever the scene's buffers are.
+    pub fn new(device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers) -> Self {
+        let frame = counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("frame uniforms"),
+                size: FrameUniforms::SHADER_SIZE.get(),
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            },
+        );
+        let visibility = counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("visibility"),
+                // Bindings hold at least one element, even for an empty scene.
+                size: u64::from(buffers.object_count.max(1)) * 4,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            },
+        );
+        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(FRAME.label),
+            layout: &layouts.frame,
+            entries: &[FRAME.buffer("frame", &frame)],
+        });
+        let cull_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(CULL_IO.label),
+            layout: &layouts.cull_io,
+            entries: &[
+                CULL_IO.buffer("objects", &buffers.objects),
+                CULL_IO.buffer("batches", &buffers.batches),
+                CULL_IO.buffer("instances", &buffers.instances),
+                CULL_IO.buffer("batch_counts", &buffers.batch_counts),
+                CULL_IO.buffer("draws", &buffers.draws),
+                CULL_IO.buffer("draw_counts", &buffers.draw_counts),
+                CULL_IO.buffer("visibility", &visibility),
+            ],
+        });
+        Self { frame, frame_bind_group, visibility, cull_bind_group }
+    }
+}
