@@ -90,9 +90,14 @@ pub mod live;
 
 pub mod embed;
 
+#[cfg(feature = "bench")]
 pub mod bench;
+#[cfg(feature = "profiling")]
 pub mod profiling;
+#[cfg(feature = "viewer")]
 pub mod viewer;
 
-pub use frame::{Detail, DrawMode, FrameInput, Renderer};
+pub use frame::{
+    Detail, DrawMode, FrameInput, FrameReadback, FrameStats, Renderer, RendererError, RendererOptions, View, Viewport,
+};
 pub use gpu::{ContextOptions, GpuContext};

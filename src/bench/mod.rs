@@ -90,9 +90,10 @@ impl Default for BenchConfig {
 }
 
 /// How the benchmark waits for each frame's GPU work before the next frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "app", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
-#[value(rename_all = "kebab-case")]
+#[cfg_attr(feature = "app", value(rename_all = "kebab-case"))]
 pub enum GpuWait {
     /// Poll the device, keeping the thread busy between polls (`GpuContext::wait_idle_spinning`).
     Spin,

@@ -38,6 +38,7 @@ pub const FRAME_SCOPE: &str = "frame";
 /// The puffin thread name of the GPU lane.
 pub const GPU_LANE: &str = "GPU queue";
 /// `--puffin-http`'s address when none is given.
+#[cfg(feature = "puffin-http")]
 pub const DEFAULT_HTTP_ADDRESS: &str = "127.0.0.1:8585";
 
 /// The puffin scope of GPU pass `name`, registered on first use.
@@ -192,6 +193,8 @@ impl Capture {
 
 /// Serves puffin frames on `address` until dropped (`puffin_viewer --url ADDRESS` shows them
 /// live) and turns scopes on. Prints where, so a script or a test knows when to connect.
+/// (Feature `puffin-http`.)
+#[cfg(feature = "puffin-http")]
 pub fn serve(address: &str) -> anyhow::Result<puffin_http::Server> {
     let server = puffin_http::Server::new(address)
         .map_err(|error| anyhow::anyhow!("cannot serve puffin frames on {address}: {error:#}"))?;
