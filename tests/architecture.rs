@@ -147,3 +147,90 @@ fn no_module_uses_a_layer_above_it() {
         violations.join("\n")
     );
 }
+
+/// The crates that only the binary, the benchmark, the viewer and puffin profiling use: an
+/// embedder building with `default-features = false` must compile none of them.
+const APP_CRATES: &[&str] = &[
+    "winit",
+    "egui",
+    "egui-wgpu",
+    "egui-winit",
+    "puffin",
+    "puffin_egui",
+    "puffin_http",
+    "plotters",
+    "clap",
+    "indicatif",
+];
+
+/// The names of the packages in the library's normal (not dev, not build) dependency tree,
+/// on every target platform, with `features` (`None`: the default features). `cargo tree`
+/// resolves without compiling anything, from the lock file and the downloaded crates.
+fn dependency_tree(features: Option<&str>) -> Vec<String> {
+    let mut command = std::process::Command::new(env!("CARGO"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR")).args([
+        "tree",
+        "--offline",
+        "--target",
+        "all",
+        "-e",
+        "normal",
+        "--prefix",
+        "none",
+        "--format",
+        "{p}",
+    ]);
+    if let Some(features) = features {
+        command.args(["--no-default-features", "--features", features]);
+    }
+    let output = command.output().expect("run cargo tree");
+    assert!(
+        output.status.success(),
+        "cargo tree (features {features:?}) failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut names: Vec<String> = String::from_utf8(output.stdout)
+        .expect("cargo tree prints UTF-8")
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_owned)
+        .collect();
+    names.sort();
+    names.dedup();
+    // The root and wgpu are in every tree: an empty or garbled listing fails here, not silently.
+    for expected in ["multidraw", "wgpu"] {
+        assert!(names.iter().any(|n| n == expected), "cargo tree (features {features:?}) lists no {expected}");
+    }
+    names
+}
+
+/// Which of [`APP_CRATES`] a tree holds.
+fn app_crates_in(tree: &[String]) -> Vec<&'static str> {
+    APP_CRATES.iter().copied().filter(|name| tree.iter().any(|n| n == name)).collect()
+}
+
+#[test]
+fn the_library_alone_depends_on_no_app_crate() {
+    // Each feature brings exactly its own crates (`""`: `default-features = false`), and the
+    // default features (the binary) bring them all, so the check would notice a listing that
+    // stopped naming them.
+    let cases: &[(Option<&str>, &[&str])] = &[
+        (Some(""), &[]),
+        (Some("profiling"), &["puffin"]),
+        (Some("puffin-http"), &["puffin", "puffin_http"]),
+        (Some("bench"), &["puffin", "plotters"]),
+        (Some("viewer"), &["winit", "egui", "egui-wgpu", "egui-winit", "puffin", "puffin_egui"]),
+        (None, APP_CRATES),
+    ];
+    let mut wrong = Vec::new();
+    for &(features, expected) in cases {
+        let found = app_crates_in(&dependency_tree(features));
+        let mut expected = expected.to_vec();
+        expected.sort_by_key(|name| APP_CRATES.iter().position(|n| n == name));
+        if found != expected {
+            let features = features.map_or("the default features".to_owned(), |f| format!("features [{f}]"));
+            wrong.push(format!("with {features} the library depends on {found:?}, not {expected:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "Cargo.toml's features pull the wrong crates:\n{}", wrong.join("\n"));
+}
