@@ -26,12 +26,19 @@ run: deps
 # built first as programs: tests/embed.rs runs examples/embed (test mode builds them under a
 # hashed name). `--all-targets`
 # leaves out the doc tests (the crate docs' example), so they run next; the docs must build
-# without a warning.
+# without a warning. Last, the library as an embedder builds it (`default-features = false`):
+# every target that needs no feature is checked (no code generation) and must have no warning
+# either; the first time its dependencies are checked anew with fewer features (about a minute
+# on 2 cores), after that it takes seconds.
 test: deps test-deps
 	$(CARGO) build --examples
 	RUST_TEST_THREADS=1 $(CARGO) test --all-targets
 	RUST_TEST_THREADS=1 $(CARGO) test --doc
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
+	@log=$$(mktemp); $(CARGO) check --all-targets --no-default-features 2>$$log; status=$$?; cat $$log; \
+	if [ $$status -ne 0 ] || grep -q '^warning' $$log; then \
+		rm -f $$log; echo "cargo check --no-default-features: errors or warnings above" >&2; exit 1; \
+	fi; rm -f $$log
 
 bench: deps
 	$(CARGO) bench --bench record
