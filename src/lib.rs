@@ -1,18 +1,35 @@
+#![warn(missing_docs)]
 //! multidraw: a GPU-driven indirect drawing engine on wgpu.
 //!
-//! A compute pass culls every object against the camera frustum and writes
-//! `DrawIndexedIndirect` arguments; one render pass issues a constant number of
-//! `multi_draw_indexed_indirect(_count)` calls under one universal pipeline layout. A
-//! CPU-recorded baseline and render bundles draw the same frame for comparison.
+//! Compute passes cull every object (frustum, size, level of detail, and with occlusion
+//! culling a second phase against a depth pyramid) and write `DrawIndexedIndirect` arguments;
+//! the render passes issue a constant number of `multi_draw_indexed_indirect(_count)` calls
+//! under one universal pipeline layout, and a compute rasteriser draws the small objects. A
+//! CPU-recorded baseline and render bundles draw the same frame for comparison. A frame is
+//! an ordered list of [`View`]s, each culled and drawn on its own.
 //!
-//! Layers, each using only those listed before it (`tests/architecture.rs` enforces the order;
-//! docs/ARCHITECTURE.md draws it): [`text`] (user strings made safe to print) and [`output`]
-//! (every file written, checked first and written atomically); [`tunables`]; CPU data:
-//! [`mesh`], [`scene`]; GPU plumbing: [`pipelines`], [`gpu`]; [`gpu_scene`], the only layer
-//! that knows both; [`passes`], one module per pass; [`frame`], the renderer and its frame
-//! plan; [`live`], scenes edited through handles between frames; [`embed`], the engine on a
-//! caller's device and encoder; and the users of the
-//! renderer: [`profiling`], [`bench`](mod@bench), [`viewer`].
+//! # The public surface
+//!
+//! * [`Renderer`]: a scene on the GPU; [`Renderer::render`] (one view) and
+//!   [`Renderer::render_views`] draw frames of [`FrameInput`] and [`View`]s in a
+//!   [`DrawMode`] at a [`Detail`]; [`Renderer::collect`] returns each frame's
+//!   [`FrameReadback`] (GPU counters, pass times) a frame or two later, never stalling.
+//! * [`GpuContext`]: a headless device ([`GpuContext::headless`]) or the caller's.
+//! * [`scene`]: scenes and cameras, scene files and glTF models; [`mesh`]: meshes and their
+//!   levels of detail.
+//! * [`live`]: scenes edited through handles between frames; [`embed`]: the engine on a
+//!   caller's device, queue and encoder.
+//!
+//! The modules not shown here (passes, pipelines, GPU plumbing, the benchmark and the viewer)
+//! are public for the crate's own binary, tests and benchmarks, and carry no stability promise.
+//! Their layers are drawn in docs/ARCHITECTURE.md, and `tests/architecture.rs` keeps each
+//! from importing the ones above it.
+//!
+//! # Features
+//!
+//! The default features build the `multidraw` binary (benchmark, viewer, puffin UI). With
+//! `default-features = false` the crate is the engine alone, without winit, egui, puffin_http,
+//! plotters, clap or indicatif; `profiling` adds the puffin scopes.
 //!
 //! # Use it as a library
 //!
@@ -67,23 +84,31 @@ macro_rules! profile_function {
     };
 }
 
+#[doc(hidden)]
 pub mod text;
 
+#[doc(hidden)]
 pub mod output;
 
+#[doc(hidden)]
 pub mod tunables;
 
 pub mod mesh;
 pub mod scene;
 
+#[doc(hidden)]
 pub mod pipelines;
 
+#[doc(hidden)]
 pub mod gpu;
 
+#[doc(hidden)]
 pub mod gpu_scene;
 
+#[doc(hidden)]
 pub mod passes;
 
+#[doc(hidden)]
 pub mod frame;
 
 pub mod live;
@@ -91,13 +116,25 @@ pub mod live;
 pub mod embed;
 
 #[cfg(feature = "bench")]
+#[doc(hidden)]
 pub mod bench;
 #[cfg(feature = "profiling")]
+#[doc(hidden)]
 pub mod profiling;
 #[cfg(feature = "viewer")]
+#[doc(hidden)]
 pub mod viewer;
 
 pub use frame::{
-    Detail, DrawMode, FrameInput, FrameReadback, FrameStats, Renderer, RendererError, RendererOptions, View, Viewport,
+    Detail, DrawMode, FrameInput, FrameReadback, FrameStats, Renderer, RendererError, RendererOptions, StartupTimes,
+    View, Viewport,
 };
+pub use gpu::commands::{FrameCommands, PassCommands};
+pub use gpu::context::ContextError;
+pub use gpu::target::{FrameTarget, OffscreenTarget, COLOR_FORMAT, DEPTH_FORMAT};
+pub use gpu::timer::GpuPassTimes;
 pub use gpu::{ContextOptions, GpuContext};
+pub use gpu_scene::UploadError;
+pub use passes::cull::cpu::CpuCounts;
+pub use passes::cull::GpuCounters;
+pub use passes::main::indirect::IndirectCall;

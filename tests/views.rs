@@ -116,3 +116,27 @@ fn views_record_the_same_commands_at_any_object_count() {
     }
     assert_eq!(commands[0], commands[1], "two views at 1,000 and 8,000 objects record the same commands");
 }
+
+/// `multidraw render --views 2` draws the two views side by side and says what each saw; a
+/// view count the engine does not render is refused before any work, by name.
+#[test]
+fn render_takes_views_and_refuses_too_many() {
+    let out = common::output_dir().join("views-render-2.png");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_multidraw")).args(args).output().expect("run multidraw")
+    };
+    let path = out.to_str().expect("utf-8 path");
+    let output = run(&["render", "--objects", "2000", "--size", "192x108", "--views", "2", "--out", path]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "render --views 2 failed: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("views              2 side by side, visible "), "{stdout}");
+    let image = image::open(&out).expect("the frame was written").to_rgba8();
+    assert_eq!(image.dimensions(), (192, 108));
+    for (args, expected) in [(["--views", "9"], "1 to 8"), (["--views", "0"], "1 to 8")] {
+        let mut all = vec!["render", "--objects", "100", "--out", path];
+        all.extend(args);
+        let output = run(&all);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success() && stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}

@@ -61,7 +61,7 @@ fn draw_chart(report: &BenchReport, root: DrawingArea<BitMapBackend<'_>, Shift>)
     type Value = fn(&super::report::Row) -> Option<f64>;
     let panels: [(&str, Value); 2] = [
         ("CPU work per frame: record + CPU cull (ms, median)", |r| Some(r.cpu_record_ms.median + r.cpu_cull_ms.median)),
-        ("GPU time per frame (ms, median, timestamps)", |r| r.gpu_ms.map(|g| g.total)),
+        ("GPU time per frame (ms, median, timestamps)", |r| r.gpu_ms.as_ref().map(|g| g.total)),
     ];
     for (area, (caption, value)) in [left, right].into_iter().zip(panels.iter()) {
         let points: Vec<(f64, f64)> =

@@ -63,6 +63,23 @@ pub struct BenchConfig {
     /// Objects replaced per frame in a live copy of the scene (removed, added elsewhere, and
     /// as many more moved; `live::churn`); 0: the scene does not change.
     pub churn: usize,
+    /// Views side by side in each frame (`View::side_by_side`), each culled and drawn on its
+    /// own; 1: the scene's camera alone.
+    pub views: u32,
+    /// Degrees each further view is turned about the vertical axis.
+    pub view_turn: f32,
+}
+
+impl BenchConfig {
+    /// The views of a frame of `input`: its camera alone, or [`BenchConfig::views`] side by
+    /// side.
+    fn frame_views(&self, input: &FrameInput) -> Vec<crate::frame::View> {
+        if self.views <= 1 {
+            vec![crate::frame::View::of_input(input)]
+        } else {
+            crate::frame::View::side_by_side(input, self.views, self.view_turn, self.width, self.height)
+        }
+    }
 }
 
 /// The object counts `multidraw bench` sweeps by default.
@@ -85,6 +102,8 @@ impl Default for BenchConfig {
             detail: Detail::default(),
             compare_detail: false,
             churn: 0,
+            views: 1,
+            view_turn: 90.0,
         }
     }
 }
@@ -212,8 +231,9 @@ impl CountRun {
     ) -> Result<f64, BenchError> {
         self.prepare(ctx, mode)?;
         let input = FrameInput { detail, ..FrameInput::new(self.animated_scene.camera, mode) };
+        let views = config.frame_views(&input);
         let start = Instant::now();
-        self.renderer.render(ctx, &target.frame_target(), &input);
+        self.renderer.render_views(ctx, &target.frame_target(), &input, &views);
         wait(ctx, config.gpu_wait);
         let seconds = start.elapsed().as_secs_f64();
         let _ = self.renderer.collect(&ctx.device);
@@ -421,8 +441,9 @@ fn run_row(
                     upload.push(applied.upload_bytes);
                 }
             }
+            let views = config.frame_views(&input);
             let frame_start = Instant::now();
-            let stats = renderer.render(ctx, &target.frame_target(), &input);
+            let stats = renderer.render_views(ctx, &target.frame_target(), &input, &views);
             let frame_ms = frame_start.elapsed().as_secs_f64() * 1e3;
             lane.submitted(tag);
             {
@@ -477,7 +498,11 @@ fn run_row(
         };
         let median = |pass: &str| timed(pass).unwrap_or(0.0);
         use crate::passes::{build, cull, main, pyramid, raster};
+        let mut names: Vec<&str> = gpu.iter().flat_map(|g| g.iter().map(|&(name, _)| name)).collect();
+        names.sort_unstable();
+        names.dedup();
         GpuMs {
+            passes: names.into_iter().filter_map(|name| Some((name.to_string(), timed(name)?))).collect(),
             cull: median(cull::NAME),
             build: median(build::NAME),
             main: median(main::NAME),
@@ -526,6 +551,7 @@ fn run_row(
         drawn: counts.drawn,
         levels: counts.levels,
         churn: churn.map_or(0, |(_, _, changes)| changes),
+        views: config.views,
         upload_bytes: upload.get(upload.len() / 2).copied().unwrap_or(0),
         cpu_apply_ms: Stat::of(&apply),
         cpu_edit_ms: Stat::of(&edit),

@@ -48,9 +48,13 @@ pub struct AdapterJson {
 
 /// Median GPU time of each pass, in ms, from timestamp queries. `cull`, `build` and `main` are
 /// the first (or only) phase; the second phase's passes and the pyramid are present where the
-/// row ran them. `total` is every pass of the frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// row ran them. `total` is every pass of the frame. `passes` has every pass the frame
+/// recorded by its name (wgpu label = puffin scope = timestamp), from the frame's pass list:
+/// a new pass appears there without a field of its own.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GpuMs {
+    #[serde(default)]
+    pub passes: std::collections::BTreeMap<String, f64>,
     pub cull: f64,
     pub build: f64,
     pub main: f64,
@@ -141,6 +145,10 @@ pub struct Row {
     /// moved); 0 for a scene that does not change.
     #[serde(default)]
     pub churn: usize,
+    /// Views side by side in each frame (`--views`); the counts and visible objects are the
+    /// first view's, the GPU pass times every view's.
+    #[serde(default = "one_view")]
+    pub views: u32,
     /// Bytes the changes uploaded per frame, median.
     #[serde(default)]
     pub upload_bytes: u64,
@@ -279,4 +287,9 @@ impl BenchReport {
         }
         (problems, tolerated)
     }
+}
+
+/// The default of [`Row::views`] in reports written before views existed.
+fn one_view() -> u32 {
+    1
 }

@@ -146,7 +146,7 @@ impl FrameMeasure {
     /// The row's median frame time by this measure, in ms.
     pub fn of(self, row: &Row) -> f64 {
         match self {
-            Self::Timestamps => row.gpu_ms.map_or(0.0, |g| g.total),
+            Self::Timestamps => row.gpu_ms.as_ref().map_or(0.0, |g| g.total),
             Self::WallClock => row.wall_ms.median,
         }
     }
@@ -374,6 +374,7 @@ mod tests {
             cpu_cull_ms: stat(if mode == DrawMode::Cpu { 4.0 } else { 0.0 }),
             cpu_frame_ms: stat(cpu_frame),
             gpu_ms: gpu_total.map(|total| GpuMs {
+                passes: Default::default(),
                 cull: 0.1,
                 build: 0.1,
                 main: total - 0.2,
@@ -400,6 +401,7 @@ mod tests {
             drawn: [1_234_567, 123_456],
             levels: Default::default(),
             churn: 0,
+            views: 1,
             upload_bytes: 0,
             cpu_apply_ms: Stat::default(),
             cpu_edit_ms: Stat::default(),

@@ -66,6 +66,8 @@ pub struct BenchArgs {
     /// copy of the scene; the table adds the upload bytes and CPU time of applying them.
     #[arg(long, default_value_t = 0)]
     churn: usize,
+    #[command(flatten)]
+    views: super::views::ViewArgs,
     /// Print every column (p95 of every time, the build pass, occluded objects, the timestamps'
     /// coverage, bind-group sets): about 260 characters wide; the default table fits 160.
     #[arg(long)]
@@ -98,6 +100,7 @@ fn parse_object_count(text: &str) -> Result<u32, String> {
 }
 
 pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
+    args.views.check(args.size.width)?;
     if args.scene.is_some() && args.objects.is_some() {
         anyhow::bail!("--objects sweeps the embedded default scene; a scene file sets its own counts");
     }
@@ -128,6 +131,8 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
         detail: args.detail.detail(),
         compare_detail: args.compare_detail,
         churn: args.churn,
+        views: args.views.views,
+        view_turn: args.views.view_turn,
     };
     let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
     let _server = args.puffin_http.serve()?;

@@ -11,6 +11,7 @@ mod puffin_summary;
 mod render;
 mod soak;
 mod view;
+mod views;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};

@@ -40,6 +40,8 @@ pub struct RenderArgs {
     detail: DetailArgs,
     #[command(flatten)]
     load: super::load::LoadArgs,
+    #[command(flatten)]
+    views: super::views::ViewArgs,
     /// Colour objects by their level of detail (white: level 0, then blue, green, yellow,
     /// orange, red).
     #[arg(long)]
@@ -54,6 +56,7 @@ pub struct RenderArgs {
 }
 
 pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
+    args.views.check(args.size.width)?;
     // Before the device and the scene: a bad path costs nothing to find.
     output::check(&args.out, Format::Png)?;
     if let Some(path) = &args.pyramid_out {
@@ -93,17 +96,18 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
             "--pyramid-level needs the depth pyramid: occlusion culling on (the default) and a GPU-culled mode"
         );
     }
+    let views = args.views.views(&input, args.size.width, args.size.height);
     if renderer.two_phase(&input) {
         // Occlusion culling's first phase draws what the previous frame saw: render the frame
         // twice before (the first finds everything visible against an empty pyramid, the
         // second sorts out what is hidden), so the printed frame is a steady one, as in an
         // animation.
         for _ in 0..2 {
-            renderer.render(&ctx, &target.frame_target(), &input);
+            renderer.render_views(&ctx, &target.frame_target(), &input, &views);
             ctx.wait_idle();
         }
     }
-    let stats = renderer.render(&ctx, &target.frame_target(), &input);
+    let stats = renderer.render_views(&ctx, &target.frame_target(), &input, &views);
     ctx.wait_idle();
     let readbacks = renderer.collect(&ctx.device);
     let readback = readbacks.iter().find(|r| r.frame == stats.frame);
@@ -138,6 +142,15 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     println!("mode               {}", args.mode);
     println!("objects            {}", renderer.buffers.object_count);
     println!("visible objects    {}", visible.map_or("unknown".into(), |v| v.to_string()));
+    if views.len() > 1 {
+        let per_view: Vec<String> = (0..views.len())
+            .map(|k| match readback.and_then(|r| r.view_counters[k]) {
+                Some(c) => c.visible.to_string(),
+                None => "unknown".into(),
+            })
+            .collect();
+        println!("views              {} side by side, visible {}", views.len(), per_view.join(" / "));
+    }
     let detail = input.detail;
     println!(
         "detail             lod {} (error {} px), min size {} px, occlusion {}, soft raster {}",

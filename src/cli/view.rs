@@ -60,6 +60,8 @@ pub struct ViewArgs {
     detail: DetailArgs,
     #[command(flatten)]
     load: super::load::LoadArgs,
+    #[command(flatten)]
+    views: super::views::ViewArgs,
     /// Start with objects coloured by level of detail (the panel toggles it).
     #[arg(long)]
     lod_colors: bool,
@@ -69,6 +71,7 @@ pub struct ViewArgs {
 }
 
 pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
+    args.views.check(args.size.width)?;
     if args.mode == DrawMode::Bundle {
         anyhow::bail!(
             "the viewer has no bundle mode: a bundle freezes the visible set, which a moving camera invalidates"
@@ -105,6 +108,7 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
             resize_test: args.resize_test,
             panel_layout: args.panel_layout.clone(),
         },
+        views: (args.views.views, args.views.view_turn),
     });
     // Saved even when the viewer failed: the profile of a failing run is worth keeping.
     if let (Some(path), Some(capture)) = (&args.puffin, &capture) {

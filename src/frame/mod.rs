@@ -186,26 +186,34 @@ pub struct StartupTimes {
 /// frames of one or more views in any [`DrawMode`].
 pub struct Renderer {
     /// The bind group layouts every pipeline is built on.
+    #[doc(hidden)]
     pub layouts: Arc<Layouts>,
     /// The cull pass's pipelines.
+    #[doc(hidden)]
     pub cull: CullPass,
     /// The build pass's pipelines.
+    #[doc(hidden)]
     pub build: BuildPass,
     /// The main pass's pipelines (one per variant).
+    #[doc(hidden)]
     pub main: MainPass,
     /// The depth pyramid's pipelines; each view builds its own pyramid ([`Renderer::pyramid`]).
     pyramid: PyramidPass,
     /// Copies object records changed between frames into place, first in the frame.
+    #[doc(hidden)]
     pub scatter: ScatterPass,
     /// The compute rasteriser's pipelines for small objects; `None` where the adapter lacks
     /// 64-bit atomics, the scene's arena cannot be bound as storage, or the options turn it
     /// off. Each view rasterises into its own visibility buffer ([`Renderer::raster`]).
+    #[doc(hidden)]
     pub raster: Option<RasterPass>,
     /// The object records changed since the last frame ([`Renderer::set_object`]).
     updates: ObjectUpdates,
     /// The scene's buffers, shared by every view.
+    #[doc(hidden)]
     pub buffers: SceneBuffers,
     /// The scene in GPU order; its object indices are the ids every pass uses.
+    #[doc(hidden)]
     pub prepared: PreparedScene,
     /// Records of `prepared.objects` the compute rasteriser may draw (`SOFT_BIT`), kept by
     /// [`Renderer::set_object`]: with none (a live scene's objects all go to the hardware) no
@@ -312,7 +320,7 @@ impl Renderer {
     }
 
     /// Runs every pipeline once on `ctx`'s queue into a 1×1 target and waits
-    /// ([`prewarm::prewarm`]); returns the milliseconds it took (also in
+    /// (`frame::prewarm`); returns the milliseconds it took (also in
     /// [`Renderer::startup`]). [`Renderer::with_options`] calls it when its options say so; a
     /// renderer made without calls it when its caller chooses (before the first frame).
     pub fn prewarm(&mut self, ctx: &GpuContext) -> f64 {

@@ -3,7 +3,7 @@
 //! of views; each culls, picks levels, tests occlusion against its own depth pyramid and draws
 //! on its own, with the passes its [`ViewSchedule`](super::plan::ViewSchedule) names.
 //!
-//! Per view the renderer keeps a [`ViewState`]: the view's uniforms and visibility bits
+//! Per view the renderer keeps a `ViewState`: the view's uniforms and visibility bits
 //! ([`ViewBuffers`]), its depth pyramid, its compute rasteriser's visibility buffer, its counter
 //! readbacks, the CPU modes' drawn lists and bundle, and, for a view of part of the target, a
 //! target of the view's own size that is copied into its rectangle when the view is done. So a

@@ -41,7 +41,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
-use crate::frame::{Detail, DrawMode, FrameInput, Renderer};
+use crate::frame::{Detail, DrawMode, FrameInput, Renderer, View};
 use crate::gpu::{ContextOptions, GpuContext};
 use crate::profiling::{GpuLane, FRAME_SCOPE};
 use crate::scene::Scene;
@@ -76,6 +76,9 @@ pub struct ViewerOptions {
     pub pyramid_level: Option<u32>,
     /// A scripted run; `ViewerScript::default()` for an interactive session.
     pub script: ViewerScript,
+    /// Views side by side (`--views`), each culled and drawn on its own, and the degrees each
+    /// further one is turned about the vertical axis.
+    pub views: (u32, f32),
 }
 
 /// What a scripted run does: stop after a number of frames, save its last frame, and the
@@ -170,6 +173,8 @@ pub(crate) struct Viewer {
     requested_size: PhysicalSize<u32>,
     /// The panel's layout over the frames, kept when the script asks for it.
     panel_layout: Option<PanelLayoutLog>,
+    /// Views side by side and the turn between them (`ViewerOptions::views`).
+    views: (u32, f32),
 }
 
 struct App {
@@ -298,6 +303,9 @@ impl Viewer {
         .map_err(|_| crate::gpu::ContextError::NoAdapter { backends: "any that can present to this window".into() })?;
         let ctx = GpuContext::from_adapter(instance, adapter, &options.context)?;
         let surface = SurfaceState::new(surface, &ctx, window.inner_size())?;
+        if options.views.0 > 1 && !surface.takes_copies() {
+            anyhow::bail!("--views {}: this window's surface cannot be copied into (no COPY_DST)", options.views.0);
+        }
         let renderer = Renderer::new(&ctx, &options.scene, surface.format())?;
         let egui = EguiLayer::new(&window, &ctx, surface.format());
         let lane = GpuLane::new(&ctx);
@@ -332,6 +340,7 @@ impl Viewer {
             script: options.script.clone(),
             requested_size,
             panel_layout: options.script.panel_layout.as_ref().map(|_| PanelLayoutLog::default()),
+            views: options.views,
             ctx,
         })
     }
@@ -401,7 +410,13 @@ impl Viewer {
         };
         let two_phase = self.renderer.two_phase(&input);
         self.lane.submitted(self.renderer.next_tag(input.mode));
-        let stats = self.renderer.render(&self.ctx, &self.surface.frame_target(&view), &input);
+        let frame_target = self.surface.frame_target(&view);
+        let views = if self.views.0 > 1 {
+            View::side_by_side(&input, self.views.0, self.views.1, frame_target.width, frame_target.height)
+        } else {
+            vec![View::of_input(&input)]
+        };
+        let stats = self.renderer.render_views(&self.ctx, &frame_target, &input, &views);
         self.stats.record_frame(&stats);
         if let Some(path) = self.screenshots.scene_path(last) {
             puffin::profile_scope!("screenshot");

@@ -33,10 +33,11 @@ impl SurfaceState {
             .find(|f| f.is_srgb())
             .or(caps.formats.first().copied())
             .context("the surface supports no format")?;
-        let copy_src = caps.usages.contains(wgpu::TextureUsages::COPY_SRC);
+        // COPY_SRC for window screenshots, COPY_DST for views of part of the window
+        // (`--views`), where the surface allows them.
+        let copies = caps.usages & (wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST);
         let config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                | if copy_src { wgpu::TextureUsages::COPY_SRC } else { wgpu::TextureUsages::empty() },
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | copies,
             format,
             width: size.width.max(1),
             height: size.height.max(1),
@@ -51,6 +52,7 @@ impl SurfaceState {
         };
         surface.configure(&ctx.device, &config);
         let depth = depth_texture(&ctx.device, config.width, config.height).create_view(&Default::default());
+        let copy_src = copies.contains(wgpu::TextureUsages::COPY_SRC);
         Ok(Self { surface, config, depth, copy_src, pending_size: None })
     }
 
@@ -104,6 +106,11 @@ impl SurfaceState {
     }
 
     /// The scene's target: `color` (a view of the acquired texture) with this surface's depth.
+    /// Whether views can be copied into the surface's textures (`--views`).
+    pub fn takes_copies(&self) -> bool {
+        self.config.usage.contains(wgpu::TextureUsages::COPY_DST)
+    }
+
     pub fn frame_target<'a>(&'a self, color: &'a wgpu::TextureView) -> FrameTarget<'a> {
         FrameTarget {
             color,

@@ -268,6 +268,7 @@ impl MainPass {
 
     /// Records `draws`: into a cleared target in the first (or only) phase, over the first
     /// phase's colour and depth in the second.
+    #[allow(clippy::too_many_arguments)] // the target, the scene's and the view's bindings, the draws, the phase
     pub fn record(
         &self,
         frame: &mut FrameEncoder<'_>,
