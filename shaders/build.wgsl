@@ -5,7 +5,7 @@
 //! Compacting (`frame.compact == 1`): non-empty batches take consecutive slots of their
 //! variant's range of `draws[]` with an atomicAdd on the variant's draw count, which the main
 //! pass then hands to `multi_draw_indexed_indirect_count`. Empty sub-draws are not free on the
-//! GPU (DESIGN.md: 4.3 ms for 1M mostly-empty sub-draws on an H200), so none are issued.
+//! GPU (docs/BENCHMARKS.md § "Empty sub-draws"), so none are issued.
 //!
 //! Thread 0 also writes the raster pass's indirect dispatch (`write_raster_dispatch`).
 //!

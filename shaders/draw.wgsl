@@ -28,8 +28,7 @@
 /// renderer sets each from the materials of the pipeline's variant (`passes::main::SurfaceInputs`).
 /// Off, the values it needs are constants the fragment shader does not read and the driver drops
 /// them: on the H200 the main pass of small triangles is bound by what the vertex shader hands
-/// the rasteriser (vertex colours and the second coordinate set took the default scene's main
-/// pass from 3.8 to 5.5 ms).
+/// the rasteriser (docs/BENCHMARKS.md § "Vertex inputs and the main pass").
 ///
 /// Vertex colours and a normal map's second coordinate set.
 const OPTIONAL_SURFACE_INPUTS: bool = true;
@@ -138,7 +137,8 @@ fn surface_uv(in: VertexOut) -> SurfaceUv {
 }
 
 // The fragment functions take the material's index and read only the fields they use: copying
-// the whole `GpuMaterial` (128 bytes) per fragment costs time on the H200.
+// the whole `GpuMaterial` per fragment costs time on the H200 (docs/BENCHMARKS.md § "Vertex
+// inputs and the main pass").
 
 /// Base colour × its texture, if material `m` has one, × the vertex colour.
 fn surface_color(m: u32, vertex_color: vec4<f32>, at: SurfaceUv) -> vec4<f32> {

@@ -131,6 +131,18 @@ fn viewer_survives_zero_size_and_mode_switching() {
     assert!(String::from_utf8_lossy(&output.stderr).lines().all(|l| !l.contains("wgpu error")));
 }
 
+/// Two views side by side in the window (`--views 2`), through mode switches and resizes (a
+/// zero-size window included): every frame draws both, and wgpu reports no error.
+#[test]
+fn viewer_draws_two_views_through_resizes() {
+    let xvfb = Xvfb::start();
+    let args = ["view", "--objects", "2000", "--size", "256x192", "--views", "2", "--frames", "120", "--cycle-modes"];
+    let output = multidraw(Some(&xvfb.display), &[&args[..], &["--resize-test"]].concat());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "view --views 2 failed: {stderr}");
+    assert!(stderr.lines().all(|l| !l.contains("wgpu error")), "{stderr}");
+}
+
 /// The `--panel-layout` file's fields this test reads (rectangles `[left, top, right, bottom]`
 /// in points).
 #[derive(serde::Deserialize)]

@@ -8,8 +8,8 @@
 
 /// The main texture-coordinate set with its screen-space derivatives; the other set is read
 /// only where a normal map on it needs it. The draw shader takes one set's derivatives, not
-/// two: on the H200 the second pair (and interpolating what it reads) slowed the default
-/// scene's main pass by a third.
+/// two: on the H200 the second pair (and interpolating what it reads) slowed the main pass
+/// (docs/BENCHMARKS.md § "Vertex inputs and the main pass").
 struct SurfaceUv {
     uv: vec2<f32>,
     ddx: vec2<f32>,

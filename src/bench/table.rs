@@ -435,7 +435,8 @@ mod tests {
 
     #[test]
     fn rows_whose_timestamps_miss_work_are_flagged() {
-        // lavapipe's compute rasteriser: 416 ms of timestamps in a 1.6 s wait.
+        // A row like lavapipe's compute rasteriser's (docs/BENCHMARKS.md § "Timestamps that
+        // miss work: test data").
         assert!(timestamps_short(416.0, 1600.0));
         // Timestamps that account for the wait, or nearly.
         assert!(!timestamps_short(700.0, 720.0));

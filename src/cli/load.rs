@@ -21,8 +21,8 @@ pub struct LoadArgs {
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     pub max_memory: Option<u64>,
     /// Triangles the scene's distinct meshes may have over all their levels of detail,
-    /// checked before they are built: this bounds how long a load takes (about 1 µs per
-    /// triangle on 2 cores) [default: 32000000].
+    /// checked before they are built: this bounds how long a load takes (see
+    /// docs/BENCHMARKS.md, "Build time per triangle") [default: 32000000].
     #[arg(long, value_name = "N")]
     pub max_triangles: Option<u64>,
 }

@@ -11,31 +11,29 @@ pub mod plan;
 pub mod prewarm;
 mod setup;
 pub mod tag;
+mod uniforms;
 pub mod view;
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use glam::Vec3;
-
-use crate::gpu::commands::{dispatch_size, FrameCommands, FrameEncoder};
+use crate::gpu::commands::{FrameCommands, FrameEncoder};
 use crate::gpu::target::FrameTarget;
 use crate::gpu::timer::{GpuPassTimes, GpuTimer};
 use crate::gpu::GpuContext;
-use crate::gpu_scene::types::{FrameUniforms, GpuObject};
+use crate::gpu_scene::types::GpuObject;
 use crate::gpu_scene::{check_scene, prepare, Layouts, PreparedScene, SceneBuffers, UploadError};
 use crate::passes::build::BuildPass;
 use crate::passes::cull::cpu::CpuCounts;
 use crate::passes::cull::{CullPass, GpuCounters};
 use crate::passes::main::indirect::IndirectCall;
 use crate::passes::main::{MainPass, SurfaceInputs};
-use crate::passes::pyramid::{self, PyramidPass};
+use crate::passes::pyramid::PyramidPass;
 use crate::passes::raster::{self, RasterPass};
 use crate::passes::scatter::{ObjectUpdates, ScatterPass, UploadStats};
 use crate::pipelines::PipelineError;
-use crate::scene::camera::frustum_planes;
-use crate::scene::{animation, Camera, Scene, Variant};
-use crate::tunables::{MAX_VIEWS, SOFT_MAX_RADIUS_PX, WORKGROUP_SIZE};
+use crate::scene::{Camera, Scene, Variant};
+use crate::tunables::{MAX_VIEWS, WORKGROUP_SIZE};
 pub use plan::{Capabilities, Detail, DrawMode, FramePlan, MainDraws, Step, ViewRequest, ViewSchedule};
 pub use tag::FrameTag;
 use view::ViewState;
@@ -451,68 +449,6 @@ impl Renderer {
     /// Whether a frame of `input` runs two culling phases.
     pub fn two_phase(&self, input: &FrameInput) -> bool {
         self.schedule(input, &View::of_input(input), false).two_phase()
-    }
-
-    /// The uniforms a frame with this input uses on a `width` × `height` target; the CPU
-    /// culling reference reads the same.
-    pub fn frame_uniforms(&self, input: &FrameInput, width: u32, height: u32) -> FrameUniforms {
-        let view = View::of_input(input);
-        self.view_uniforms(input, &view, &self.schedule(input, &view, false), width, height)
-    }
-
-    /// The uniforms of `view` in a frame of `input`, drawn into `width` × `height` pixels.
-    fn view_uniforms(
-        &self,
-        input: &FrameInput,
-        view: &View,
-        schedule: &ViewSchedule,
-        width: u32,
-        height: u32,
-    ) -> FrameUniforms {
-        let aspect = width as f32 / height.max(1) as f32;
-        let view_proj = view.camera.view_proj(aspect);
-        let cull_camera = view.cull_camera.unwrap_or(view.camera);
-        let (_, _, dispatch_width) = dispatch_size(self.buffers.object_count, self.cull.workgroup_size());
-        // Pixels per unit of size at distance 1: the projection's y scale times half the height.
-        let pixels_per_unit = height as f32 * 0.5 / (cull_camera.fov_y * 0.5).tan();
-        let detail = view.detail;
-        let (pyramid_size, pyramid_levels) = if schedule.two_phase() {
-            let (w, h) = pyramid::base_size(width, height);
-            (glam::UVec2::new(w, h), pyramid::level_sizes(width, height).len() as u32)
-        } else {
-            (glam::UVec2::ZERO, 0)
-        };
-        FrameUniforms {
-            view_proj,
-            cull_planes: frustum_planes(cull_camera.view_proj(aspect)),
-            camera_position: view.camera.position.extend(1.0),
-            light_direction: Vec3::new(0.4, 0.8, 0.45).normalize().extend(0.25),
-            animation: animation::animation_table(input.time),
-            object_count: self.buffers.object_count,
-            batch_count: self.buffers.batch_count,
-            cull_enabled: input.cull_enabled as u32,
-            compact: self.plan(input.mode).compact() as u32,
-            dispatch_width,
-            identity_base: self.buffers.identity_base,
-            time: input.time,
-            lod_origin: cull_camera.position.extend(1.0),
-            lod_enabled: detail.lod as u32,
-            lod_factor: pixels_per_unit / detail.lod_error_px.max(f32::MIN_POSITIVE),
-            small_enabled: (detail.min_pixels > 0.0) as u32,
-            // Diameter 2r·pixels_per_unit/d below min_pixels ⇔ r·small_factor < d.
-            small_factor: 2.0 * pixels_per_unit / detail.min_pixels.max(f32::MIN_POSITIVE),
-            pyramid_size,
-            pyramid_levels,
-            debug_view: if input.albedo { 2 } else { input.lod_colors as u32 },
-            encode_srgb: self.main.encodes_srgb as u32,
-            occlusion_view_proj: view_proj,
-            target_size: glam::Vec2::new(width as f32, height as f32),
-            soft_enabled: schedule.soft as u32,
-            // Radius r·pixels_per_unit/d (on the view axis) at most SOFT_MAX_RADIUS_PX ⇔
-            // r·soft_factor ≤ d; the cull pass adds the stretch off the axis.
-            soft_factor: pixels_per_unit / SOFT_MAX_RADIUS_PX,
-            soft_base: self.buffers.soft_base,
-        }
     }
 
     /// Records and submits one frame of `input`'s one view.

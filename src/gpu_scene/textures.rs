@@ -16,8 +16,8 @@
 //! fragment entry point, and each case reads with `textureSampleLevel` at the level those
 //! derivatives give for its class's size (`mip_level`: the standard isotropic level, log2
 //! of the longer footprint axis in texels; trilinear through the sampler). Not
-//! `textureSampleGrad`: on llvmpipe it cost 2.4× as much in the default scene's main pass
-//! (48 vs 20 ms at 1,000 objects, 640 × 360). A GPU runs only the case a fragment takes;
+//! `textureSampleGrad`: on llvmpipe it cost much more in the main pass (measured: see
+//! docs/BENCHMARKS.md § "Texture sampling on llvmpipe"). A GPU runs only the case a fragment takes;
 //! llvmpipe runs every case under a mask, so each case costs every fragment a sample there:
 //! one switch per role of one sample per class, not one per (class, sampler), is why there
 //! is a single sampler (see `wrapped_uv` in `shaders/draw.wgsl` for the wrap modes it

@@ -163,8 +163,8 @@ pub struct GpuMaterial {
 /// attributes every draw reads. The optional ones of [`crate::mesh::Vertex`] (tangent,
 /// `TEXCOORD_1`, colour) are kept in storage arrays beside it, indexed by the same vertex
 /// index, and fetched only by the objects whose material or mesh uses them: on the H200 the
-/// main pass of small triangles slowed by 1.5 ms in 3.8 when every vertex fetched six
-/// attributes instead of three.
+/// main pass of small triangles slows when every vertex fetches them (measured: see
+/// docs/BENCHMARKS.md § "Vertex inputs and the main pass").
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
 pub struct GpuVertex {

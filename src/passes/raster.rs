@@ -23,12 +23,13 @@
 //! follows the target), two indirect dispatches and one indirect full-screen draw (no
 //! workgroups and zero vertices when nothing was listed).
 //!
-//! Why: the H200's raster hardware shades about 1 G vertices a second, so small objects cost
-//! what their vertices cost however few pixels they cover; a thread per triangle on the
-//! compute units draws them 4-60 times faster (`examples/soft_raster_probe.rs`). Its fragment
-//! work is narrow too, so the shading is a compute dispatch, the full-screen resolve only
-//! copies (1280×720: 0.71 → 0.35 ms of main pass where everything is compute-rasterised), and
-//! there is one resolve a frame, not one per phase. It needs 64-bit atomics
+//! Why: the H200's raster hardware is slow per vertex, so small objects cost what their
+//! vertices cost however few pixels they cover, and a thread per triangle on the compute units
+//! draws them many times faster (measured with `examples/soft_raster_probe.rs`: see
+//! docs/BENCHMARKS.md § "Compute rasteriser against the raster hardware"). Its fragment work is
+//! narrow too, so the shading is a compute dispatch, the full-screen resolve only copies
+//! (docs/BENCHMARKS.md § "Shading in a compute dispatch"), and there is one resolve a frame,
+//! not one per phase. It needs 64-bit atomics
 //! (`SHADER_INT64`, `SHADER_INT64_ATOMIC_MIN_MAX`); without them every object goes to the
 //! hardware.
 

@@ -148,7 +148,8 @@ pub fn variant_spec(
 /// What one variant's pipeline reads beyond position, normal, material and level: the draw
 /// shader's `OPTIONAL_SURFACE_INPUTS`, `SURFACE_TEXTURES` and `NORMAL_MAPS`. What a variant does
 /// not read is left out of its shader, so the vertex shader hands the rasteriser less: on the
-/// H200 that is what the main pass of small triangles is bound by.
+/// H200 that is what the main pass of small triangles is bound by (docs/BENCHMARKS.md §
+/// "Vertex inputs and the main pass").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SurfaceInputs {
     /// Vertex colours and a normal map's second coordinate set.
