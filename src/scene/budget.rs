@@ -29,7 +29,8 @@ const _: () = assert!(HOST_BYTES_PER_VERTEX == 3 * std::mem::size_of::<Vertex>()
 /// Bytes per index of the mesh arena.
 pub const INDEX_BYTES: u64 = 4;
 
-/// An adapter's limits, as the scene needs them.
+/// An adapter's limits, as the scene needs them: plain numbers, since the scene layer knows
+/// no GPU types (the engine fills one from `wgpu::Limits` with `gpu_scene::device_budget`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeviceBudget {
     /// Most objects the per-object storage arrays can hold.
@@ -47,7 +48,9 @@ pub struct DeviceBudget {
     pub max_texture_size: u64,
 }
 
-/// Everything a scene must fit.
+/// Everything a scene must fit: host memory, build time (as triangles), and the adapter's
+/// limits when one is known. The loaders check it from counts and sizes before building
+/// what they count; [`Budget::default`] is a share of physical memory and no adapter.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Budget {
     /// Host memory the scene may need, in bytes.
@@ -71,7 +74,8 @@ impl Default for Budget {
 }
 
 impl Budget {
-    /// [`HOST_MEMORY_SHARE`] of physical memory, no adapter.
+    /// A share of physical memory (`tunables::HOST_MEMORY_SHARE`), the default triangle
+    /// budget, no adapter.
     pub fn host_default() -> Self {
         let (share, of) = HOST_MEMORY_SHARE;
         let (physical, source) = match physical_memory() {
@@ -101,13 +105,14 @@ impl Budget {
         Self { triangles, triangles_source: source.to_string(), ..self }
     }
 
+    /// The same budget with an adapter's limits.
     pub fn with_device(self, device: DeviceBudget) -> Self {
         Self { device: Some(device), ..self }
     }
 
     /// Edge of the largest texture kept: the largest size class, or below it the adapter's
     /// largest texture.
-    pub fn largest_texture(&self) -> u32 {
+    pub(crate) fn largest_texture(&self) -> u32 {
         let adapter = self.device.as_ref().map_or(u64::MAX, |device| device.max_texture_size);
         crate::scene::textures::largest_class(adapter)
     }
@@ -125,6 +130,7 @@ impl Budget {
 
     /// Checks what a scene needs; `cause` names what in the file asks for the quantity that is
     /// over (called only on a refusal).
+    #[doc(hidden)]
     pub fn check(&self, needs: &Needs, cause: &dyn Fn(Quantity) -> String) -> Result<(), OverBudget> {
         let over = |quantity: Quantity, needed: String, limit: String| OverBudget {
             quantity: quantity.name(),
@@ -206,7 +212,7 @@ impl Budget {
     }
 
     /// Checks the size of a scene file's text against what parsing it costs.
-    pub fn check_scene_text(&self, bytes: u64) -> Result<(), OverBudget> {
+    pub(crate) fn check_scene_text(&self, bytes: u64) -> Result<(), OverBudget> {
         let needed = bytes.saturating_mul(HOST_BYTES_PER_SCENE_BYTE);
         if needed > self.host_bytes {
             return Err(OverBudget {
@@ -225,7 +231,7 @@ impl Budget {
 
     /// Checks one image's decoded size against the host budget (the per-image limit is the
     /// importer's).
-    pub fn check_image(&self, decoded_bytes: u64, cause: &dyn Fn(Quantity) -> String) -> Result<(), OverBudget> {
+    pub(crate) fn check_image(&self, decoded_bytes: u64, cause: &dyn Fn(Quantity) -> String) -> Result<(), OverBudget> {
         if decoded_bytes > self.host_bytes {
             return Err(OverBudget {
                 quantity: Quantity::ImageBytes.name(),
@@ -333,9 +339,13 @@ impl Quantity {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("too many {quantity}: the scene needs {needed}, over {limit}; {cause}")]
 pub struct OverBudget {
+    /// What is over, in words: `objects`, `vertices`, `texture layers`, `image memory`…
     pub quantity: &'static str,
+    /// How much of it the scene needs.
     pub needed: String,
+    /// The limit it is over, and where that limit comes from.
     pub limit: String,
+    /// What in the scene asks for it, or what to do about it.
     pub cause: String,
 }
 

@@ -2,14 +2,21 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
+/// A perspective camera looking from `position` at `target`, right-handed, in world units.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
+    /// Where the eye is.
     pub position: Vec3,
+    /// The point it looks at (must differ from `position`).
     pub target: Vec3,
+    /// The world direction that appears up (need not be unit length, nor exactly
+    /// perpendicular to the view direction).
     pub up: Vec3,
     /// Vertical field of view in radians.
     pub fov_y: f32,
+    /// Distance to the near clipping plane (positive).
     pub near: f32,
+    /// Distance to the far clipping plane (beyond `near`).
     pub far: f32,
 }
 
@@ -30,10 +37,13 @@ impl Camera {
         .as_mat4()
     }
 
+    /// The perspective projection for a width / height `aspect`, into wgpu's clip space
+    /// (depth 0 at `near`, 1 at `far`).
     pub fn projection(&self, aspect: f32) -> Mat4 {
         glam::camera::rh::proj::directx::perspective(self.fov_y, aspect, self.near, self.far)
     }
 
+    /// [`Camera::projection`] times [`Camera::view`]: world space to clip space.
     pub fn view_proj(&self, aspect: f32) -> Mat4 {
         self.projection(aspect) * self.view()
     }

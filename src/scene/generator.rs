@@ -1,4 +1,4 @@
-//! The stress-scene generator: N objects scattered in a box (a [`random`] placement), mixed
+//! The stress-scene generator: N objects scattered in a box (a random placement), mixed
 //! meshes and materials, optionally animated, deterministic from a seed.
 
 use glam::{Vec3, Vec4};
@@ -12,8 +12,11 @@ use crate::tunables::ANIMATION_CLASSES;
 /// Parameters of a generated stress scene.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StressParams {
+    /// How many objects to scatter.
     pub objects: u32,
+    /// Seed of the placement: the same parameters give the same scene.
     pub seed: u64,
+    /// Whether the scene's objects orbit and spin ([`Scene::animated`]).
     pub animated: bool,
 }
 
@@ -42,7 +45,10 @@ pub fn default_camera(half_extent: f32) -> Camera {
     }
 }
 
-/// The built-in stress scene.
+/// The built-in stress scene: every built-in procedural mesh with its levels of detail, eight
+/// plain colours, a double-sided and a masked textured material, and `params.objects`
+/// objects of random mesh, material, scale and animation classes in a box of
+/// [`half_extent`], seen by [`default_camera`].
 pub fn stress_scene(params: &StressParams) -> Scene {
     let mut meshes = MeshArena::default();
     for name in procedural::BUILTIN_NAMES {

@@ -1,16 +1,29 @@
 //! Scenes on the CPU: meshes, materials, objects, a camera, and the stress-scene generator.
 //!
-//! No GPU types here: `gpu_scene::prepare` turns a scene into GPU order (objects sorted by
-//! batch, where a batch is (pipeline variant, mesh)).
+//! A [`Scene`] is plain data: build one in code, load one from a scene file or a glTF model
+//! ([`file::load`]), or generate a stress scene ([`generator::stress_scene`]). No GPU types
+//! here: the renderer uploads a scene and sorts its objects into batches of (pipeline
+//! variant, mesh).
+//!
+//! The modules not shown here (the loaders' internals: glTF import, the file sandbox, the
+//! budget checks, object placement, texture resampling) are public for the crate's own
+//! binary and tests, and carry no stability promise.
 
+#[doc(hidden)]
 pub mod animation;
+#[doc(hidden)]
 pub mod budget;
+#[doc(hidden)]
 pub mod camera;
 pub mod file;
 pub mod generator;
+#[doc(hidden)]
 pub mod gltf_import;
+#[doc(hidden)]
 pub mod placement;
+#[doc(hidden)]
 pub mod sandbox;
+#[doc(hidden)]
 pub mod textures;
 
 use glam::{Mat2, Quat, Vec2, Vec3, Vec4};
@@ -35,9 +48,12 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every variant, in discriminant order.
     pub const ALL: [Variant; crate::tunables::VARIANT_COUNT as usize] =
         [Variant::Opaque, Variant::Masked, Variant::DoubleSided, Variant::Debug];
 
+    /// The variant's name in reports and scene files: `opaque`, `masked`, `double-sided`,
+    /// `debug`.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Opaque => "opaque",
@@ -48,8 +64,12 @@ impl Variant {
     }
 }
 
+/// How an object's surface is shaded: a base colour (optionally textured and normal mapped)
+/// and the pipeline variant that draws it. Objects name a material by its index in
+/// [`Scene::materials`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
+    /// The material's name (from the scene file or the glTF material), for messages.
     pub name: String,
     /// Linear RGBA.
     pub base_color: Vec4,
@@ -57,6 +77,7 @@ pub struct Material {
     pub base_color_layer: Option<u32>,
     /// Index of its texture in [`Scene::normal_textures`].
     pub normal_layer: Option<u32>,
+    /// The pipeline variant that draws objects with this material.
     pub variant: Variant,
     /// Masked variant: fragments with alpha below this are discarded.
     pub alpha_cutoff: f32,
@@ -69,6 +90,8 @@ pub struct Material {
 }
 
 impl Material {
+    /// An opaque, untextured material of one linear RGBA colour (alpha cutoff 0.5, normal
+    /// scale 1, default texture coordinates).
     pub fn colored(name: &str, base_color: Vec4) -> Self {
         Self {
             name: name.into(),
@@ -105,10 +128,17 @@ impl Material {
 /// the extension's specification defines it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UvTransform {
+    /// The texture-coordinate set read: 0 for `TEXCOORD_0` ([`Vertex::uv`]), 1 for
+    /// `TEXCOORD_1` ([`Vertex::uv1`]).
+    ///
+    /// [`Vertex::uv`]: crate::mesh::Vertex::uv
+    /// [`Vertex::uv1`]: crate::mesh::Vertex::uv1
     pub set: u32,
+    /// Added after rotating and scaling.
     pub offset: Vec2,
-    /// Radians.
+    /// Radians, counter-clockwise in the texture's axes.
     pub rotation: f32,
+    /// Per-axis scale, applied first.
     pub scale: Vec2,
 }
 
@@ -130,15 +160,22 @@ impl UvTransform {
 /// One object instance.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Object {
+    /// World-space position of the object's origin (at time 0 when it is animated).
     pub translation: Vec3,
+    /// Orientation (a unit quaternion), applied after the scale.
     pub rotation: Quat,
     /// Uniform scale, so normals transform with the model matrix.
     pub scale: f32,
+    /// The mesh drawn: a mesh id of [`Scene::meshes`], as [`MeshArena::add`] returns it.
     pub mesh: u32,
+    /// The material: an index into [`Scene::materials`].
     pub material: u32,
-    /// Animation class of the orbit about the world Y axis (0 = still).
+    /// Animation class of the orbit about the world Y axis (0 = still; classes 0 to 15, odd
+    /// and even ones turning opposite ways, faster as the class grows). Honoured only when
+    /// [`Scene::animated`] is set.
     pub orbit_class: u16,
-    /// Animation class of the spin about the object's own Y axis (0 = still).
+    /// Animation class of the spin about the object's own Y axis (0 = still; classes 0 to 15,
+    /// faster as the class grows). Honoured only when [`Scene::animated`] is set.
     pub spin_class: u16,
 }
 
@@ -146,26 +183,34 @@ pub struct Object {
 /// linear when sampling), data (normal maps) as linear.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum TextureEncoding {
+    /// The bytes are the values: data such as normal maps.
     #[default]
     Linear,
+    /// RGB is sRGB-encoded, alpha linear: base-colour textures.
     Srgb,
 }
 
 /// What a texture coordinate outside [0, 1] reads, per axis (glTF's `wrapS` / `wrapT`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Wrap {
+    /// The texture tiles (glTF `REPEAT`).
     #[default]
     Repeat = 0,
+    /// Coordinates are clamped to the edge texels (glTF `CLAMP_TO_EDGE`).
     ClampToEdge = 1,
+    /// The texture tiles, every other tile mirrored (glTF `MIRRORED_REPEAT`).
     MirroredRepeat = 2,
 }
 
 /// One texture as materials sample it: a square RGBA8 image whose edge is a power of two
-/// (one of the size classes of [`textures`]), its encoding and how it wraps. Only level 0 is
-/// kept; the mip chain is made at upload.
+/// (one of the engine's texture size classes, which upload checks), its encoding and how it
+/// wraps. Only level 0 is kept; the mip chain is made at upload.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Texture {
+    /// Edge in texels: a power of two.
     pub size: u32,
+    /// How the bytes encode values: [`TextureEncoding::Srgb`] for base colour,
+    /// [`TextureEncoding::Linear`] for normal maps (upload refuses the other).
     pub encoding: TextureEncoding,
     /// (u, v).
     pub wrap: [Wrap; 2],
@@ -184,19 +229,30 @@ impl Texture {
 /// upload each goes to the texture array of its size and encoding.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TextureLayers {
+    /// The textures, in the order materials index them.
     pub layers: Vec<Texture>,
 }
 
+/// A whole scene on the CPU: meshes, materials, textures, objects and a starting camera.
+/// What the renderer uploads; objects refer to meshes and materials by index, and upload
+/// refuses a reference out of range.
 #[derive(Clone, Debug)]
 pub struct Scene {
+    /// A name for reports (a scene file's `[scene] name`, or else its file name).
     pub name: String,
+    /// Every mesh, packed; [`Object::mesh`] indexes its meshes.
     pub meshes: MeshArena,
+    /// Every material; [`Object::material`] indexes them.
     pub materials: Vec<Material>,
+    /// The object instances, in no particular order.
     pub objects: Vec<Object>,
+    /// The camera the scene starts with.
     pub camera: Camera,
     /// Whether objects move (orbit and spin classes other than 0 are honoured).
     pub animated: bool,
+    /// Base-colour textures (sRGB), indexed by [`Material::base_color_layer`].
     pub base_color_textures: TextureLayers,
+    /// Normal maps (linear), indexed by [`Material::normal_layer`].
     pub normal_textures: TextureLayers,
     /// What loading left out or drew differently, one line per cause (a glTF file's skins,
     /// vertex colours, unsupported extensions…), for the caller to show: the command line
@@ -205,7 +261,7 @@ pub struct Scene {
 }
 
 impl Scene {
-    /// Drops the animation: every object keeps its time-0 placement.
+    /// Sets [`Scene::animated`]: with `false` every object keeps its time-0 placement.
     pub fn set_animated(&mut self, animated: bool) {
         self.animated = animated;
     }

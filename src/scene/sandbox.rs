@@ -30,24 +30,70 @@ use crate::tunables::MAX_INPUT_FILE_BYTES;
 /// kind of reference it is) and the reason, once.
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
+    /// The path, made canonical (symlinks resolved), lies under none of the sandbox's roots.
     #[error("{what} \"{path}\" resolves to {resolved}, outside {roots}; a scene may read only files under its own directory (or a directory given with --allow-dir)")]
-    Escapes { what: String, path: String, resolved: String, roots: String },
+    Escapes {
+        /// What kind of reference it is (`scene file`, `glTF file`, `buffer 0`).
+        what: String,
+        /// The path as written.
+        path: String,
+        /// Where it leads.
+        resolved: String,
+        /// The directories it may read, for the message.
+        roots: String,
+    },
+    /// The path is a directory, a FIFO, a device or anything else but a regular file.
     #[error("{what} \"{path}\" is {kind}, not a regular file")]
-    NotRegular { what: String, path: String, kind: &'static str },
+    NotRegular {
+        /// What kind of reference it is.
+        what: String,
+        /// The path as written.
+        path: String,
+        /// What it is instead (`a directory`…).
+        kind: &'static str,
+    },
+    /// The file is larger than one input file may be.
     #[error("{what} \"{path}\" is {} bytes, over the limit of {} bytes for one input file", text::count(*.bytes), text::count(*.limit))]
-    TooLarge { what: String, path: String, bytes: u64, limit: u64 },
+    TooLarge {
+        /// What kind of reference it is.
+        what: String,
+        /// The path as written.
+        path: String,
+        /// Its size in bytes.
+        bytes: u64,
+        /// The most one file may have, in bytes.
+        limit: u64,
+    },
+    /// The operating system refused or failed the read (a missing file among others).
     #[error("cannot read {what} \"{path}\"")]
     Io {
+        /// What kind of reference it is.
         what: String,
+        /// The path as written.
         path: String,
+        /// The error reading it.
         #[source]
         source: std::io::Error,
     },
+    /// Reading the file would take the bytes read for this load past its memory budget.
     #[error("{what} \"{path}\" would bring the memory this scene's files take once read to {} bytes, over the budget of {} bytes", text::count(*.total), text::count(*.limit))]
-    TooMuchRead { what: String, path: String, total: u64, limit: u64 },
+    TooMuchRead {
+        /// What kind of reference it is.
+        what: String,
+        /// The path as written.
+        path: String,
+        /// Bytes read for the load with this file, as counted against the budget.
+        total: u64,
+        /// The budget, in bytes.
+        limit: u64,
+    },
+    /// A directory given to read from (the scene's own, or one of
+    /// `LoadOptions::allow_dirs`) is not a readable directory.
     #[error("--allow-dir \"{path}\" is not a directory that can be read")]
     BadRoot {
+        /// The directory as given.
         path: String,
+        /// Why it cannot be used.
         #[source]
         source: std::io::Error,
     },

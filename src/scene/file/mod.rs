@@ -12,12 +12,18 @@
 //!    parameters or glTF accessors, so a scene over its [`Budget`] is refused before anything
 //!    is generated;
 //! 4. `build` makes meshes, materials and texture layers, then the object sets (through
-//!    [`crate::scene::placement`]), then the camera, and checks the result finite.
+//!    `scene::placement`), then the camera, and checks the result finite.
 //!
 //! Every file (the scene file, its glTF files, their buffers and images) is read through one
-//! [`Sandbox`] rooted at the scene file's directory. Nothing here panics on any input: every
-//! failure is a [`SceneError`], whose `Display` text (with its sources, [`SceneError::chain`])
-//! is what the user sees.
+//! sandbox rooted at the scene file's directory (and the [`LoadOptions::allow_dirs`]): a path
+//! that leaves it, a file that is not a regular file, or one over the size limit is refused
+//! ([`SandboxError`]). Nothing here panics on any input: every failure is a [`SceneError`],
+//! whose `Display` text (with its sources, [`SceneError::chain`]) is what the user sees.
+//!
+//! Entry points: [`load`] and [`load_with`] read a scene file or a glTF model from disk,
+//! [`parse`] and [`parse_with`] read scene-file text, and [`default_scene`] (with
+//! [`default_scene_within`] and [`default_scene_with_objects`]) builds the embedded stress
+//! scene.
 
 mod build;
 mod finite;
@@ -30,9 +36,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::de::DeTable;
 
-use super::budget::{Budget, OverBudget};
-use super::gltf_import::ImportError;
-use super::sandbox::{Sandbox, SandboxError};
+use super::sandbox::Sandbox;
 use super::{Camera, Scene};
 use crate::mesh::MeshError;
 use crate::text;
@@ -40,7 +44,12 @@ use build::{build, Options};
 use glam::Vec3;
 use spec::SceneSpec;
 
+pub use super::budget::{Budget, DeviceBudget, OverBudget};
+pub use super::gltf_import::ImportError;
+pub use super::sandbox::SandboxError;
+#[doc(hidden)]
 pub use super::textures::TEXTURE_SIZE;
+#[doc(hidden)]
 pub use suggest::edit_distance;
 
 /// The default scene: the built-in stress scene with 100,000 objects.
@@ -51,50 +60,118 @@ pub const DEFAULT_SCENE_TOML: &str = include_str!("../../../scenes/default.toml"
 /// when it is uploaded.
 pub const MAX_OBJECTS: u64 = 50_000_000;
 
+/// Why a scene could not be loaded. Every variant names where the problem is: `file` is the
+/// scene file's name as given, `at` a `file:line:column` position in it (or the file alone
+/// where no position applies).
 #[derive(Debug, thiserror::Error)]
 pub enum SceneError {
     /// The scene file, or a file it names, could not be read or may not be.
     #[error(transparent)]
     Access(#[from] SandboxError),
+    /// The scene file is not UTF-8.
     #[error("scene file {file} is not UTF-8 text (byte {offset} is not)")]
-    NotText { file: String, offset: usize },
+    NotText {
+        /// The scene file.
+        file: String,
+        /// Byte offset of the first byte that is not UTF-8.
+        offset: usize,
+    },
     /// Over the budget: too many objects, vertices, texture layers for the adapter or memory.
     #[error("{file}: {detail}")]
-    Budget { file: String, detail: OverBudget },
+    Budget {
+        /// The scene file.
+        file: String,
+        /// What is over which limit, and what in the file asks for it.
+        detail: OverBudget,
+    },
     /// Malformed TOML, a wrong type or an unknown key, with the position the parser reported.
     #[error("{file}:{line}:{column}: {message}")]
-    Syntax { file: String, line: usize, column: usize, message: String },
+    Syntax {
+        /// The scene file.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// What is wrong there.
+        message: String,
+    },
     /// A number TOML allows but an `f32` cannot hold; `value` is the number as written.
     #[error("{file}:{line}:{column}: {path} = {value} is {}", finite::NOT_FINITE)]
-    NotFinite { file: String, line: usize, column: usize, path: String, value: String },
+    NotFinite {
+        /// The scene file.
+        file: String,
+        /// 1-based line of the number.
+        line: usize,
+        /// 1-based column of the number, in characters.
+        column: usize,
+        /// The number's key path (`meshes[0].radius`).
+        path: String,
+        /// The number as written.
+        value: String,
+    },
+    /// A reference to a mesh, material or model the file does not declare.
     #[error("{at}: unknown {kind} \"{name}\" in {context}; {hint}")]
-    UnknownName { at: String, kind: &'static str, name: String, context: String, hint: String },
+    UnknownName {
+        /// Where the reference is.
+        at: String,
+        /// What kind of name it is: `mesh`, `material` or `model`.
+        kind: &'static str,
+        /// The name as written (escaped and shortened for display).
+        name: String,
+        /// The section that refers to it (`objects[2]`).
+        context: String,
+        /// The closest declared name, or the names declared.
+        hint: String,
+    },
+    /// The file describes more objects than a scene file may ([`MAX_OBJECTS`]).
     #[error("{file}: the scene has {} objects; the maximum per scene file is {}", text::count(*.count), text::count(*.max))]
-    TooManyObjects { file: String, count: u64, max: u64 },
+    TooManyObjects {
+        /// The scene file.
+        file: String,
+        /// Objects the file describes.
+        count: u64,
+        /// The most allowed.
+        max: u64,
+    },
+    /// A glTF file the scene names could not be imported.
     #[error("{at}: glTF file \"{path}\"")]
     Gltf {
+        /// Where the scene file names it.
         at: String,
+        /// The glTF path as written.
         path: String,
+        /// Why it could not be imported.
         #[source]
         source: Box<ImportError>,
     },
     /// A glTF model loaded as a scene of its own could not be read.
     #[error("{file}")]
     Model {
+        /// The model file.
         file: String,
+        /// Why it could not be imported.
         #[source]
         source: Box<ImportError>,
     },
+    /// A mesh the file describes or imports was refused by the mesh arena.
     #[error("{at}")]
     Mesh {
+        /// Where the mesh is declared.
         at: String,
+        /// What is wrong with it.
         #[source]
         source: MeshError,
     },
     /// Anything else a well-formed file can get wrong: a value out of range, a missing or
     /// conflicting setting, a path that leaves the scene's directory.
     #[error("{at}: {message}")]
-    Invalid { at: String, message: String },
+    Invalid {
+        /// Where the setting is.
+        at: String,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 impl SceneError {
@@ -135,6 +212,7 @@ impl SceneError {
 pub struct LoadOptions {
     /// Directories besides the scene file's own that its references may read (`--allow-dir`).
     pub allow_dirs: Vec<PathBuf>,
+    /// The limits the scene must fit, checked before the work they bound.
     pub budget: Budget,
 }
 
@@ -282,6 +360,7 @@ pub fn parse_with(text: &str, name: &str, base_dir: Option<&Path>, options: &Loa
 
 /// [`parse`] with a smaller object limit and no memory budget: the property tests parse
 /// hundreds of thousands of mutated files and refuse the big ones before generating them.
+#[doc(hidden)]
 pub fn parse_with_limit(
     text: &str,
     name: &str,

@@ -40,19 +40,53 @@ pub enum ImportError {
     /// The file itself or an external buffer or image could not be read (or may not be).
     #[error(transparent)]
     Access(#[from] SandboxError),
+    /// The file is not glTF 2.0 JSON or GLB, or fails the `gltf` crate's validation.
     #[error("not a valid glTF 2.0 file")]
     Parse(#[source] gltf::Error),
+    /// A buffer or image URI that cannot be resolved: a malformed `data:` URI, or one that is
+    /// not a file path relative to the glTF file (a URL, an absolute path, a bad `%` escape).
     #[error("{what} \"{uri}\" {reason}")]
-    BadUri { what: String, uri: String, reason: String },
+    BadUri {
+        /// What names it (`buffer 0`, `images[2]`).
+        what: String,
+        /// The URI, shortened for display.
+        uri: String,
+        /// Why it cannot be resolved.
+        reason: String,
+    },
+    /// Data that contradicts the file's own declarations: an accessor past its buffer, an
+    /// index out of range, a non-finite vertex, a missing GLB chunk.
     #[error("{what}: {reason}")]
-    Corrupt { what: String, reason: String },
+    Corrupt {
+        /// The part of the file at fault (`mesh #0 primitive 1 POSITION`).
+        what: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Valid glTF the importer does not read (a required extension, an attribute format);
+    /// the text says what.
     #[error("{0} (not supported)")]
     Unsupported(String),
+    /// A mesh, material, scene or primitive the scene file asks for is not in the file.
     #[error("it has no {what} {selector}; it has {available}")]
-    NotFound { what: &'static str, selector: String, available: String },
-    /// `origin` says where the image is: ` "texture.png"`, ` (buffer view 3)`, or empty.
+    NotFound {
+        /// What was looked for: `mesh`, `material`, `scene` or `mesh primitive`.
+        what: &'static str,
+        /// Which one, by index or name.
+        selector: String,
+        /// What the file does have.
+        available: String,
+    },
+    /// An image could not be found, read, decoded or afforded.
     #[error("images[{index}]{origin}: {reason}")]
-    Image { index: usize, origin: String, reason: String },
+    Image {
+        /// Index of the image in the file's `images`.
+        index: usize,
+        /// Where the image is: ` "texture.png"`, ` (buffer view 3)`, or empty.
+        origin: String,
+        /// Why it could not be used.
+        reason: String,
+    },
 }
 
 /// Picks one mesh or material of a file: by name or by position in the file.
