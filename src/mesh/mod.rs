@@ -1,13 +1,27 @@
 //! The mesh arena: every mesh of a scene packed into one vertex buffer and one index buffer,
 //! so a draw selects its mesh with `first_index` / `base_vertex` alone and the main pass binds
 //! vertex and index buffers once.
+//!
+//! Build a [`MeshData`] (or take one from [`procedural`]), optionally with coarser levels of
+//! detail in a [`LodChain`], and pack it with [`MeshArena::add`] or [`MeshArena::add_lods`],
+//! which check it once and return the mesh id objects refer to.
+//!
+//! The modules not shown here (level-of-detail chains and their error measure, the
+//! simplifier, vertex-cache ordering, tangent generation, mesh sizes) are public for the
+//! crate's own loaders, binary and tests, and carry no stability promise.
 
+#[doc(hidden)]
 pub mod distance;
+#[doc(hidden)]
 pub mod lod;
+#[doc(hidden)]
 pub mod optimize;
 pub mod procedural;
+#[doc(hidden)]
 pub mod simplify;
+#[doc(hidden)]
 pub mod size;
+#[doc(hidden)]
 pub mod tangents;
 
 use bytemuck::{Pod, Zeroable};
@@ -23,13 +37,19 @@ use glam::{Vec3, Vec4};
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
 pub struct Vertex {
+    /// Object-space position.
     pub position: [f32; 3],
+    /// Object-space unit normal.
     pub normal: [f32; 3],
     /// `TEXCOORD_0`.
     pub uv: [f32; 2],
     /// `TEXCOORD_1` (0, 0 when the mesh has none).
     pub uv1: [f32; 2],
+    /// Tangent and bitangent sign, signed-normalised ([`Vertex::tangent`] reads it,
+    /// [`Vertex::set_tangent`] writes it); all zero without one.
     pub tangent: [i16; 4],
+    /// Linear RGBA vertex colour, unsigned-normalised ([`Vertex::color`] reads it,
+    /// [`Vertex::set_color`] writes it); white without one.
     pub color: [u16; 4],
 }
 
@@ -71,10 +91,13 @@ impl Vertex {
     }
 }
 
-/// Geometry of one mesh before it is packed.
+/// Geometry of one mesh before it is packed: an indexed triangle list.
 #[derive(Clone, Debug, Default)]
 pub struct MeshData {
+    /// The vertices the indices refer to.
     pub vertices: Vec<Vertex>,
+    /// Three per triangle, counter-clockwise seen from the front (back faces are culled),
+    /// each below `vertices.len()`.
     pub indices: Vec<u32>,
 }
 
@@ -121,9 +144,14 @@ impl MeshData {
 /// object-space units) its surface may lie from the full mesh's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LodRange {
+    /// First index of the level in [`MeshArena::indices`].
     pub first_index: u32,
+    /// Indices of the level: three per triangle.
     pub index_count: u32,
+    /// Where the level's vertices start in [`MeshArena::vertices`]; its indices count from
+    /// here.
     pub base_vertex: i32,
+    /// Vertices of the level.
     pub vertex_count: u32,
     /// Object-space geometric error against level 0 (0 for level 0 itself); never smaller than
     /// the previous level's.
@@ -133,11 +161,15 @@ pub struct LodRange {
 /// Where one mesh lives in the arena.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshRange {
+    /// The name it was added under ([`MeshArena::find`] looks it up).
     pub name: String,
     /// Level 0 (the full mesh): the same as `lods[0]`.
     pub first_index: u32,
+    /// Level 0's index count.
     pub index_count: u32,
+    /// Level 0's base vertex.
     pub base_vertex: i32,
+    /// Level 0's vertex count.
     pub vertex_count: u32,
     /// Object-space bounding sphere of level 0: xyz centre, w radius. Coarser levels are
     /// culled with it too.
@@ -155,6 +187,9 @@ pub const MAX_LODS: usize = crate::tunables::LOD_LEVELS as usize;
 /// A mesh's levels of detail before packing: level 0 first, each with its object-space error.
 #[derive(Clone, Debug, Default)]
 pub struct LodChain {
+    /// Each level's mesh and its object-space error against level 0: between 1 and
+    /// [`MAX_LODS`] levels, level 0's error 0, errors never decreasing (checked by
+    /// [`MeshArena::add_lods`]).
     pub levels: Vec<(MeshData, f32)>,
 }
 
@@ -165,11 +200,15 @@ impl LodChain {
     }
 }
 
-/// All meshes of a scene in one vertex and one index array.
+/// All meshes of a scene in one vertex and one index array. Add meshes only through
+/// [`MeshArena::add`] and [`MeshArena::add_lods`]: they check what the GPU relies on.
 #[derive(Clone, Debug, Default)]
 pub struct MeshArena {
+    /// Every level of every mesh's vertices, one after another.
     pub vertices: Vec<Vertex>,
+    /// Every level of every mesh's indices, each relative to its level's `base_vertex`.
     pub indices: Vec<u32>,
+    /// Where each mesh lives, by mesh id.
     pub meshes: Vec<MeshRange>,
 }
 
@@ -179,25 +218,71 @@ fn quoted(name: &str) -> String {
     format!("\"{}\"", crate::text::display_name(name))
 }
 
+/// Why [`MeshArena::add`] or [`MeshArena::add_lods`] refused a mesh. `name` is the name it
+/// was added under (escaped and shortened in the message).
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum MeshError {
+    /// A level has no indices.
     #[error("mesh {} has no triangles", quoted(.name))]
-    Empty { name: String },
+    Empty {
+        /// The mesh.
+        name: String,
+    },
+    /// A level's index count is not a multiple of 3.
     #[error("mesh {}: index count {count} is not a multiple of 3", quoted(.name))]
-    NotTriangles { name: String, count: usize },
+    NotTriangles {
+        /// The mesh.
+        name: String,
+        /// Its index count.
+        count: usize,
+    },
+    /// An index refers past a level's vertices.
     #[error("mesh {}: index {index} is out of range for {vertices} vertices", quoted(.name))]
-    IndexOutOfRange { name: String, index: u32, vertices: usize },
+    IndexOutOfRange {
+        /// The mesh.
+        name: String,
+        /// The first index out of range.
+        index: u32,
+        /// The level's vertex count.
+        vertices: usize,
+    },
+    /// A vertex has a NaN or infinite position, normal or texture coordinate.
     #[error("mesh {} has a non-finite vertex", quoted(.name))]
-    NonFinite { name: String },
+    NonFinite {
+        /// The mesh.
+        name: String,
+    },
+    /// Level 0's bounding sphere does not fit in `f32`.
     #[error("mesh {}: its bounding sphere (radius {radius}) is beyond 32-bit floats", quoted(.name))]
-    NonFiniteBounds { name: String, radius: f32 },
+    NonFiniteBounds {
+        /// The mesh.
+        name: String,
+        /// The sphere's radius as computed (infinite or NaN).
+        radius: f32,
+    },
+    /// The chain has no levels or more than [`MAX_LODS`].
     #[error("mesh {} has {levels} levels of detail; between 1 and {max} are allowed", quoted(.name))]
-    LodCount { name: String, levels: usize, max: usize },
+    LodCount {
+        /// The mesh.
+        name: String,
+        /// Levels the chain has.
+        levels: usize,
+        /// The most allowed ([`MAX_LODS`]).
+        max: usize,
+    },
+    /// A level's error is not finite, is below the previous level's, or is not 0 at level 0.
     #[error(
         "mesh {}: level of detail {level} has error {error}, below the previous level's or not finite",
         quoted(.name)
     )]
-    LodError { name: String, level: usize, error: f32 },
+    LodError {
+        /// The mesh.
+        name: String,
+        /// The level at fault.
+        level: usize,
+        /// Its error.
+        error: f32,
+    },
 }
 
 impl MeshArena {
@@ -209,7 +294,7 @@ impl MeshArena {
     /// Packs every level of a mesh and returns its id. Every index is checked here, once:
     /// this is the guarantee that lets the engine run without wgpu's per-draw indirect
     /// validation. Level 0's error must be 0 and errors must not decrease. Each level is
-    /// packed as [`optimize::for_drawing`] leaves it: equal vertices merged, triangles in
+    /// packed as `optimize::for_drawing` leaves it: equal vertices merged, triangles in
     /// vertex-cache order.
     pub fn add_lods(&mut self, name: &str, chain: LodChain) -> Result<u32, MeshError> {
         let name = name.to_string();
@@ -291,6 +376,7 @@ impl MeshArena {
         LodChain { levels }
     }
 
+    /// The id of the first mesh added under `name`.
     pub fn find(&self, name: &str) -> Option<u32> {
         self.meshes.iter().position(|m| m.name == name).map(|i| i as u32)
     }

@@ -144,7 +144,7 @@ pub fn icosphere(subdivisions: u32) -> MeshData {
 }
 
 /// Subdivisions of the icosahedron a rock starts from.
-pub const ROCK_SUBDIVISIONS: u32 = 1;
+pub(crate) const ROCK_SUBDIVISIONS: u32 = 1;
 
 /// A low-poly rock: an icosphere pushed in and out by a hash of each vertex, flat shaded
 /// (vertices are not shared, so every face keeps its own normal).
@@ -243,6 +243,7 @@ fn icosahedron(subdivisions: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
 }
 
 /// A well-mixed hash of `x` mapped to [0, 1).
+#[doc(hidden)]
 pub fn hash01(x: u32) -> f32 {
     let mut h = x.wrapping_mul(747796405).wrapping_add(2891336453);
     h = ((h >> ((h >> 28) + 4)) ^ h).wrapping_mul(277803737);
@@ -262,13 +263,44 @@ pub fn builtin(name: &str) -> Option<MeshData> {
 /// [`Shape::coarser`] steps down from to make levels of detail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shape {
+    /// [`cube`].
     Cube,
-    UvSphere { segments: u32, rings: u32 },
-    Icosphere { subdivisions: u32 },
-    Torus { segments: u32, sides: u32 },
-    Cylinder { segments: u32 },
-    Cone { segments: u32 },
-    Rock { seed: u32, subdivisions: u32 },
+    /// [`uv_sphere`].
+    UvSphere {
+        /// Segments around the Y axis (at least [`MIN_SEGMENTS`]).
+        segments: u32,
+        /// Rings from pole to pole (at least [`MIN_RINGS`]).
+        rings: u32,
+    },
+    /// [`icosphere`].
+    Icosphere {
+        /// Rounds of 4-way triangle splitting of the icosahedron.
+        subdivisions: u32,
+    },
+    /// [`torus`].
+    Torus {
+        /// Segments around the ring (at least [`MIN_SEGMENTS`]).
+        segments: u32,
+        /// Sides around the tube (at least [`MIN_SEGMENTS`]).
+        sides: u32,
+    },
+    /// [`cylinder`].
+    Cylinder {
+        /// Segments around the Y axis (at least [`MIN_SEGMENTS`]).
+        segments: u32,
+    },
+    /// [`cone`].
+    Cone {
+        /// Segments around the Y axis (at least [`MIN_SEGMENTS`]).
+        segments: u32,
+    },
+    /// [`rock`], at a chosen subdivision.
+    Rock {
+        /// Which rock: the seed of its displacement.
+        seed: u32,
+        /// Subdivisions of the icosahedron it starts from.
+        subdivisions: u32,
+    },
 }
 
 /// Fewest segments around an axis (sphere, torus, cylinder, cone) and sides of a torus tube:
@@ -297,6 +329,7 @@ impl Shape {
         Shape::Rock { seed, subdivisions: ROCK_SUBDIVISIONS }
     }
 
+    /// Generates the mesh.
     pub fn mesh(&self) -> MeshData {
         match *self {
             Shape::Cube => cube(),
@@ -330,8 +363,8 @@ impl Shape {
     }
 
     /// The shape's levels of detail: this tessellation, then ever coarser ones while each
-    /// saves enough triangles (see [`super::lod::chain`]). Built once per shape and process
-    /// (see [`CHAIN_CACHE_SHAPES`]), then copied.
+    /// saves enough triangles, each with its measured error (see `mesh::lod::chain`). Built
+    /// once per shape and process (a bounded cache), then copied.
     pub fn lods(&self) -> LodChain {
         static CHAINS: OnceLock<Mutex<HashMap<Shape, Arc<LodChain>>>> = OnceLock::new();
         let chains = CHAINS.get_or_init(Mutex::default);
@@ -357,4 +390,4 @@ impl Shape {
 /// by a scene that is reloaded, by the tests that parse thousands of scene files. Past this
 /// many the map is emptied, so that an endless variety of shapes (rock seeds) cannot grow it
 /// without bound.
-pub const CHAIN_CACHE_SHAPES: usize = 64;
+pub(crate) const CHAIN_CACHE_SHAPES: usize = 64;
