@@ -93,10 +93,7 @@ pub mod output;
 #[doc(hidden)]
 pub mod tunables;
 
-// Not yet documented item by item: every other visible module is `missing_docs` clean.
-#[allow(missing_docs)]
 pub mod mesh;
-#[allow(missing_docs)]
 pub mod scene;
 
 #[doc(hidden)]
