@@ -99,12 +99,11 @@ fn build_phase(gid: vec3<u32>, drawn_counter: u32) {
 }
 
 /// The first phase, or the only one without occlusion culling.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn build(@builtin(global_invocation_id) gid: vec3<u32>) {
-    build_phase(gid, COUNTER_DRAWN_EARLY);
-}
+/// The pipeline's phase, set by `passes::build` through an override constant: the second
+/// phase counts into its own drawn counter.
+override LATE: bool = false;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn build_late(@builtin(global_invocation_id) gid: vec3<u32>) {
-    build_phase(gid, COUNTER_DRAWN_LATE);
+fn build(@builtin(global_invocation_id) gid: vec3<u32>) {
+    build_phase(gid, select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, LATE));
 }

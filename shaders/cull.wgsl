@@ -16,11 +16,11 @@
 //! crossing the near plane count as visible, so the first frame, a camera jump or a resize
 //! costs time, never a missing object.
 //!
-//! Output, batched (`cull_*`): a drawn object takes the next slot of batch
+//! Output, batched (`PER_OBJECT` false): a drawn object takes the next slot of batch
 //! `object.batch + level` with an atomicAdd on the batch's instance count and writes its id
 //! there, with the level above `LEVEL_SHIFT`. A batch's slice of `instances[]` has room for
 //! every object of its (variant, mesh), so no prefix sum is needed. Per object
-//! (`cull_per_object_*`, mode gpu-per-object): one indirect command per object, whose
+//! (`PER_OBJECT` true, mode gpu-per-object): one indirect command per object, whose
 //! `first_instance` is the object's slot in the identity range of its level; compacted behind
 //! a count when `frame.compact` is 1, otherwise one per object with instance_count 0 or 1.
 //!
@@ -312,32 +312,16 @@ fn cull_per_object(gid: vec3<u32>, local_index: u32, phase: u32) {
     flush_counts(local_index);
 }
 
+/// The pipeline's variant, set by `passes::cull::CullVariant` through override constants: the
+/// phase, and whether the output is one draw per object.
+override PHASE: u32 = PHASE_ONLY;
+override PER_OBJECT: bool = false;
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn cull(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
-    cull_batched(gid, local_index, PHASE_ONLY);
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn cull_early(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
-    cull_batched(gid, local_index, PHASE_EARLY);
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn cull_late(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
-    cull_batched(gid, local_index, PHASE_LATE);
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn cull_per_object_only(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
-    cull_per_object(gid, local_index, PHASE_ONLY);
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn cull_per_object_early(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
-    cull_per_object(gid, local_index, PHASE_EARLY);
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn cull_per_object_late(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local_index: u32) {
-    cull_per_object(gid, local_index, PHASE_LATE);
+    if PER_OBJECT {
+        cull_per_object(gid, local_index, PHASE);
+    } else {
+        cull_batched(gid, local_index, PHASE);
+    }
 }

@@ -31,11 +31,11 @@
 /// the rasteriser (docs/BENCHMARKS.md § "Vertex inputs and the main pass").
 ///
 /// Vertex colours and a normal map's second coordinate set.
-const OPTIONAL_SURFACE_INPUTS: bool = true;
+override OPTIONAL_SURFACE_INPUTS: bool = true;
 /// Texture coordinates: a material of the variant has a texture.
-const SURFACE_TEXTURES: bool = true;
+override SURFACE_TEXTURES: bool = true;
 /// Tangents: a material of the variant has a normal map.
-const NORMAL_MAPS: bool = true;
+override NORMAL_MAPS: bool = true;
 
 /// The vertex buffer's attributes (`GpuVertex`); the optional inputs (tangent, colour,
 /// TEXCOORD_1) are read from the scene group's arrays by vertex index, only for the objects that

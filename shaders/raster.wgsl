@@ -157,22 +157,17 @@ fn raster_object(group: u32, first: u32, lane: u32) {
     }
 }
 
-/// The first (or only) phase: the list from its start.
+/// The pipeline's phase, set by `passes::raster` through an override constant: the first (or
+/// only) phase rasterises the list from its start, the second the objects it added, after the
+/// first phase's.
+override LATE: bool = false;
+
 @compute @workgroup_size(RASTER_WORKGROUP_SIZE)
 fn raster(
     @builtin(workgroup_id) group: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lane: u32,
 ) {
-    raster_object(group.x + group.y * groups.x, 0u, lane);
-}
-
-/// The second phase: the objects it added, after the first phase's.
-@compute @workgroup_size(RASTER_WORKGROUP_SIZE)
-fn raster_late(
-    @builtin(workgroup_id) group: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lane: u32,
-) {
-    raster_object(group.x + group.y * groups.x, draw_counts[COUNTER_SOFT_EARLY], lane);
+    let first = select(0u, draw_counts[COUNTER_SOFT_EARLY], LATE);
+    raster_object(group.x + group.y * groups.x, first, lane);
 }

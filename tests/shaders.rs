@@ -25,23 +25,40 @@ fn every_shader_validates() {
     }
 }
 
-/// The draw shader validates with every combination of surface inputs, and each combination
-/// is its own source (so its pipelines have their own cache key).
+/// Pipeline variants are keys, not text: every combination of the draw shader's surface
+/// inputs and every cull variant sets override constants that its shader declares, each
+/// combination its own set (so its pipeline has its own cache key), over one shader source.
 #[test]
-fn every_surface_input_combination_validates() {
+fn variants_are_override_constants_the_shaders_declare() {
+    use multidraw::passes::cull::CullVariant;
     use multidraw::passes::main::SurfaceInputs;
-    let full = multidraw::passes::main::SHADER.compose(WORKGROUP_SIZE);
-    let mut sources = std::collections::HashSet::new();
+    let draw = multidraw::passes::main::SHADER.compose(WORKGROUP_SIZE);
+    let cull_source = cull::SHADER.compose(WORKGROUP_SIZE);
+    let declared = |source: &str, name: &str| source.contains(&format!("override {name}:"));
+    let mut sets = std::collections::HashSet::new();
     for bits in 0..8u32 {
         let inputs = SurfaceInputs { optional: bits & 1 != 0, textures: bits & 2 != 0, normal_maps: bits & 4 != 0 };
-        let source = inputs.source(&full);
-        assert_eq!(source == full, inputs == SurfaceInputs::ALL, "{inputs:?}");
-        if let Err(message) = validate(&source) {
-            panic!("the draw shader with {inputs:?} failed naga validation:\n{message}");
+        let constants = inputs.constants();
+        for (name, _) in &constants.0 {
+            assert!(declared(&draw, name), "shaders/draw.wgsl declares no `override {name}`");
         }
-        sources.insert(source);
+        sets.insert(format!("{:?}", constants.0));
     }
-    assert_eq!(sources.len(), 8);
+    assert_eq!(sets.len(), 8, "each combination of surface inputs is its own key");
+    let mut cull_sets = std::collections::HashSet::new();
+    for variant in CullVariant::ALL {
+        for (name, _) in &variant.constants().0 {
+            assert!(declared(&cull_source, name), "shaders/cull.wgsl declares no `override {name}`");
+        }
+        cull_sets.insert(format!("{:?}", variant.constants().0));
+    }
+    assert_eq!(cull_sets.len(), CullVariant::ALL.len(), "each cull variant is its own key");
+    assert!(!cull_source.contains("fn cull_early") && !cull_source.contains("fn cull_per_object_"));
+    for shader in [&multidraw::passes::build::SHADER, &multidraw::passes::raster::SHADER] {
+        let source = shader.compose(WORKGROUP_SIZE);
+        assert!(declared(&source, "LATE"), "{} declares no `override LATE`", shader.file);
+        assert!(!source.contains("_late("), "{} has no second-phase entry point of its own", shader.file);
+    }
 }
 
 #[test]

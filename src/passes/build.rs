@@ -24,9 +24,9 @@ pub const SHADER: PassShader = PassShader {
 };
 
 pub struct BuildPass {
-    /// Entry `build`: the first or only phase.
+    /// The first or only phase.
     pipeline: wgpu::ComputePipeline,
-    /// Entry `build_late`: the second phase (counts into the second phase's drawn counter).
+    /// The second phase (`LATE` override on: counts into the second phase's drawn counter).
     late: wgpu::ComputePipeline,
     workgroup_size: u32,
 }
@@ -35,8 +35,8 @@ impl BuildPass {
     pub fn new(cache: &PipelineCache, layouts: &Layouts, workgroup_size: u32) -> Result<Self, PipelineError> {
         let shader = SHADER.spec(workgroup_size);
         let specs = [
-            compute_spec(NAME, &layouts.cull, &shader, "build"),
-            compute_spec(LATE_NAME, &layouts.cull, &shader, "build_late"),
+            compute_spec(NAME, &layouts.cull, &shader, "build").with_constants(Phase::Only.late_constant()),
+            compute_spec(LATE_NAME, &layouts.cull, &shader, "build").with_constants(Phase::Late.late_constant()),
         ];
         let mut pipelines = compute_all(cache, &specs).into_iter();
         let mut next = || pipelines.next().expect("one result per spec");

@@ -21,6 +21,7 @@ pub mod raster;
 pub mod scatter;
 
 use crate::gpu_scene::shader::PassShader;
+use crate::pipelines::Constants;
 
 /// Which culling phase a cull, build or main pass serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +35,22 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The `LATE` override constant of the build and raster shaders, on in the second phase:
+    /// how their pipelines of each phase are told apart.
+    pub fn late_constant(self) -> Constants {
+        Constants(vec![("LATE", Constants::flag(self == Phase::Late))])
+    }
+
+    /// The phase's number in the shaders (`PHASE_ONLY`, `PHASE_EARLY`, `PHASE_LATE` in
+    /// `shaders/cull.wgsl`), the value of their `PHASE` override constants.
+    pub fn index(self) -> usize {
+        match self {
+            Phase::Only => 0,
+            Phase::Early => 1,
+            Phase::Late => 2,
+        }
+    }
+
     /// The pass name in this phase: `name` itself, or `late` for the second phase (the first
     /// phase keeps the single-phase name, so timings and scopes stay comparable).
     pub fn pass_name(self, name: &'static str, late: &'static str) -> &'static str {
@@ -56,3 +73,17 @@ pub const SHADERS: [&PassShader; 9] = [
     &pyramid::SHADER,
     &scatter::SHADER,
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::Phase;
+
+    /// The phase numbers the override constants carry are the ones the cull shader names.
+    #[test]
+    fn phase_numbers_match_the_cull_shader() {
+        for (phase, name) in [(Phase::Only, "PHASE_ONLY"), (Phase::Early, "PHASE_EARLY"), (Phase::Late, "PHASE_LATE")] {
+            let line = format!("const {name}: u32 = {}u;", phase.index());
+            assert!(super::cull::SHADER.body.contains(&line), "shaders/cull.wgsl declares `{line}`");
+        }
+    }
+}

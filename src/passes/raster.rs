@@ -119,13 +119,14 @@ impl RasterPass {
         let specs = [
             compute_spec("shade list", &layouts.shade_list, &list_shader, "list_pixels"),
             compute_spec("shade list arguments", &layouts.shade_list, &list_shader, "list_arguments"),
-            compute_spec(NAME, &layouts.raster, &shader, "raster"),
-            compute_spec(LATE_NAME, &layouts.raster, &shader, "raster_late"),
+            compute_spec(NAME, &layouts.raster, &shader, "raster").with_constants(Phase::Only.late_constant()),
+            compute_spec(LATE_NAME, &layouts.raster, &shader, "raster").with_constants(Phase::Late.late_constant()),
             compute_spec("shade", &layouts.shade, &shade_shader, "shade_plain"),
             compute_spec("shade textured", &layouts.shade, &shade_shader, "shade_textured"),
         ];
         let mut computes = compute_all(cache, &specs).into_iter();
         let resolve_spec = RenderSpec {
+            constants: Default::default(),
             label: "resolve".into(),
             layout: layouts.resolve.clone(),
             shader: RESOLVE_SHADER.spec(WORKGROUP_SIZE),

@@ -59,6 +59,8 @@ pub struct VertexBufferSpec {
 #[derive(Clone, Debug)]
 pub struct RenderSpec {
     pub label: String,
+    /// Values of the shader's `override` constants (a variant's key), part of the cache key.
+    pub constants: Constants,
     pub layout: wgpu::PipelineLayout,
     pub shader: ShaderSpec,
     pub vertex_entry: String,
@@ -74,6 +76,7 @@ pub struct RenderSpec {
 pub struct RenderKey {
     /// Compared by identity (wgpu resources hash and compare by their id).
     layout: wgpu::PipelineLayout,
+    constants: Constants,
     shader: ShaderKey,
     vertex_entry: String,
     fragment_entry: Option<String>,
@@ -88,6 +91,7 @@ impl RenderSpec {
     pub fn key(&self) -> RenderKey {
         RenderKey {
             layout: self.layout.clone(),
+            constants: self.constants.clone(),
             shader: self.shader.key(),
             vertex_entry: self.vertex_entry.clone(),
             fragment_entry: self.fragment_entry.clone(),
@@ -107,6 +111,8 @@ pub struct ComputeSpec {
     pub layout: wgpu::PipelineLayout,
     pub shader: ShaderSpec,
     pub entry: String,
+    /// Values of the shader's `override` constants (a variant's key), part of the cache key.
+    pub constants: Constants,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -114,11 +120,51 @@ pub struct ComputeKey {
     layout: wgpu::PipelineLayout,
     shader: ShaderKey,
     entry: String,
+    constants: Constants,
 }
 
 impl ComputeSpec {
     pub fn key(&self) -> ComputeKey {
-        ComputeKey { layout: self.layout.clone(), shader: self.shader.key(), entry: self.entry.clone() }
+        ComputeKey {
+            layout: self.layout.clone(),
+            shader: self.shader.key(),
+            entry: self.entry.clone(),
+            constants: self.constants.clone(),
+        }
+    }
+
+    /// The same pipeline with these `override` constants.
+    pub fn with_constants(self, constants: Constants) -> Self {
+        Self { constants, ..self }
+    }
+}
+
+/// Values of a shader's WGSL `override` constants, by name, as
+/// `PipelineCompilationOptions::constants` takes them: how a pipeline variant is chosen from
+/// a typed key (a phase, an output, the inputs a material reads) rather than by entry point
+/// name or by editing shader text. Compared and hashed by the values' bits.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Constants(pub Vec<(&'static str, f64)>);
+
+impl Eq for Constants {}
+
+impl Hash for Constants {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for (name, value) in &self.0 {
+            name.hash(state);
+            value.to_bits().hash(state);
+        }
+    }
+}
+
+impl Constants {
+    /// A boolean `override`'s value.
+    pub fn flag(on: bool) -> f64 {
+        if on {
+            1.0
+        } else {
+            0.0
+        }
     }
 }
 
@@ -290,7 +336,7 @@ impl PipelineCache {
         let slot = Self::slot(&self.render, &key);
         self.request(slot, &spec.label, format!("{:016x}", key_hash(&key)), "render", || {
             let module = self.shader(&spec.shader).map_err(|e| e.for_pipeline(&spec.label))?;
-            let options = wgpu::PipelineCompilationOptions::default();
+            let options = wgpu::PipelineCompilationOptions { constants: &spec.constants.0, ..Default::default() };
             let buffers: Vec<wgpu::VertexBufferLayout<'_>> = spec
                 .vertex_buffers
                 .iter()
@@ -337,7 +383,10 @@ impl PipelineCache {
                     layout: Some(&spec.layout),
                     module: &module,
                     entry_point: Some(&spec.entry),
-                    compilation_options: Default::default(),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &spec.constants.0,
+                        ..Default::default()
+                    },
                     cache: self.driver_cache.as_ref(),
                 })
             })

@@ -13,7 +13,7 @@ pub mod disk;
 
 use std::sync::Arc;
 
-pub use cache::{ComputeSpec, PipelineCache, RenderSpec, ShaderSpec, VertexBufferSpec};
+pub use cache::{ComputeSpec, Constants, PipelineCache, RenderSpec, ShaderSpec, VertexBufferSpec};
 
 #[derive(Debug, thiserror::Error, Clone, PartialEq)]
 pub enum PipelineError {
@@ -45,7 +45,13 @@ pub fn shader_spec(label: &str, source: String) -> ShaderSpec {
 }
 
 pub fn compute_spec(label: &str, layout: &wgpu::PipelineLayout, shader: &ShaderSpec, entry: &str) -> ComputeSpec {
-    ComputeSpec { label: label.to_string(), layout: layout.clone(), shader: shader.clone(), entry: entry.to_string() }
+    ComputeSpec {
+        label: label.to_string(),
+        layout: layout.clone(),
+        shader: shader.clone(),
+        entry: entry.to_string(),
+        constants: Constants::default(),
+    }
 }
 
 /// Parses and validates WGSL with naga, as wgpu will; the error names the line.

@@ -13,7 +13,7 @@ use crate::gpu_scene::layout::{Layouts, CULL_IO, FRAME, HIZ};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::{SceneBuffers, ViewBuffers};
 use crate::passes::Phase;
-use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
+use crate::pipelines::{compute_all, compute_spec, Constants, PipelineCache, PipelineError};
 use crate::tunables::{
     COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, COUNTER_IN_FRUSTUM, COUNTER_LEVELS, COUNTER_OCCLUDED, COUNTER_SLOTS,
     COUNTER_SOFT, COUNTER_TOO_SMALL, COUNTER_TRIANGLES, COUNTER_VISIBLE, LOD_LEVELS, SOFT_MAX_OBJECTS, VARIANT_COUNT,
@@ -79,32 +79,56 @@ impl GpuCounters {
     }
 }
 
-/// One pipeline per phase.
-struct PhasePipelines {
-    only: wgpu::ComputePipeline,
-    early: wgpu::ComputePipeline,
-    late: wgpu::ComputePipeline,
+/// A cull pipeline's variant: what it writes and for which phase. Its shader is the one
+/// `cull` entry point; the key reaches it as the `PER_OBJECT` and `PHASE` override constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CullVariant {
+    /// Batch slices or one draw per object.
+    pub output: CullOutput,
+    /// The culling phase.
+    pub phase: Phase,
 }
 
-impl PhasePipelines {
-    fn get(&self, phase: Phase) -> &wgpu::ComputePipeline {
-        match phase {
-            Phase::Only => &self.only,
-            Phase::Early => &self.early,
-            Phase::Late => &self.late,
-        }
+impl CullVariant {
+    /// Every variant, in the order [`CullPass`] keeps their pipelines.
+    pub const ALL: [CullVariant; 6] = [
+        CullVariant { output: CullOutput::Batches, phase: Phase::Only },
+        CullVariant { output: CullOutput::Batches, phase: Phase::Early },
+        CullVariant { output: CullOutput::Batches, phase: Phase::Late },
+        CullVariant { output: CullOutput::PerObject, phase: Phase::Only },
+        CullVariant { output: CullOutput::PerObject, phase: Phase::Early },
+        CullVariant { output: CullOutput::PerObject, phase: Phase::Late },
+    ];
+
+    fn index(self) -> usize {
+        let output = match self.output {
+            CullOutput::Batches => 0,
+            CullOutput::PerObject => 3,
+        };
+        output + self.phase.index()
     }
 
-    fn all(&self) -> [&wgpu::ComputePipeline; 3] {
-        [&self.only, &self.early, &self.late]
+    /// The override constants that select this variant in `shaders/cull.wgsl`.
+    pub fn constants(self) -> Constants {
+        Constants(vec![
+            ("PER_OBJECT", Constants::flag(self.output == CullOutput::PerObject)),
+            ("PHASE", self.phase.index() as f64),
+        ])
+    }
+
+    /// The pipeline's label: the pass name of its phase, with " per object" for that output.
+    fn label(self) -> String {
+        let name = self.phase.pass_name(NAME, LATE_NAME);
+        match self.output {
+            CullOutput::Batches => name.to_string(),
+            CullOutput::PerObject => format!("{name} per object"),
+        }
     }
 }
 
 pub struct CullPass {
-    /// Entries `cull`, `cull_early`, `cull_late`: ids into batch slices.
-    batches: PhasePipelines,
-    /// Entries `cull_per_object_*`: one draw per object.
-    per_object: PhasePipelines,
+    /// One pipeline per [`CullVariant`], in [`CullVariant::ALL`]'s order.
+    pipelines: Vec<wgpu::ComputePipeline>,
     workgroup_size: u32,
 }
 
@@ -120,20 +144,11 @@ impl CullPass {
     /// Gets every pipeline from the cache, compiling them in parallel.
     pub fn new(cache: &PipelineCache, layouts: &Layouts, workgroup_size: u32) -> Result<Self, PipelineError> {
         let shader = SHADER.spec(workgroup_size);
-        let entries = [
-            (NAME, "cull"),
-            ("cull early", "cull_early"),
-            (LATE_NAME, "cull_late"),
-            ("cull per object", "cull_per_object_only"),
-            ("cull per object early", "cull_per_object_early"),
-            ("cull per object late", "cull_per_object_late"),
-        ];
-        let specs = entries.map(|(label, entry)| compute_spec(label, &layouts.cull, &shader, entry));
-        let mut pipelines = compute_all(cache, &specs).into_iter();
-        let mut next = || pipelines.next().expect("one result per spec");
-        let batches = PhasePipelines { only: next()?, early: next()?, late: next()? };
-        let per_object = PhasePipelines { only: next()?, early: next()?, late: next()? };
-        Ok(Self { batches, per_object, workgroup_size })
+        let specs = CullVariant::ALL.map(|variant| {
+            compute_spec(&variant.label(), &layouts.cull, &shader, "cull").with_constants(variant.constants())
+        });
+        let pipelines = compute_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
+        Ok(Self { pipelines, workgroup_size })
     }
 
     pub fn workgroup_size(&self) -> u32 {
@@ -146,7 +161,7 @@ impl CullPass {
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(CULL_IO.index, &view.cull_bind_group);
         pass.set_bind_group(HIZ.index, &buffers.hiz_placeholder);
-        for pipeline in self.batches.all().into_iter().chain(self.per_object.all()) {
+        for pipeline in &self.pipelines {
             pass.set_pipeline(pipeline);
             pass.dispatch(1, 1);
         }
@@ -175,10 +190,7 @@ impl CullPass {
         };
         frame.encoder.clear_buffer(&buffers.draw_counts, 0, draw_counts);
         let mut pass = frame.compute_pass(name);
-        pass.set_pipeline(match output {
-            CullOutput::Batches => self.batches.get(phase),
-            CullOutput::PerObject => self.per_object.get(phase),
-        });
+        pass.set_pipeline(&self.pipelines[CullVariant { output, phase }.index()]);
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(CULL_IO.index, &view.cull_bind_group);
         pass.set_bind_group(HIZ.index, hiz);

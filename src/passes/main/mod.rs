@@ -7,8 +7,6 @@ pub mod baseline;
 pub mod bundle;
 pub mod indirect;
 
-use std::sync::Arc;
-
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::{depth_test, FrameTarget};
 use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
@@ -17,7 +15,7 @@ use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers, ViewBuffers};
 use crate::passes::cull::cpu::DrawnObject;
 use crate::passes::raster::RasterPass;
 use crate::passes::Phase;
-use crate::pipelines::{render_all, PipelineCache, PipelineError, RenderSpec, ShaderSpec, VertexBufferSpec};
+use crate::pipelines::{render_all, Constants, PipelineCache, PipelineError, RenderSpec, ShaderSpec, VertexBufferSpec};
 use crate::scene::Variant;
 use crate::tunables::WORKGROUP_SIZE;
 
@@ -119,6 +117,7 @@ pub fn variant_spec(
     let state = variant_state(variant);
     let vertex = vertex_layout();
     RenderSpec {
+        constants: Default::default(),
         label: format!("{NAME} {}", variant.name()),
         layout: layout.clone(),
         shader: shader.clone(),
@@ -160,12 +159,9 @@ pub struct SurfaceInputs {
     pub normal_maps: bool,
 }
 
-/// The draw shader's lines that declare the three inputs, as `shaders/draw.wgsl` has them.
-const SURFACE_INPUT_LINES: [&str; 3] = [
-    "const OPTIONAL_SURFACE_INPUTS: bool = true;",
-    "const SURFACE_TEXTURES: bool = true;",
-    "const NORMAL_MAPS: bool = true;",
-];
+/// The draw shader's `override` constants of the three inputs, as `shaders/draw.wgsl` names
+/// them.
+const SURFACE_INPUT_CONSTANTS: [&str; 3] = ["OPTIONAL_SURFACE_INPUTS", "SURFACE_TEXTURES", "NORMAL_MAPS"];
 
 impl SurfaceInputs {
     /// Everything: for scenes that will change (live scenes), whose materials are not known
@@ -191,16 +187,11 @@ impl SurfaceInputs {
         })
     }
 
-    /// The composed draw shader `source` with these inputs.
-    pub fn source(self, source: &str) -> String {
-        let mut out = source.to_owned();
-        for (line, on) in SURFACE_INPUT_LINES.iter().zip([self.optional, self.textures, self.normal_maps]) {
-            assert!(out.contains(line), "shaders/draw.wgsl declares `{line}`");
-            if !on {
-                out = out.replace(line, &line.replace("true", "false"));
-            }
-        }
-        out
+    /// The override constants that select these inputs in the draw shader: one shader module
+    /// for every variant, each pipeline specialised by its key.
+    pub fn constants(self) -> Constants {
+        let values = [self.optional, self.textures, self.normal_maps];
+        Constants(SURFACE_INPUT_CONSTANTS.iter().zip(values).map(|(&name, on)| (name, Constants::flag(on))).collect())
     }
 }
 
@@ -223,10 +214,9 @@ impl MainPass {
         let composed = SHADER.spec(WORKGROUP_SIZE);
         let specs: Vec<_> = Variant::ALL
             .iter()
-            .map(|&v| {
-                let source = Arc::new(inputs[v as usize].source(&composed.source));
-                let shader = ShaderSpec { label: composed.label.clone(), source };
-                variant_spec(&layouts.render, &shader, v, color_format)
+            .map(|&v| RenderSpec {
+                constants: inputs[v as usize].constants(),
+                ..variant_spec(&layouts.render, &composed, v, color_format)
             })
             .collect();
         let pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
