@@ -39,10 +39,10 @@ fn count_triangles(instances: u32, triangles: u32) {
     }
 }
 
-/// The raster pass's indirect dispatch for this phase: one workgroup per object the cull pass
-/// listed for it, split over y past the per-dimension limit, in the next-to-last slot of
-/// `draws[]`; in the last the resolve's indirect draw, one full-screen triangle for everything
-/// listed so far (the last phase's is used), or none when nothing was. The first phase also notes where its list ends
+/// The raster pass's indirect dispatch for this phase (`raster_args`): one workgroup per object
+/// the cull pass listed for it, split over y past the per-dimension limit; and the resolve's
+/// indirect draw, one full-screen triangle for everything listed so far (the last phase's is
+/// used), or none when nothing was. The first phase also notes where its list ends
 /// (`COUNTER_SOFT_EARLY`), where the second phase's starts.
 fn write_raster_dispatch(late: bool) {
     let total = min(atomicLoad(&draw_counts[COUNTER_SOFT]), SOFT_MAX_OBJECTS);
@@ -54,17 +54,13 @@ fn write_raster_dispatch(late: bool) {
     }
     let n = total - min(first, total);
     let rows = (n + MAX_WORKGROUPS_PER_DIMENSION - 1u) / MAX_WORKGROUPS_PER_DIMENSION;
-    var args: DrawIndexedIndirectArgs;
-    args.index_count = min(n, MAX_WORKGROUPS_PER_DIMENSION);
-    args.instance_count = rows;
-    args.first_index = 1u;
-    let slots = arrayLength(&draws);
-    draws[slots - 2u] = args;
-    // DrawIndirectArgs: vertex count, instance count, first vertex, first instance.
-    var resolve: DrawIndexedIndirectArgs;
-    resolve.index_count = select(0u, 3u, total > 0u);
-    resolve.instance_count = 1u;
-    draws[slots - 1u] = resolve;
+    var args: RasterArgs;
+    args.workgroups_x = min(n, MAX_WORKGROUPS_PER_DIMENSION);
+    args.workgroups_y = rows;
+    args.workgroups_z = 1u;
+    args.vertex_count = select(0u, 3u, total > 0u);
+    args.instance_count = 1u;
+    raster_args[0] = args;
 }
 
 fn build_phase(gid: vec3<u32>, drawn_counter: u32) {

@@ -125,7 +125,7 @@ fn check_pyramid(ctx: &GpuContext, pass: &PyramidPass, target: &OffscreenTarget)
     poison(ctx, pass);
 
     let mut frame = FrameEncoder::new(&ctx.device, "pyramid test", None);
-    pass.record(&mut frame, None);
+    pass.record(&mut frame, false);
     // The recorded commands depend on the resolution only: one bind group and one dispatch
     // per level, the two pipelines set once each.
     let commands = frame.commands.pass(pyramid::NAME);
@@ -276,7 +276,7 @@ fn pyramid_after_resize_from_640x480_to_333x200_equals_the_cpu_reduction() {
     pass.resize(&ctx.device, &target.depth_view, target.width, target.height);
     // Prewarming leaves junk in level 0; the poisoned run after it must not care.
     let mut frame = FrameEncoder::new(&ctx.device, "pyramid prewarm", None);
-    pass.prewarm(&mut frame, None);
+    pass.prewarm(&mut frame, false);
     ctx.queue.submit([frame.encoder.finish()]);
     check_pyramid(&ctx, &pass, &target);
 
@@ -330,8 +330,9 @@ fn pyramid_takes_the_nearer_of_depth_and_the_compute_rasterisers_pixels() {
     let mut pass = PyramidPass::new(&ctx.device, &ctx.pipelines, &renderer.layouts).expect("pyramid pipelines");
     pass.resize(&ctx.device, &target.depth_view, width, height);
     poison(&ctx, &pass);
+    pass.fit_soft(&ctx.device, raster.visibility_buffer());
     let mut frame = FrameEncoder::new(&ctx.device, "pyramid soft", None);
-    pass.record(&mut frame, Some(raster.pyramid_group()));
+    pass.record(&mut frame, true);
     let commands = frame.commands.pass(pyramid::NAME);
     assert_eq!(commands.set_bind_group, [pass.level_count(), 1, 0], "level 0 binds the visibility buffer");
     ctx.queue.submit([frame.encoder.finish()]);

@@ -8,7 +8,7 @@ use std::mem::{offset_of, size_of};
 
 use multidraw::gpu_scene::layout::{BindingKind, ALL_GROUPS};
 use multidraw::gpu_scene::types::{
-    DrawIndexedIndirectArgs, FrameUniforms, GpuBatch, GpuMaterial, GpuObject, GpuTextureRef,
+    DrawIndexedIndirectArgs, FrameUniforms, GpuBatch, GpuMaterial, GpuObject, GpuTextureRef, RasterArgs,
 };
 use multidraw::passes::{cull, SHADERS};
 use multidraw::pipelines::validate_wgsl as validate;
@@ -258,6 +258,18 @@ fn host_structs_match_wgsl() {
         (
             "GpuTextureRef",
             host_layout!(GpuTextureRef { transform, offset, layer, size_class, wrap, uv_set, scale, _pad }),
+        ),
+        (
+            "RasterArgs",
+            host_layout!(RasterArgs {
+                workgroups_x,
+                workgroups_y,
+                workgroups_z,
+                vertex_count,
+                instance_count,
+                first_vertex,
+                first_instance
+            }),
         ),
         (
             "DrawIndexedIndirectArgs",

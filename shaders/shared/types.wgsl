@@ -128,6 +128,19 @@ struct GpuMaterial {
     _pad: u32,
 }
 
+/// The compute rasteriser's indirect arguments of a phase (`RasterArgs` in Rust), written by
+/// the build pass: its dispatch (`wgpu::util::DispatchIndirectArgs`: workgroups per axis), then
+/// its resolve's draw (`wgpu::util::DrawIndirectArgs`).
+struct RasterArgs {
+    workgroups_x: u32,
+    workgroups_y: u32,
+    workgroups_z: u32,
+    vertex_count: u32,
+    instance_count: u32,
+    first_vertex: u32,
+    first_instance: u32,
+}
+
 /// `wgpu::util::DrawIndexedIndirectArgs`, as the GPU writes it.
 struct DrawIndexedIndirectArgs {
     index_count: u32,

@@ -17,7 +17,6 @@ use crate::gpu_scene::{Layouts, SceneBuffers};
 use crate::passes::build::BuildPass;
 use crate::passes::cull::CullPass;
 use crate::passes::main::MainPass;
-use crate::passes::raster::RasterPass;
 use crate::passes::scatter::{ObjectUpdates, ScatterPass};
 
 /// The passes prewarming runs, besides the view's own pyramid and compute rasteriser.
@@ -69,7 +68,10 @@ pub(crate) fn prewarm(
         raster,
     );
     view.pyramid.resize(&ctx.device, &depth, 1, 1);
-    view.pyramid.prewarm(&mut frame, raster.map(RasterPass::pyramid_group));
+    if let Some(raster) = raster {
+        view.pyramid.fit_soft(&ctx.device, raster.visibility_buffer());
+    }
+    view.pyramid.prewarm(&mut frame, raster.is_some());
     ctx.queue.submit([frame.encoder.finish()]);
     ctx.wait_idle();
     start.elapsed().as_secs_f64() * 1e3

@@ -15,7 +15,6 @@ use crate::gpu::GpuContext;
 use crate::passes::cull;
 use crate::passes::cull::cpu::CpuCounts;
 use crate::passes::main::{bundle, Draws};
-use crate::passes::raster::RasterPass;
 use crate::passes::Phase;
 use crate::tunables::MAX_VIEWS;
 
@@ -135,6 +134,9 @@ impl Renderer {
             // A new depth buffer (first frame, resize) gets a new pyramid before its first use.
             state.pyramid.fit(&ctx.device, target.depth, target.width, target.height);
             state.pyramid_view_proj = Some(uniforms.view_proj);
+            if let Some(raster) = state.raster.as_ref().filter(|_| schedule.soft) {
+                state.pyramid.fit_soft(&ctx.device, raster.visibility_buffer());
+            }
         }
         {
             profile_scope!("write uniforms");
@@ -185,7 +187,7 @@ impl Renderer {
         for &step in schedule.steps() {
             match step {
                 Step::Pyramid { soft } => {
-                    state.pyramid.record(encoder, raster.filter(|_| soft).map(RasterPass::pyramid_group));
+                    state.pyramid.record(encoder, soft);
                 }
                 Step::Cull(phase) => {
                     let hiz = if phase == Phase::Late {

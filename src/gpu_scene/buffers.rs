@@ -7,7 +7,7 @@ use std::mem::size_of;
 use super::layout::{Layouts, HIZ, SCENE};
 use super::prepare::PreparedScene;
 use super::textures::SceneTextures;
-use super::types::{GpuBatch, GpuMaterial, GpuObject, GpuVertex, DRAW_ARGS_SIZE};
+use super::types::{GpuBatch, GpuMaterial, GpuObject, GpuVertex, RasterArgs, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::budget::DeviceBudget;
 use crate::scene::Scene;
@@ -221,6 +221,9 @@ pub struct SceneBuffers {
     pub batch_counts: wgpu::Buffer,
     /// Indirect draws: written by build (or cull in per-object mode), read by main as INDIRECT.
     pub draws: wgpu::Buffer,
+    /// The compute rasteriser's dispatch and its resolve's draw (`RasterArgs`): written by
+    /// build each phase, read by raster and the resolve as INDIRECT.
+    pub raster_args: wgpu::Buffer,
     /// One draw count per variant, then the counters (`tunables::COUNTER_*`). Cleared each
     /// frame (the draw counts again before the second phase), incremented by cull and build,
     /// read by main as the count buffer and copied out for stats.
@@ -238,8 +241,7 @@ pub struct SceneBuffers {
     pub batch_count: u32,
     /// First slot of the identity range of `instances[]`.
     pub identity_base: u32,
-    /// Capacity of `draws[]` in commands: max(objects, batches) (two more slots follow: the
-    /// raster pass's indirect dispatch and its resolve's indirect draw).
+    /// Capacity of `draws[]` in commands: max(objects, batches).
     pub draw_capacity: u32,
     /// First slot of the compute rasteriser's list in `instances[]` (after the identity ranges).
     pub soft_base: u32,
@@ -362,13 +364,20 @@ impl SceneBuffers {
             device,
             &wgpu::BufferDescriptor {
                 label: Some("draws"),
-                // Two more slots at the end: the raster pass's indirect dispatch and its
-                // resolve's indirect draw.
-                size: (draw_capacity as u64 + 2) * DRAW_ARGS_SIZE,
+                size: draw_capacity as u64 * DRAW_ARGS_SIZE,
                 usage: wgpu::BufferUsages::STORAGE
                     | wgpu::BufferUsages::INDIRECT
                     | wgpu::BufferUsages::COPY_DST
                     | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            },
+        );
+        let raster_args = counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("raster args"),
+                size: size_of::<RasterArgs>() as u64,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             },
         );
@@ -409,6 +418,7 @@ impl SceneBuffers {
             instances,
             batch_counts,
             draws,
+            raster_args,
             draw_counts,
             scene_bind_group,
             vertex_inputs,
@@ -422,17 +432,6 @@ impl SceneBuffers {
             soft_base,
             soft_buffers: !(vertex_usage | index_usage).is_empty() && vertex_usage == index_usage,
         }
-    }
-
-    /// Offset in `draws` of the raster pass's indirect dispatch (`DispatchIndirectArgs`).
-    pub fn raster_dispatch_offset(&self) -> u64 {
-        self.draw_capacity as u64 * DRAW_ARGS_SIZE
-    }
-
-    /// Offset in `draws` of the resolve's indirect draw (`DrawIndirectArgs`: 3 vertices, or 0
-    /// when the phase listed no object for the compute rasteriser).
-    pub fn resolve_draw_offset(&self) -> u64 {
-        (self.draw_capacity as u64 + 1) * DRAW_ARGS_SIZE
     }
 }
 

@@ -153,6 +153,7 @@ pub const CULL_IO: Group = Group {
         binding("draws", BindingKind::StorageReadWrite("array<DrawIndexedIndirectArgs>")),
         binding("draw_counts", BindingKind::StorageReadWrite("array<atomic<u32>>")),
         binding("visibility", BindingKind::StorageReadWrite("array<u32>")),
+        binding("raster_args", BindingKind::StorageReadWrite("array<RasterArgs>")),
     ],
     functions: None,
 };

@@ -176,5 +176,30 @@ pub struct GpuVertex {
 /// The indirect arguments, as wgpu defines them; the WGSL struct must match it.
 pub use wgpu::util::DrawIndexedIndirectArgs;
 
+/// The compute rasteriser's indirect arguments, written by the build pass each phase: the
+/// raster dispatch (`wgpu::util::DispatchIndirectArgs`, at byte 0) and the resolve's
+/// full-screen draw (`wgpu::util::DrawIndirectArgs`, at [`RasterArgs::RESOLVE_OFFSET`]).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct RasterArgs {
+    pub workgroups_x: u32,
+    pub workgroups_y: u32,
+    pub workgroups_z: u32,
+    pub vertex_count: u32,
+    pub instance_count: u32,
+    pub first_vertex: u32,
+    pub first_instance: u32,
+}
+
+impl RasterArgs {
+    /// Byte offset of the resolve's draw.
+    pub const RESOLVE_OFFSET: u64 = std::mem::offset_of!(RasterArgs, vertex_count) as u64;
+}
+
+const _: () = assert!(
+    std::mem::size_of::<wgpu::util::DispatchIndirectArgs>() as u64 == RasterArgs::RESOLVE_OFFSET
+        && std::mem::size_of::<wgpu::util::DrawIndirectArgs>() == std::mem::size_of::<RasterArgs>() - 12
+);
+
 /// Size in bytes of one indirect draw command.
 pub const DRAW_ARGS_SIZE: u64 = std::mem::size_of::<DrawIndexedIndirectArgs>() as u64;

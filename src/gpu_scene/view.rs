@@ -65,6 +65,7 @@ impl ViewBuffers {
                 CULL_IO.buffer("draws", &buffers.draws),
                 CULL_IO.buffer("draw_counts", &buffers.draw_counts),
                 CULL_IO.buffer("visibility", &visibility),
+                CULL_IO.buffer("raster_args", &buffers.raster_args),
             ],
         });
         Self { frame, frame_bind_group, visibility, cull_bind_group }

@@ -101,6 +101,11 @@ pub struct PyramidPass {
     /// The texture, its views and bind groups of the current size; `None` until the first
     /// [`PyramidPass::resize`].
     levels: Option<Levels>,
+    /// `Layouts::pyramid_soft_io`.
+    soft_layout: wgpu::BindGroupLayout,
+    /// Group `pyramid soft` over the compute rasteriser's visibility buffer, for level 0 in
+    /// the frames it draws ([`PyramidPass::fit_soft`]), with the buffer it was made over.
+    soft: Option<(wgpu::Buffer, wgpu::BindGroup)>,
 }
 
 impl PyramidPass {
@@ -127,6 +132,8 @@ impl PyramidPass {
             hiz_layout: layouts.hiz.clone(),
             placeholder,
             levels: None,
+            soft_layout: layouts.pyramid_soft_io.clone(),
+            soft: None,
         })
     }
 
@@ -143,7 +150,29 @@ impl PyramidPass {
             hiz_layout: self.hiz_layout.clone(),
             placeholder: self.placeholder.clone(),
             levels: None,
+            soft_layout: self.soft_layout.clone(),
+            soft: None,
         }
+    }
+
+    /// Binds the compute rasteriser's visibility buffer `pixels` for level 0 (made again only
+    /// when the buffer is another): the frames it draws take the nearer of it and the depth
+    /// buffer, since its pixels reach the depth buffer only at the resolve.
+    pub fn fit_soft(&mut self, device: &wgpu::Device, pixels: &wgpu::Buffer) {
+        if self.soft.as_ref().is_some_and(|(buffer, _)| buffer == pixels) {
+            return;
+        }
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(PYRAMID_SOFT.label),
+            layout: &self.soft_layout,
+            entries: &[PYRAMID_SOFT.buffer("pixels", pixels)],
+        });
+        self.soft = Some((pixels.clone(), group));
+    }
+
+    /// The group of [`PyramidPass::fit_soft`] where `soft` asks for it.
+    fn soft_group(&self, soft: bool) -> Option<&wgpu::BindGroup> {
+        soft.then(|| &self.soft.as_ref().expect("fit_soft before a frame the compute rasteriser draws").1)
     }
 
     pub fn resize(&mut self, device: &wgpu::Device, depth: &wgpu::TextureView, width: u32, height: u32) {
@@ -203,7 +232,8 @@ impl PyramidPass {
     /// does for the other passes), the soft one where `soft` (group `pyramid soft`) is given.
     /// `reduce_level` then reads the placeholder and leaves junk in level 0, which the next
     /// `record` overwrites.
-    pub fn prewarm(&self, frame: &mut FrameEncoder<'_>, soft: Option<&wgpu::BindGroup>) {
+    pub fn prewarm(&self, frame: &mut FrameEncoder<'_>, soft: bool) {
+        let soft = self.soft_group(soft);
         let mut pass = frame.compute_pass(NAME);
         pass.set_bind_group(PYRAMID_IO.index, &self.levels().bind_groups[0]);
         if let Some(soft) = soft {
@@ -221,7 +251,8 @@ impl PyramidPass {
     /// places the barrier between a level's storage write and the next level's read). `soft`:
     /// group `pyramid soft` of a frame the compute rasteriser draws (`RasterPass`), whose
     /// depths level 0 takes too.
-    pub fn record(&self, frame: &mut FrameEncoder<'_>, soft: Option<&wgpu::BindGroup>) {
+    pub fn record(&self, frame: &mut FrameEncoder<'_>, soft: bool) {
+        let soft = self.soft_group(soft);
         profile_scope!(NAME);
         let mut pass = frame.compute_pass(NAME);
         for (level, (bind_group, &(width, height))) in

@@ -18,7 +18,7 @@
 //! buffer holds. So the first phase's hardware draws are not depth-tested against its
 //! compute-rasterised pixels; the resolve settles each pixel, and the pyramid between the
 //! phases takes the nearer of the depth buffer and the visibility buffer
-//! (`PyramidPass::record`). Recorded commands are constant in the object count: per phase one
+//! (`PyramidPass::fit_soft` binds it there). Recorded commands are constant in the object count: per phase one
 //! clear and one indirect dispatch; per frame one more clear, two direct dispatches (their size
 //! follows the target), two indirect dispatches and one indirect full-screen draw (no
 //! workgroups and zero vertices when nothing was listed).
@@ -36,9 +36,10 @@
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::depth_test;
 use crate::gpu_scene::layout::{
-    Group, Layouts, FRAME, PYRAMID_SOFT, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, SHADE_LIST, TEXTURES,
+    Group, Layouts, FRAME, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, SHADE_LIST, TEXTURES,
 };
 use crate::gpu_scene::shader::PassShader;
+use crate::gpu_scene::types::RasterArgs;
 use crate::gpu_scene::{SceneBuffers, ViewBuffers};
 use crate::passes::Phase;
 use crate::pipelines::{compute_all, compute_spec, render_all, PipelineCache, PipelineError, RenderSpec};
@@ -90,7 +91,6 @@ struct Pixels {
     list_group: wgpu::BindGroup,
     shade_group: wgpu::BindGroup,
     resolve_group: wgpu::BindGroup,
-    pyramid_group: wgpu::BindGroup,
 }
 
 pub struct RasterPass {
@@ -243,18 +243,8 @@ impl RasterPass {
         let list_group = group(&SHADE_LIST, &layouts.shade_list_io);
         let shade_group = group(&SHADE_IO, &layouts.shade_io);
         let resolve_group = group(&RESOLVE_IO, &layouts.resolve_io);
-        let pyramid_group = group(&PYRAMID_SOFT, &layouts.pyramid_soft_io);
-        self.pixels = Some(Pixels {
-            width,
-            height,
-            buffer,
-            list,
-            raster_group,
-            list_group,
-            shade_group,
-            resolve_group,
-            pyramid_group,
-        });
+        self.pixels =
+            Some(Pixels { width, height, buffer, list, raster_group, list_group, shade_group, resolve_group });
     }
 
     /// Forgets the bind groups: the scene's buffers changed; the next [`RasterPass::fit`]
@@ -291,7 +281,7 @@ impl RasterPass {
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
         pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
         pass.set_pipeline(if phase == Phase::Late { &self.raster_late } else { &self.raster });
-        pass.dispatch_indirect(&buffers.draws, buffers.raster_dispatch_offset());
+        pass.dispatch_indirect(&buffers.raster_args, 0);
         if shade {
             // In the same pass: wgpu puts a barrier between dispatches that write and read the
             // same buffer.
@@ -317,20 +307,13 @@ impl RasterPass {
         pass.set_pipeline(&self.resolve);
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
-        pass.draw_indirect(&buffers.draws, buffers.resolve_draw_offset());
+        pass.draw_indirect(&buffers.raster_args, RasterArgs::RESOLVE_OFFSET);
     }
 
     /// The visibility buffer: per pixel of the target, row by row, the nearest (depth, payload)
     /// as two words, the inverted payload then the inverted depth bits (zero: no pixel).
     pub fn visibility_buffer(&self) -> &wgpu::Buffer {
         &self.pixels.as_ref().expect("fit before reading").buffer
-    }
-
-    /// Group `pyramid soft` over the visibility buffer, for the pyramid's level 0 in the
-    /// frames this pass draws (the first phase's pixels are in the depth buffer only after the
-    /// resolve, in the second phase).
-    pub fn pyramid_group(&self) -> &wgpu::BindGroup {
-        &self.pixels.as_ref().expect("fit before the pyramid").pyramid_group
     }
 
     /// Runs each pipeline once on an empty list (see `frame::prewarm`); the resolve draws into
