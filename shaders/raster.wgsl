@@ -168,6 +168,10 @@ fn raster(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lane: u32,
 ) {
-    let first = select(0u, draw_counts[COUNTER_SOFT_EARLY], LATE);
+    // A branch, not `select`: the first phase reads no count (select evaluates both).
+    var first = 0u;
+    if LATE {
+        first = draw_counts[COUNTER_SOFT_EARLY];
+    }
     raster_object(group.x + group.y * groups.x, first, lane);
 }
