@@ -67,7 +67,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 0)]
     churn: usize,
     #[command(flatten)]
-    views: super::views::ViewArgs,
+    views: super::views::ViewsArgs,
     /// Print every column (p95 of every time, the build pass, occluded objects, the timestamps'
     /// coverage, bind-group sets): about 260 characters wide; the default table fits 160.
     #[arg(long)]

@@ -41,7 +41,7 @@ pub struct RenderArgs {
     #[command(flatten)]
     load: super::load::LoadArgs,
     #[command(flatten)]
-    views: super::views::ViewArgs,
+    views: super::views::ViewsArgs,
     /// Colour objects by their level of detail (white: level 0, then blue, green, yellow,
     /// orange, red).
     #[arg(long)]

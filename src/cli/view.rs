@@ -61,7 +61,7 @@ pub struct ViewArgs {
     #[command(flatten)]
     load: super::load::LoadArgs,
     #[command(flatten)]
-    views: super::views::ViewArgs,
+    views: super::views::ViewsArgs,
     /// Start with objects coloured by level of detail (the panel toggles it).
     #[arg(long)]
     lod_colors: bool,

@@ -7,7 +7,7 @@ use multidraw::tunables::MAX_VIEWS;
 use multidraw::{FrameInput, View};
 
 #[derive(Args, Clone, Copy, Debug)]
-pub struct ViewArgs {
+pub struct ViewsArgs {
     /// Views side by side in the frame, each culled and drawn on its own (1 to 8).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = view_count)]
     pub views: u32,
@@ -16,7 +16,7 @@ pub struct ViewArgs {
     pub view_turn: f32,
 }
 
-impl ViewArgs {
+impl ViewsArgs {
     /// The frame's views on a `width` × `height` target: `input`'s one view, or N side by side.
     pub fn views(&self, input: &FrameInput, width: u32, height: u32) -> Vec<View> {
         if self.views <= 1 {
