@@ -3,34 +3,51 @@
 use std::time::Instant;
 
 /// The time left of the measured frames. The row running now goes on at the rate it has run
-/// so far; the rows to come cost their set-up estimate scaled by how the finished rows
-/// compared with theirs (one timed frame is a rough estimate, and a machine's load changes).
+/// so far; the rows to come cost their set-up estimate scaled by how the rows of their own
+/// scene (their object count) compared with theirs so far: one timed frame is a rough
+/// estimate, and it errs differently at different sizes (a small scene's frames run faster
+/// than its set-up frame, a large one's slower), so one scene's error says little of
+/// another's. A scene none of whose rows has run yet keeps its estimate.
 pub(super) struct Eta {
     started: Instant,
     /// One frame of each row, timed in set-up, in seconds, in the order the rows run.
     pub(super) frame_estimates: Vec<f64>,
+    /// The scene (the count's index) of each row.
+    scenes: Vec<usize>,
     frames_per_row: u32,
-    /// Seconds the finished rows took, and what their estimates said.
-    finished_seconds: f64,
-    finished_estimate: f64,
+    /// Per scene, seconds its finished rows took and what their estimates said.
+    finished: Vec<(f64, f64)>,
 }
 
 impl Eta {
-    pub(super) fn new(frame_estimates: Vec<f64>, frames_per_row: u32) -> Self {
-        Self { started: Instant::now(), frame_estimates, frames_per_row, finished_seconds: 0.0, finished_estimate: 0.0 }
+    pub(super) fn new(frame_estimates: Vec<f64>, scenes: Vec<usize>, frames_per_row: u32) -> Self {
+        assert_eq!(frame_estimates.len(), scenes.len(), "one scene per row");
+        let finished = vec![(0.0, 0.0); scenes.iter().max().map_or(0, |&s| s + 1)];
+        Self { started: Instant::now(), frame_estimates, scenes, frames_per_row, finished }
     }
 
     /// Seconds left with `frames_done` frames of row `row` done in `row_seconds`.
     pub(super) fn left(&self, row: usize, frames_done: u32, row_seconds: f64) -> f64 {
         let Some(&estimate) = self.frame_estimates.get(row) else { return 0.0 };
-        // How much slower than estimated the frames so far ran (1 before any has), the row
-        // now included: it weighs as much as it has cost.
-        let estimated = self.finished_estimate + estimate * frames_done as f64;
-        let correction = if estimated > 0.0 { (self.finished_seconds + row_seconds) / estimated } else { 1.0 };
-        let rate = if frames_done > 0 { row_seconds / frames_done as f64 } else { estimate * correction };
-        let later: f64 = self.frame_estimates[row + 1..].iter().sum();
-        (self.frames_per_row.saturating_sub(frames_done)) as f64 * rate
-            + later * self.frames_per_row as f64 * correction
+        // How much slower than estimated a scene's frames ran so far (1 before any has), the
+        // row now included: it weighs as much as it has cost.
+        let correction = |scene: usize| {
+            let (mut seconds, mut estimated) = self.finished[scene];
+            if scene == self.scenes[row] {
+                seconds += row_seconds;
+                estimated += estimate * frames_done as f64;
+            }
+            if estimated > 0.0 {
+                seconds / estimated
+            } else {
+                1.0
+            }
+        };
+        let rate =
+            if frames_done > 0 { row_seconds / frames_done as f64 } else { estimate * correction(self.scenes[row]) };
+        let later: f64 =
+            (row + 1..self.frame_estimates.len()).map(|r| self.frame_estimates[r] * correction(self.scenes[r])).sum();
+        (self.frames_per_row.saturating_sub(frames_done)) as f64 * rate + later * self.frames_per_row as f64
     }
 
     /// The share of the time passed, with `left` seconds to go.
@@ -45,8 +62,9 @@ impl Eta {
 
     /// Row `row` took `seconds`.
     pub(super) fn finished(&mut self, row: usize, seconds: f64) {
-        self.finished_seconds += seconds;
-        self.finished_estimate += self.frame_estimates[row] * self.frames_per_row as f64;
+        let scene = &mut self.finished[self.scenes[row]];
+        scene.0 += seconds;
+        scene.1 += self.frame_estimates[row] * self.frames_per_row as f64;
     }
 }
 
@@ -56,8 +74,8 @@ mod tests {
 
     #[test]
     fn rows_to_come_are_scaled_by_how_the_finished_ones_ran() {
-        // Two rows of 4 frames, estimated at 1 s and 2 s a frame.
-        let mut eta = Eta::new(vec![1.0, 2.0], 4);
+        // Two rows of one scene, 4 frames each, estimated at 1 s and 2 s a frame.
+        let mut eta = Eta::new(vec![1.0, 2.0], vec![0, 0], 4);
         assert_eq!(eta.left(0, 0, 0.0), 4.0 + 8.0, "before any frame: the estimates");
         // Two frames of the first row in 4 s: it goes on at 2 s a frame, and the second row
         // is taken to run twice as slow as estimated too.
@@ -67,5 +85,18 @@ mod tests {
         // The second row's own frames take over once it has run some.
         assert_eq!(eta.left(1, 2, 3.0), 2.0 * 1.5);
         assert_eq!(eta.left(2, 0, 0.0), 0.0, "no row left");
+    }
+
+    #[test]
+    fn another_scenes_rows_keep_their_estimate() {
+        // A small scene's row ran 4× faster than its set-up frame said; the large scene's
+        // rows, none run yet, keep their own estimates.
+        let mut eta = Eta::new(vec![1.0, 1.0, 3.0, 3.0], vec![0, 0, 1, 1], 2);
+        eta.finished(0, 0.5);
+        assert_eq!(eta.left(1, 0, 0.0), 2.0 * 0.25 + (3.0 + 3.0) * 2.0);
+        eta.finished(1, 0.5);
+        // Half the large scene's first row at twice its estimate: the second row of the same
+        // scene is taken to run twice as slow.
+        assert_eq!(eta.left(2, 1, 6.0), 6.0 + 3.0 * 2.0 * 2.0);
     }
 }

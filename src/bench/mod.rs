@@ -294,7 +294,8 @@ pub fn run(
     // for the progress and the estimate. The rows' own warm-up frames come on top.
     let mut runs = Vec::new();
     let mut frame_seconds = Vec::new();
-    for &count in &counts {
+    let mut row_scenes = Vec::new();
+    for (scene_index, &count) in counts.iter().enumerate() {
         let base = match (&config.scene, count) {
             (Some(scene), _) => scene.clone(),
             (None, Some(objects)) => crate::scene::file::default_scene_with_objects(objects),
@@ -307,12 +308,13 @@ pub fn run(
         for &detail in &details {
             for &mode in &config.modes {
                 frame_seconds.push(run.timed_frame(ctx, &target, config, mode, detail)?);
+                row_scenes.push(scene_index);
             }
         }
         runs.push(run);
     }
     let frames_per_row = config.frames + config.warmup;
-    let mut eta = Eta::new(frame_seconds, frames_per_row);
+    let mut eta = Eta::new(frame_seconds, row_scenes, frames_per_row);
     progress.estimate(eta.left(0, 0, 0.0), eta.frame_estimates.len() as u64 * frames_per_row as u64);
     progress.work(0.0, eta.left(0, 0, 0.0), "");
     let mut row_index = 0;
