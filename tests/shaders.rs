@@ -370,3 +370,56 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
     let animation = members[4].1;
     assert_eq!(word(animation + 15 * 16), 415f32.to_le_bytes(), "animation[15]");
 }
+
+/// Bind groups are assembled from their tables by binding name (`CULL_IO.buffer("objects", …)`):
+/// every name the sources give a table is one of its bindings, and every binding of a table
+/// the sources assemble by name is given, so a typo or a forgotten binding fails here, without
+/// a GPU, not when the group is made at run time.
+#[test]
+fn every_bind_group_entry_names_a_binding_of_its_table() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut sources = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                sources.push((path.clone(), std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    // A table's Rust name is its label upper-cased, spaces as underscores ("cull io" → CULL_IO).
+    let mut given: std::collections::HashMap<&str, std::collections::HashSet<String>> = Default::default();
+    let mut checked = 0;
+    for group in ALL_GROUPS {
+        let ident = group.label.to_uppercase().replace(' ', "_");
+        for (path, source) in &sources {
+            for method in ["buffer", "entry"] {
+                let pattern = format!("{ident}.{method}(\"");
+                for (at, _) in source.match_indices(&pattern) {
+                    let rest = &source[at + pattern.len()..];
+                    let name = &rest[..rest.find('"').expect("a closed string")];
+                    assert!(
+                        group.bindings.iter().any(|b| b.name == name),
+                        "{}: {ident}.{method}(\"{name}\", …): table `{}` has no binding `{name}`",
+                        path.display(),
+                        group.label
+                    );
+                    given.entry(group.label).or_default().insert(name.to_string());
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 20, "found only {checked} named entries: has the pattern changed?");
+    // Tables assembled entry by entry in one place give every binding there.
+    for label in ["frame", "cull io", "scene", "pyramid io", "scatter io", "pyramid soft"] {
+        let group = ALL_GROUPS.iter().find(|g| g.label == label).expect("a table of that label");
+        let names = &given[label];
+        for binding in group.bindings {
+            assert!(names.contains(binding.name), "table `{label}`: binding `{}` is never given", binding.name);
+        }
+    }
+}
