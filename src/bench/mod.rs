@@ -71,14 +71,10 @@ pub struct BenchConfig {
 }
 
 impl BenchConfig {
-    /// The views of a frame of `input`: its camera alone, or [`BenchConfig::views`] side by
-    /// side.
+    /// The views of a frame of `input`: [`BenchConfig::views`] side by side (one: its camera
+    /// alone).
     fn frame_views(&self, input: &FrameInput) -> Vec<crate::frame::View> {
-        if self.views <= 1 {
-            vec![crate::frame::View::of_input(input)]
-        } else {
-            crate::frame::View::side_by_side(input, self.views, self.view_turn, self.width, self.height)
-        }
+        crate::frame::View::side_by_side(input, self.views, self.view_turn, self.width, self.height)
     }
 }
 

@@ -17,13 +17,9 @@ pub struct ViewsArgs {
 }
 
 impl ViewsArgs {
-    /// The frame's views on a `width` × `height` target: `input`'s one view, or N side by side.
+    /// The frame's views on a `width` × `height` target (one: `input`'s view of all of it).
     pub fn views(&self, input: &FrameInput, width: u32, height: u32) -> Vec<View> {
-        if self.views <= 1 {
-            vec![View::of_input(input)]
-        } else {
-            View::side_by_side(input, self.views, self.view_turn, width, height)
-        }
+        View::side_by_side(input, self.views, self.view_turn, width, height)
     }
 
     /// Refuses more views than pixel columns before any work.

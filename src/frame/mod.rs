@@ -471,23 +471,15 @@ impl Renderer {
         let tag = if puffin::are_scopes_on() { self.next_tag(input.mode).to_string() } else { String::new() };
         profile_scope!("render", &tag);
         let record_start = Instant::now();
-        // Lent to the frame's encoder while the passes (which borrow the renderer) record.
-        let mut timer = self.timer.take();
-        let mut encoder = FrameEncoder::new(&ctx.device, "frame", timer.as_mut());
-        let (mut stats, finish_start, command_buffer) = {
+        let (command_buffer, mut stats, finish_start) = {
             profile_scope!("record");
-            let mut stats = self.record_frame(ctx, &mut encoder, target, input, views);
-            let FrameEncoder { mut encoder, timer, commands } = encoder;
-            stats.commands = commands;
-            if let Some(timer) = timer {
-                timer.resolve(&mut encoder, stats.frame);
-            }
+            let encoder = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+            let (encoder, stats) = self.record_into(ctx, encoder, target, input, views);
             // wgpu 27 encodes the recorded commands into the driver's command buffer here.
             profile_scope!("finish");
             let finish_start = Instant::now();
-            (stats, finish_start, encoder.finish())
+            (encoder.finish(), stats, finish_start)
         };
-        self.timer = timer;
         stats.finish_ms = finish_start.elapsed().as_secs_f64() * 1e3;
         stats.record_ms = record_start.elapsed().as_secs_f64() * 1e3;
 
@@ -514,21 +506,37 @@ impl Renderer {
     ) -> FrameStats {
         profile_scope!("render into");
         let record_start = Instant::now();
-        // The passes record through a FrameEncoder, which owns its encoder: the caller's is
-        // lent to it and given back, an unused one standing in meanwhile.
+        // The caller's encoder is lent to the frame and given back, an unused one standing in
+        // meanwhile.
         let stand_in = ctx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("stand-in") });
-        let mut timer = self.timer.take();
-        let mut frame_encoder = FrameEncoder::new_with(std::mem::replace(encoder, stand_in), timer.as_mut());
-        let mut stats = self.record_frame(ctx, &mut frame_encoder, target, input, views);
-        let FrameEncoder { encoder: mut recorded, timer: frame_timer, commands } = frame_encoder;
-        stats.commands = commands;
-        if let Some(frame_timer) = frame_timer {
-            frame_timer.resolve(&mut recorded, stats.frame);
-        }
+        let (recorded, mut stats) = self.record_into(ctx, std::mem::replace(encoder, stand_in), target, input, views);
         *encoder = recorded;
-        self.timer = timer;
         stats.record_ms = record_start.elapsed().as_secs_f64() * 1e3;
         stats
+    }
+
+    /// Records the frame's views into `encoder` through a [`FrameEncoder`] (which owns it
+    /// while the passes, borrowing the renderer, record), with the timer lent to it, then the
+    /// timestamps' resolve; gives the encoder back with the frame's stats and commands.
+    fn record_into(
+        &mut self,
+        ctx: &GpuContext,
+        encoder: wgpu::CommandEncoder,
+        target: &FrameTarget<'_>,
+        input: &FrameInput,
+        views: &[View],
+    ) -> (wgpu::CommandEncoder, FrameStats) {
+        profile_scope!("encode");
+        let mut timer = self.timer.take();
+        let mut frame_encoder = FrameEncoder::new_with(encoder, timer.as_mut());
+        let mut stats = self.record_frame(ctx, &mut frame_encoder, target, input, views);
+        let FrameEncoder { mut encoder, timer: frame_timer, commands } = frame_encoder;
+        stats.commands = commands;
+        if let Some(frame_timer) = frame_timer {
+            frame_timer.resolve(&mut encoder, stats.frame);
+        }
+        self.timer = timer;
+        (encoder, stats)
     }
 
     /// Call after submitting the encoder a [`Renderer::render_into`] recorded into: maps the

@@ -63,7 +63,8 @@ impl View {
 
     /// `count` views side by side across a `width` × `height` target (columns of equal width,
     /// the last one taking the remainder): view k sees from `input`'s camera turned by
-    /// k × `turn_degrees` about the vertical axis through its position.
+    /// k × `turn_degrees` about the vertical axis through its position. One view fills the
+    /// whole target and draws into it directly, as [`View::of_input`]'s does.
     pub fn side_by_side(input: &FrameInput, count: u32, turn_degrees: f32, width: u32, height: u32) -> Vec<View> {
         let count = count.clamp(1, width.max(1));
         let column = width / count;

@@ -411,11 +411,7 @@ impl Viewer {
         let two_phase = self.renderer.two_phase(&input);
         self.lane.submitted(self.renderer.next_tag(input.mode));
         let frame_target = self.surface.frame_target(&view);
-        let views = if self.views.0 > 1 {
-            View::side_by_side(&input, self.views.0, self.views.1, frame_target.width, frame_target.height)
-        } else {
-            vec![View::of_input(&input)]
-        };
+        let views = View::side_by_side(&input, self.views.0, self.views.1, frame_target.width, frame_target.height);
         let stats = self.renderer.render_views(&self.ctx, &frame_target, &input, &views);
         self.stats.record_frame(&stats);
         if let Some(path) = self.screenshots.scene_path(last) {
