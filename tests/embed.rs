@@ -90,11 +90,7 @@ fn the_embedded_frame_is_the_renderers_frame_over_the_callers_background() {
     for mode in [DrawMode::Gpu, DrawMode::Cpu, DrawMode::Bundle] {
         engine.mode = mode;
         let got = embedded_frame(&ctx, &mut engine, &mut scene, COLOR_FORMAT, false);
-        let (count, bounds) = common::differing_pixels(&want, &got);
-        if count > 0 {
-            let (actual, diff) = common::write_mismatch(&format!("embed-{mode}"), &want, &got);
-            panic!("{mode}: {count} pixels differ (bounds {bounds:?}): {} {}", actual.display(), diff.display());
-        }
+        common::assert_same_pixels(&format!("embed-{mode}"), &mode.to_string(), &want, &got);
     }
 
     // Over the caller's background: the objects as before, the background where none is.

@@ -148,15 +148,8 @@ fn check_step(ctx: &GpuContext, name: &str, live: &mut Renderer, expected: &Scen
     for mode in [DrawMode::Gpu, DrawMode::Cpu] {
         let (got, stats) = render(ctx, live, mode);
         let (want, _) = render(ctx, &mut reference, mode);
-        let (count, bounds) = common::differing_pixels(&want, &got);
-        if count > 0 {
-            let (actual, diff) = common::write_mismatch(&format!("live-{name}-{mode}"), &want, &got);
-            panic!(
-                "step {name}, {mode}: {count} pixels differ (bounds {bounds:?}) from the scene built at once: {} {}",
-                actual.display(),
-                diff.display()
-            );
-        }
+        let what = format!("step {name}, {mode}, against the scene built at once");
+        common::assert_same_pixels(&format!("live-{name}-{mode}"), &what, &want, &got);
         match mode {
             DrawMode::Gpu => {
                 assert!(stats.soft, "step {name}: the live scene's small objects go to the compute rasteriser");

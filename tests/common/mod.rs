@@ -107,6 +107,16 @@ pub fn differing_pixels(a: &image::RgbaImage, b: &image::RgbaImage) -> (usize, O
     (count, bounds)
 }
 
+/// Panics, naming `what`, the count and bounds of the differing pixels and the images written
+/// (`write_mismatch` under `name`), unless `got` equals `want` to the pixel.
+pub fn assert_same_pixels(name: &str, what: &str, want: &image::RgbaImage, got: &image::RgbaImage) {
+    let (count, bounds) = differing_pixels(want, got);
+    if count > 0 {
+        let (actual, diff) = write_mismatch(name, want, got);
+        panic!("{what}: {count} pixels differ (bounds {bounds:?}): {} {}", actual.display(), diff.display());
+    }
+}
+
 /// Writes `actual` and a difference image next to the test output; returns their paths.
 pub fn write_mismatch(name: &str, expected: &image::RgbaImage, actual: &image::RgbaImage) -> (PathBuf, PathBuf) {
     let dir = output_dir();
