@@ -56,8 +56,16 @@ fn record(
     let mut encoder = FrameEncoder::new(&ctx.device, "frame", parts.timestamps.then_some(timer));
     if let (true, Some(output)) = (parts.compute, plan.cull) {
         let hiz = &renderer.buffers.hiz_placeholder;
-        renderer.cull.record(&mut encoder, &renderer.buffers, view, output, Phase::Only, hiz);
-        renderer.build.record(&mut encoder, &renderer.buffers, view, Phase::Only);
+        renderer.cull.record(
+            &mut encoder,
+            &renderer.buffers,
+            view,
+            output,
+            Phase::Only,
+            hiz,
+            multidraw::passes::cull::NAME,
+        );
+        renderer.build.record(&mut encoder, &renderer.buffers, view, Phase::Only, multidraw::passes::build::NAME);
     }
     if let (true, Some(indirect)) = (parts.render, plan.indirect()) {
         let draws = Draws::Indirect(indirect, None);

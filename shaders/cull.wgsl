@@ -115,8 +115,12 @@ fn select_level(object: GpuObject, radius: f32, distance_sq: f32) -> u32 {
     return 0u;
 }
 
-/// Whether the object's projected bounds are below the size threshold.
+/// Whether the object's projected bounds are below the size threshold: in a perspective view
+/// at its nearest distance, in an orthographic one (a shadow cascade) at any distance.
 fn is_too_small(radius: f32, distance_sq: f32) -> bool {
+    if frame.orthographic != 0u {
+        return frame.small_enabled != 0u && radius * frame.small_factor < 1.0;
+    }
     let far = radius * frame.small_factor + radius;
     return frame.small_enabled != 0u && far * far < distance_sq;
 }

@@ -188,7 +188,7 @@ fn level_of(in: VertexOut) -> u32 {
 fn fs_opaque(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let at = surface_uv(in);
     let color = debug_color(surface_color(in.ids.x, vertex_color(in), at), level_of(in));
-    return lit_or_albedo(color, facing_normal(in, front, at));
+    return lit_or_albedo(color, facing_normal(in, front, at), world_of(in.clip_position.xy, in.clip_position.z));
 }
 
 @fragment
@@ -199,7 +199,7 @@ fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
         discard;
     }
     let shown = debug_color(color, level_of(in));
-    return lit_or_albedo(shown, facing_normal(in, front, at));
+    return lit_or_albedo(shown, facing_normal(in, front, at), world_of(in.clip_position.xy, in.clip_position.z));
 }
 
 /// One colour per mesh, from a hash, lit so shapes stay readable.

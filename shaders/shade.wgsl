@@ -18,6 +18,7 @@
 /// `vs_main` computes them.
 struct Corner {
     clip: vec4<f32>,
+    world: vec3<f32>,
     normal: vec3<f32>,
     uv: vec2<f32>,
 }
@@ -28,7 +29,7 @@ fn corner_of(object: GpuObject, index: u32) -> Corner {
     let normal = vec3<f32>(vertex_words[i + 3u], vertex_words[i + 4u], vertex_words[i + 5u]);
     let world = animate_point(object, local);
     let uv = vec2<f32>(vertex_words[i + 6u], vertex_words[i + 7u]);
-    return Corner(frame.view_proj * vec4<f32>(world, 1.0), animate_direction(object, normal), uv);
+    return Corner(frame.view_proj * vec4<f32>(world, 1.0), world, animate_direction(object, normal), uv);
 }
 
 /// Vertex `index`'s world tangent (w: the bitangent's sign), as `vs_main` computes it: zero
@@ -92,7 +93,8 @@ fn shade_listed(position: u32, textured: bool) {
     let d1 = s1 - s0;
     let d2 = s2 - s0;
     let front = d1.x * d2.y - d1.y * d2.x < 0.0;
-    textureStore(shaded, pixel, lit_or_albedo(color, select(-turned, turned, front)));
+    let world = b.x * k0.world + b.y * k1.world + b.z * k2.world;
+    textureStore(shaded, pixel, lit_or_albedo(color, select(-turned, turned, front), world));
 }
 
 /// The plain list: materials without textures (a CPU would otherwise run the texture reads of

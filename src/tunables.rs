@@ -229,17 +229,29 @@ pub const MAX_NAME_CHARS: usize = 64;
 /// counted per index up to this.
 pub const BIND_GROUPS: usize = 3;
 
-/// Most views one frame renders (the main camera, more cameras, shadow cascades); sizes the
-/// per-view readbacks of a frame.
+/// Most views one frame renders (the main camera, more cameras), each with its own shadow
+/// cascades; sizes the per-view readbacks of a frame.
 pub const MAX_VIEWS: usize = 8;
+
+/// Most shadow cascades of one view (`frame::shadows`): the layers of its shadow map.
+pub const MAX_CASCADES: usize = 4;
+
+/// Passes one shadow cascade records: its cull, its build, its depth pass.
+pub const CASCADE_PASSES: usize = 3;
+
+/// Side of a shadow cascade's depth map, in texels, at most and at least: the view's larger
+/// side rounded up to a power of two, within these (so a 1920 × 1080 view gets 2048² per
+/// cascade and a small test view a small map).
+pub const SHADOW_MAP_MAX_SIZE: u32 = 2048;
+pub const SHADOW_MAP_MIN_SIZE: u32 = 256;
 
 /// Most passes one view records: its fullest schedule (two phases with the compute rasteriser;
 /// `frame::plan`'s tests check it).
 pub const MAX_VIEW_PASSES: usize = 9;
 
-/// Most passes one frame records: every view's, and the scatter of changed object records;
+/// Most passes one frame records: every view's and its cascades', and the scatter of changed object records;
 /// sizes the timestamp slots and the per-frame command counts.
-pub const MAX_PASSES: usize = MAX_VIEWS * MAX_VIEW_PASSES + 1;
+pub const MAX_PASSES: usize = MAX_VIEWS * (MAX_VIEW_PASSES + MAX_CASCADES * CASCADE_PASSES) + 1;
 
 /// Number of frames of GPU readbacks (visible counts, timestamps) kept in flight, so reading
 /// them never stalls the frame.
@@ -279,6 +291,7 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const VARIANT_COUNT: u32 = {VARIANT_COUNT}u;\n\
          const ANIMATION_CLASSES: u32 = {ANIMATION_CLASSES}u;\n\
          const LOD_LEVELS: u32 = {LOD_LEVELS}u;\n\
+         const MAX_CASCADES: u32 = {MAX_CASCADES}u;\n\
          const LEVEL_SHIFT: u32 = {LEVEL_SHIFT}u;\n\
          const VERTEX_COLORS_BIT: u32 = {VERTEX_COLORS_BIT}u;\n\
          const SOFT_BIT: u32 = {SOFT_BIT}u;\n\

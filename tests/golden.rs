@@ -47,6 +47,15 @@ fn default_scene_matches_its_golden_image() {
     check_scene("default", &file::default_scene());
 }
 
+/// The sun's shadows (4 cascades, `FrameInput::with_shadows`) on the default scene, the city
+/// and the glTF scene.
+#[test]
+fn scenes_with_shadows_match_their_golden_images() {
+    check_scene_with("default-shadows", &file::default_scene(), 4);
+    check_scene_with("city-shadows", &shipped_scene("city.toml"), 4);
+    check_scene_with("gltf-shadows", &shipped_scene("gltf.toml"), 4);
+}
+
 #[test]
 fn city_matches_its_golden_image() {
     check_scene("city", &shipped_scene("city.toml"));
@@ -92,12 +101,18 @@ fn updating() -> bool {
 /// Renders `scene` in every mode of [`MODES`] and compares each frame with the reference
 /// `tests/golden/{name}.png`; reports every failing mode at once.
 fn check_scene(name: &str, scene: &Scene) {
+    check_scene_with(name, scene, 0);
+}
+
+/// [`check_scene`] with `shadows` cascades.
+fn check_scene_with(name: &str, scene: &Scene, shadows: u32) {
     let ctx = common::context();
     let mut renderer = common::renderer(&ctx, scene);
     let golden = golden_path(name);
     let mut failures = Vec::new();
     for mode in MODES {
-        let actual = common::render_image(&ctx, &mut renderer, &common::input(scene, mode, TIME), WIDTH, HEIGHT);
+        let input = common::input(scene, mode, TIME).with_shadows(shadows);
+        let actual = common::render_image(&ctx, &mut renderer, &input, WIDTH, HEIGHT);
         if updating() && mode == MODES[0] {
             write_golden(&ctx, name, &golden, &actual);
         }

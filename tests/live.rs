@@ -64,6 +64,7 @@ impl Expected {
             materials: self.materials.clone(),
             objects: self.objects.values().copied().collect(),
             camera: camera(),
+            sun: multidraw::scene::Sun::default(),
             animated: false,
             base_color_textures: TextureLayers::default(),
             normal_textures: TextureLayers::default(),

@@ -114,7 +114,13 @@ fn every_shader_resource_is_its_layout_binding() {
                 (BindingKind::StorageReadWrite(_), naga::AddressSpace::Storage { access }) => {
                     access == naga::StorageAccess::LOAD | naga::StorageAccess::STORE
                 }
-                (BindingKind::TextureArray | BindingKind::Sampler, naga::AddressSpace::Handle) => true,
+                (
+                    BindingKind::TextureArray
+                    | BindingKind::Sampler
+                    | BindingKind::DepthTextureArray
+                    | BindingKind::ComparisonSampler,
+                    naga::AddressSpace::Handle,
+                ) => true,
                 (
                     BindingKind::DepthTexture | BindingKind::UnfilterableTexture | BindingKind::StorageTextureWrite(_),
                     naga::AddressSpace::Handle,
@@ -132,6 +138,10 @@ fn every_shader_resource_is_its_layout_binding() {
                         == Some((true, naga::ImageClass::Sampled { kind: naga::ScalarKind::Float, multi: false }))
                 }
                 BindingKind::DepthTexture => image_class == Some((false, naga::ImageClass::Depth { multi: false })),
+                BindingKind::DepthTextureArray => image_class == Some((true, naga::ImageClass::Depth { multi: false })),
+                BindingKind::ComparisonSampler => {
+                    matches!(module.types[global.ty].inner, naga::TypeInner::Sampler { comparison: true })
+                }
                 BindingKind::UnfilterableTexture => {
                     image_class
                         == Some((false, naga::ImageClass::Sampled { kind: naga::ScalarKind::Float, multi: false }))
@@ -327,11 +337,19 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         soft_enabled: 802,
         soft_factor: 803.0,
         soft_base: 804,
+        orthographic: 805,
+        shadow_cascades: 806,
+        shadow_splits: Vec4::splat(900.0),
+        shadow_texel: Vec4::splat(901.0),
+        shadow_view_proj: std::array::from_fn(|k| Mat4::from_cols_array(&[1000.0 + 100.0 * k as f32; 16])),
+        inverse_view_proj: Mat4::from_cols_array(&[1500.0; 16]),
+        camera_forward: Vec4::splat(1600.0),
+        light_color: Vec4::splat(1700.0),
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 26] = [
+    let expected_first: [(&str, [u8; 4]); 34] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -358,6 +376,14 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("soft_enabled", 802u32.to_le_bytes()),
         ("soft_factor", 803f32.to_le_bytes()),
         ("soft_base", 804u32.to_le_bytes()),
+        ("orthographic", 805u32.to_le_bytes()),
+        ("shadow_cascades", 806u32.to_le_bytes()),
+        ("shadow_splits", 900f32.to_le_bytes()),
+        ("shadow_texel", 901f32.to_le_bytes()),
+        ("shadow_view_proj", 1000f32.to_le_bytes()),
+        ("inverse_view_proj", 1500f32.to_le_bytes()),
+        ("camera_forward", 1600f32.to_le_bytes()),
+        ("light_color", 1700f32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");
@@ -369,6 +395,8 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
     assert_eq!(word(planes + 5 * 16), 105f32.to_le_bytes(), "cull_planes[5]");
     let animation = members[4].1;
     assert_eq!(word(animation + 15 * 16), 415f32.to_le_bytes(), "animation[15]");
+    let cascades = members[30].1;
+    assert_eq!(word(cascades + 3 * 64), 1300f32.to_le_bytes(), "shadow_view_proj[3]");
 }
 
 /// Bind groups are assembled from their tables by binding name (`CULL_IO.buffer("objects", …)`):

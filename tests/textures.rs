@@ -57,6 +57,7 @@ fn quad_scene(texture: Texture, uv_min: Vec2, uv_max: Vec2, distance: f32) -> Sc
             near: 0.01,
             far: 100.0,
         },
+        sun: multidraw::scene::Sun::default(),
         animated: false,
         base_color_textures: TextureLayers { layers: vec![texture] },
         normal_textures: TextureLayers::default(),

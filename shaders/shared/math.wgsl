@@ -62,10 +62,107 @@ fn target_encoded(linear: vec3<f32>) -> vec3<f32> {
     return select(high, low, c <= vec3<f32>(0.0031308));
 }
 
-/// Directional light + ambient.
-fn shade(color: vec3<f32>, normal: vec3<f32>) -> vec3<f32> {
+/// The world position of a point of the colour target: window position `window` (pixels,
+/// y down, as the fragment's `position` builtin gives it) at depth `depth`.
+fn world_of(window: vec2<f32>, depth: f32) -> vec3<f32> {
+    let ndc = vec2<f32>(window.x / frame.target_size.x * 2.0 - 1.0, 1.0 - window.y / frame.target_size.y * 2.0);
+    let h = frame.inverse_view_proj * vec4<f32>(ndc, depth, 1.0);
+    return h.xyz / h.w;
+}
+
+/// Fraction of a cascade, at its far end, over which its shadow fades into the next one's (or,
+/// for the last, into no shadow), so the seam between two resolutions does not show as a line.
+const SHADOW_BLEND: f32 = 0.1;
+/// How far a receiver's point is moved along its normal before its shadow map lookup, in the
+/// cascade's texels, for a surface the sun grazes; a surface facing the sun is not moved (the
+/// offset is scaled by 1 − N·L, so a shadow's outline stays where it is on surfaces the sun
+/// lights well). The slope-scaled depth bias of the casters (`passes::shadow`) takes the rest of
+/// the acne.
+const SHADOW_NORMAL_OFFSET: f32 = 1.0;
+
+/// The view depth of `world` (along the drawing camera's forward axis).
+fn view_depth(world: vec3<f32>) -> f32 {
+    return dot(world - frame.camera_position.xyz, frame.camera_forward.xyz);
+}
+
+/// The cascade that covers `world`: the first whose split lies beyond it;
+/// `frame.shadow_cascades` where none does (beyond the shadows' reach).
+fn cascade_at(world: vec3<f32>) -> u32 {
+    let depth = view_depth(world);
+    var cascade = 0u;
+    while cascade < frame.shadow_cascades && depth > frame.shadow_splits[cascade] {
+        cascade++;
+    }
+    return cascade;
+}
+
+/// Sunlight reaching `world` in cascade `cascade`'s map, 0 (shadow) to 1 (lit): a 3 × 3 grid
+/// of comparison taps, each of which compares four texels and weighs them bilinearly
+/// (percentage-closer filtering). Outside the map it is lit.
+fn cascade_light(cascade: u32, world: vec3<f32>, normal: vec3<f32>) -> f32 {
+    let grazing = 1.0 - clamp(dot(normal, frame.light_direction.xyz), 0.0, 1.0);
+    let offset = normal * (frame.shadow_texel[cascade] * SHADOW_NORMAL_OFFSET * grazing);
+    let clip = frame.shadow_view_proj[cascade] * vec4<f32>(world + offset, 1.0);
+    let uv = vec2<f32>(clip.x * 0.5 + 0.5, 0.5 - clip.y * 0.5);
+    if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || clip.z > 1.0 {
+        return 1.0;
+    }
+    let texel = 1.0 / vec2<f32>(textureDimensions(shadow_map));
+    var light = 0.0;
+    for (var y = -1; y <= 1; y++) {
+        for (var x = -1; x <= 1; x++) {
+            let at = uv + vec2<f32>(f32(x), f32(y)) * texel;
+            light += textureSampleCompareLevel(shadow_map, shadow_sampler, at, i32(cascade), clip.z);
+        }
+    }
+    return light / 9.0;
+}
+
+/// Sunlight reaching `world`, a surface point whose normal is `normal`: 1 without shadows, else
+/// its cascade's, faded into the next cascade's over the last `SHADOW_BLEND` of its range.
+fn sunlight(world: vec3<f32>, normal: vec3<f32>) -> f32 {
+    let cascade = cascade_at(world);
+    if cascade >= frame.shadow_cascades {
+        return 1.0;
+    }
+    let light = cascade_light(cascade, world, normal);
+    let end = frame.shadow_splits[cascade];
+    var start = 0.0;
+    if cascade > 0u {
+        start = frame.shadow_splits[cascade - 1u];
+    }
+    let fade_from = end - (end - start) * SHADOW_BLEND;
+    let depth = view_depth(world);
+    if depth <= fade_from {
+        return light;
+    }
+    var next = 1.0;
+    if cascade + 1u < frame.shadow_cascades {
+        next = cascade_light(cascade + 1u, world, normal);
+    }
+    return mix(light, next, (depth - fade_from) / max(end - fade_from, 1e-6));
+}
+
+/// The sun (its colour, and its shadow at `world`) + ambient.
+fn shade(color: vec3<f32>, normal: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
     let diffuse = max(dot(normal, frame.light_direction.xyz), 0.0);
-    return color * (frame.light_direction.w + (1.0 - frame.light_direction.w) * diffuse);
+    var sun = frame.light_color.rgb * diffuse;
+    if diffuse > 0.0 {
+        sun *= sunlight(world, normal);
+    }
+    return color * (frame.light_direction.w + (1.0 - frame.light_direction.w) * sun);
+}
+
+/// The cascade debug view's tint of cascade `cascade` (beyond the last: none).
+fn cascade_color(cascade: u32) -> vec3<f32> {
+    let colors = array<vec3<f32>, 5>(
+        vec3<f32>(1.0, 0.3, 0.3),
+        vec3<f32>(0.3, 1.0, 0.3),
+        vec3<f32>(0.3, 0.4, 1.0),
+        vec3<f32>(1.0, 0.9, 0.2),
+        vec3<f32>(1.0, 1.0, 1.0),
+    );
+    return colors[min(cascade, 4u)];
 }
 
 /// The LOD debug view's colour of a level: level 0 white, then ever warmer.
@@ -86,13 +183,18 @@ fn debug_color(color: vec4<f32>, level: u32) -> vec4<f32> {
     return select(color, vec4<f32>(level_color(level), color.a), frame.debug_view == 1u);
 }
 
-/// The lit colour, or in the albedo debug view (`frame.debug_view == 2`) the base colour ×
-/// texture unlit, so a texel comes out as it went in.
-fn lit_or_albedo(color: vec4<f32>, normal: vec3<f32>) -> vec4<f32> {
+/// The lit colour of a surface point `world`; in the albedo debug view (`frame.debug_view ==
+/// 2`) the base colour × texture unlit, so a texel comes out as it went in; in the cascade
+/// debug view (3) lit and tinted by its shadow cascade.
+fn lit_or_albedo(color: vec4<f32>, normal: vec3<f32>, world: vec3<f32>) -> vec4<f32> {
     if frame.debug_view == 2u {
         return vec4<f32>(target_encoded(color.rgb), 1.0);
     }
-    return vec4<f32>(target_encoded(shade(color.rgb, normal)), 1.0);
+    var lit = shade(color.rgb, normal, world);
+    if frame.debug_view == 3u {
+        lit *= cascade_color(cascade_at(world));
+    }
+    return vec4<f32>(target_encoded(lit), 1.0);
 }
 
 /// The perspective-correct weights of a triangle's corners on screen, as planes: their

@@ -10,7 +10,7 @@ struct FrameUniforms {
     /// from the drawing camera only when culling is frozen.
     cull_planes: array<vec4<f32>, 6>,
     camera_position: vec4<f32>,
-    /// xyz = direction towards the light, w = ambient term.
+    /// xyz = unit direction towards the sun, w = ambient term.
     light_direction: vec4<f32>,
     /// Per animation class: (cos orbit, sin orbit, cos spin, sin spin).
     animation: array<vec4<f32>, ANIMATION_CLASSES>,
@@ -58,6 +58,23 @@ struct FrameUniforms {
     soft_factor: f32,
     /// First slot of the frame's list of compute-rasterised objects in `instances[]`.
     soft_base: u32,
+    /// 1: an orthographic view (a shadow cascade): an object's size is judged in its texels,
+    /// `2r · small_factor`, whatever its distance (LOD is still judged from `lod_origin`).
+    orthographic: u32,
+    /// Cascades of the sun's shadow map the view's surfaces read (`shadow_of`); 0: unshadowed.
+    shadow_cascades: u32,
+    /// Per cascade: the view depth (along `camera_forward`) where it ends.
+    shadow_splits: vec4<f32>,
+    /// Per cascade: the world size of one of its texels (the normal offset's unit).
+    shadow_texel: vec4<f32>,
+    /// Per cascade: world space to the cascade's clip space.
+    shadow_view_proj: array<mat4x4<f32>, MAX_CASCADES>,
+    /// The inverse of `view_proj`: a fragment's window position and depth back to world space.
+    inverse_view_proj: mat4x4<f32>,
+    /// xyz: the drawing camera's unit forward vector (view depth = `dot(p − camera, forward)`).
+    camera_forward: vec4<f32>,
+    /// rgb: the sun's colour × illuminance.
+    light_color: vec4<f32>,
 }
 
 /// One object (group 1 `objects[]`), uploaded once. Objects are sorted by batch.

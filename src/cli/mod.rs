@@ -9,6 +9,7 @@ mod pipelines;
 pub mod progress;
 mod puffin_summary;
 mod render;
+mod shadows;
 mod soak;
 mod view;
 mod views;

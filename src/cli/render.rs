@@ -42,6 +42,12 @@ pub struct RenderArgs {
     load: super::load::LoadArgs,
     #[command(flatten)]
     views: super::views::ViewsArgs,
+    #[command(flatten)]
+    shadows: super::shadows::ShadowArgs,
+    /// Tint every surface by the shadow cascade that covers it (red, green, blue, yellow;
+    /// beyond the shadows untinted).
+    #[arg(long)]
+    cascade_colors: bool,
     /// Colour objects by their level of detail (white: level 0, then blue, green, yellow,
     /// orange, red).
     #[arg(long)]
@@ -89,6 +95,8 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
         cull_enabled: !args.no_cull,
         detail: args.detail.detail(),
         lod_colors: args.lod_colors,
+        cascade_colors: args.cascade_colors,
+        shadows: args.shadows.cascades(),
         ..FrameInput::new(scene.camera, args.mode)
     };
     if args.pyramid_level.is_some() && !renderer.two_phase(&input) {
@@ -174,6 +182,18 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
         println!("  compute raster   {}", c.soft);
         println!("triangles          {}", c.triangles);
         println!("objects per level  {:?}", c.levels);
+    }
+    if stats.shadow_cascades > 0 {
+        let casters: Vec<String> = (0..stats.shadow_cascades as usize)
+            .map(|k| {
+                let cpu = stats.cascade_counts[k].map(|c| c.visible);
+                let gpu = readback.and_then(|r| r.cascade_counters[0][k]).map(|c| c.drawn[0]);
+                cpu.or(gpu).map_or("unknown".into(), |n| n.to_string())
+            })
+            .collect();
+        println!("shadows            {} cascades, casters drawn {}", stats.shadow_cascades, casters.join(" / "));
+    } else {
+        println!("shadows            off");
     }
     println!("draw commands      {}", stats.commands.draw_commands());
     println!("bind group sets    {:?} (per group, whole frame)", stats.commands.bind_group_sets());

@@ -99,6 +99,7 @@ fn placeholder_scene() -> Scene {
         materials: vec![Material::colored("placeholder", glam::Vec4::ONE)],
         objects: Vec::new(),
         camera: crate::scene::generator::default_camera(1.0),
+        sun: crate::scene::Sun::default(),
         animated: false,
         base_color_textures: TextureLayers::default(),
         normal_textures: TextureLayers::default(),

@@ -10,6 +10,7 @@
 pub mod plan;
 pub mod prewarm;
 mod setup;
+pub mod shadows;
 pub mod tag;
 mod uniforms;
 pub mod view;
@@ -31,10 +32,12 @@ use crate::passes::main::{MainPass, SurfaceInputs};
 use crate::passes::pyramid::PyramidPass;
 use crate::passes::raster::{self, RasterPass};
 use crate::passes::scatter::{ObjectUpdates, ScatterPass, UploadStats};
+use crate::passes::shadow::ShadowPass;
 use crate::pipelines::PipelineError;
-use crate::scene::{Camera, Scene, Variant};
-use crate::tunables::{MAX_VIEWS, WORKGROUP_SIZE};
+use crate::scene::{Camera, Scene, Sun, Variant};
+use crate::tunables::{MAX_CASCADES, MAX_VIEWS, WORKGROUP_SIZE};
 pub use plan::{Capabilities, Detail, DrawMode, FramePlan, MainDraws, Step, ViewRequest, ViewSchedule};
+use shadows::SceneBounds;
 pub use tag::FrameTag;
 use view::ViewState;
 pub use view::{View, Viewport};
@@ -72,6 +75,11 @@ pub struct FrameInput {
     pub lod_colors: bool,
     /// Show base colour × texture without lighting (debug view; tests read texels with it).
     pub albedo: bool,
+    /// Tint every surface by the shadow cascade that covers it (debug view).
+    pub cascade_colors: bool,
+    /// Shadow cascades of the sun per view (0 to `tunables::MAX_CASCADES`; 0: no shadows).
+    /// [`FrameInput::new`] leaves them off; the command line's `--shadows` turns them on.
+    pub shadows: u32,
 }
 
 impl FrameInput {
@@ -86,7 +94,15 @@ impl FrameInput {
             detail: Detail::default(),
             lod_colors: false,
             albedo: false,
+            cascade_colors: false,
+            shadows: 0,
         }
+    }
+
+    /// This frame with `cascades` shadow cascades per view (clamped to
+    /// `tunables::MAX_CASCADES`).
+    pub fn with_shadows(self, cascades: u32) -> Self {
+        Self { shadows: cascades.min(MAX_CASCADES as u32), ..self }
     }
 }
 
@@ -118,6 +134,11 @@ pub struct FrameStats {
     pub two_phase: bool,
     /// Whether the first view drew small objects with the compute rasteriser.
     pub soft: bool,
+    /// Shadow cascades the first view drew (0: no shadows).
+    pub shadow_cascades: u32,
+    /// What the CPU's culling of each of the first view's cascades counted (cpu and bundle
+    /// modes).
+    pub cascade_counts: [Option<CpuCounts>; MAX_CASCADES],
     /// The multi-draw call the GPU-driven modes used (gpu falls back to gpu-nocount's draws
     /// without the count feature).
     pub indirect: Option<IndirectCall>,
@@ -136,6 +157,9 @@ pub struct FrameReadback {
     pub counters: Option<GpuCounters>,
     /// Every view's GPU counters, by view index (GPU modes).
     pub view_counters: [Option<GpuCounters>; MAX_VIEWS],
+    /// The GPU counters of each view's shadow cascades, by view and cascade (GPU modes): what
+    /// each cascade's cull found and drew (its casters).
+    pub cascade_counters: [[Option<GpuCounters>; MAX_CASCADES]; MAX_VIEWS],
     /// GPU time per pass (where the adapter has timestamps); a pass name that several views
     /// recorded appears once per view.
     pub gpu: Option<GpuPassTimes>,
@@ -200,6 +224,13 @@ pub struct Renderer {
     /// Copies object records changed between frames into place, first in the frame.
     #[doc(hidden)]
     pub scatter: ScatterPass,
+    /// The shadow cascades' depth pass's pipelines.
+    shadow: ShadowPass,
+    /// The scene's sun: its light, and the direction its shadows fall.
+    sun: Sun,
+    /// A box holding every object wherever it moves (`None` for an empty scene): how far toward
+    /// the sun the cascades reach for casters, and how deep into the view shadows go.
+    scene_bounds: Option<SceneBounds>,
     /// The compute rasteriser's pipelines for small objects; `None` where the adapter lacks
     /// 64-bit atomics, the scene's arena cannot be bound as storage, or the options turn it
     /// off. Each view rasterises into its own visibility buffer ([`Renderer::raster`]).
@@ -257,11 +288,12 @@ impl Renderer {
         let (passes, prepared, buffers, pipelines_ms, upload_ms) = std::thread::scope(|scope| {
             let compile = scope.spawn(|| {
                 let start = Instant::now();
-                let (cull, build, main, pyramid, scatter, raster) = std::thread::scope(|passes| {
+                let (cull, build, main, pyramid, scatter, raster, shadow) = std::thread::scope(|passes| {
                     let cull = passes.spawn(|| CullPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let pyramid = passes.spawn(|| PyramidPass::new(&ctx.device, &ctx.pipelines, &layouts));
                     let scatter = passes.spawn(|| ScatterPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
+                    let shadow = passes.spawn(|| ShadowPass::new(&ctx.pipelines, &layouts));
                     let raster = passes.spawn(|| {
                         let soft = options.soft_raster && ctx.device.features().contains(raster::FEATURES);
                         soft.then(|| RasterPass::new(&ctx.pipelines, &layouts, options.color_format)).transpose()
@@ -275,9 +307,10 @@ impl Renderer {
                     let joined = "pipeline compilation thread panicked";
                     let (cull, build) = (cull.join().expect(joined), build.join().expect(joined));
                     let (pyramid, scatter) = (pyramid.join().expect(joined), scatter.join().expect(joined));
-                    (cull, build, main, pyramid, scatter, raster.join().expect(joined))
+                    let (raster, shadow) = (raster.join().expect(joined), shadow.join().expect(joined));
+                    (cull, build, main, pyramid, scatter, raster, shadow)
                 });
-                ((cull, build, main, pyramid, scatter, raster), start.elapsed().as_secs_f64() * 1e3)
+                ((cull, build, main, pyramid, scatter, raster, shadow), start.elapsed().as_secs_f64() * 1e3)
             });
             let upload_start = Instant::now();
             let prepared = prepare(scene);
@@ -288,6 +321,7 @@ impl Renderer {
         });
         let (cull, build, main, pyramid, scatter) = (passes.0?, passes.1?, passes.2?, passes.3?, passes.4?);
         let raster = passes.5?.filter(|_| buffers.soft_buffers);
+        let shadow = passes.6?;
         let updates = ObjectUpdates::new(&ctx.device, &layouts, &buffers, options.workgroup_size);
         let capabilities = Capabilities::of(ctx);
         let first_view = ViewState::new(&ctx.device, &layouts, &buffers, &pyramid, raster.as_ref());
@@ -300,6 +334,9 @@ impl Renderer {
             main,
             pyramid,
             scatter,
+            shadow,
+            sun: scene.sun,
+            scene_bounds: SceneBounds::of_objects(&prepared.objects),
             raster,
             updates,
             buffers,
@@ -327,6 +364,7 @@ impl Renderer {
             cull: &self.cull,
             build: &self.build,
             main: &self.main,
+            shadow: &self.shadow,
             scatter: (&self.scatter, &self.updates),
         };
         let ms = prewarm::prewarm(ctx, &passes, &self.layouts, &self.buffers, view);
@@ -361,6 +399,8 @@ impl Renderer {
             }
         }
         self.soft_records = soft_records(&prepared.objects);
+        self.scene_bounds = SceneBounds::of_objects(&prepared.objects);
+        self.sun = scene.sun;
         self.prepared = prepared;
         Ok(())
     }
@@ -372,6 +412,8 @@ impl Renderer {
     pub fn set_object(&mut self, id: u32, record: GpuObject) {
         let old = std::mem::replace(&mut self.prepared.objects[id as usize], record);
         self.soft_records = self.soft_records - is_soft_record(&old) as u32 + is_soft_record(&record) as u32;
+        // The bounds only grow: an object that left them still casts, one that moved in casts too.
+        self.scene_bounds = SceneBounds::grown(self.scene_bounds, &record);
         self.updates.set(id, record);
         self.invalidate_bundle();
     }
@@ -422,7 +464,35 @@ impl Renderer {
     pub fn invalidate_bundle(&mut self) {
         for view in &mut self.views {
             view.bundle = None;
+            for cascade in view.shadow.iter_mut().flat_map(|s| s.cascades.iter_mut()) {
+                cascade.bundle = None;
+            }
         }
+    }
+
+    /// View `view`'s shadow cascades as its last frame fitted them (none without shadows).
+    pub fn cascades(&self, view: usize) -> &[shadows::Cascade] {
+        self.views.get(view).and_then(|v| v.shadow.as_ref()).map_or(&[], |s| &s.fitted)
+    }
+
+    /// Layer `cascade` of view `view`'s shadow map as its last frame drew it: its side in
+    /// texels and its depths (0 toward the sun, 1 the far end), row by row from the top.
+    /// `None` where the view has no such cascade. Waits for the GPU.
+    pub fn read_shadow_map(&self, ctx: &GpuContext, view: usize, cascade: usize) -> Option<(u32, Vec<f32>)> {
+        let shadow = self.views.get(view)?.shadow.as_ref().filter(|s| cascade < s.map.layers())?;
+        let depths = crate::gpu::target::read_depth_layer(&ctx.device, &ctx.queue, &shadow.map.texture, cascade as u32);
+        Some((shadow.map.size, depths))
+    }
+
+    /// The scene's sun.
+    pub fn sun(&self) -> Sun {
+        self.sun
+    }
+
+    /// Sets the sun that lights the scene and casts its shadows.
+    pub fn set_sun(&mut self, sun: Sun) {
+        self.sun = sun;
+        self.invalidate_bundle();
     }
 
     /// What `view` of a frame of `input` records, and why: [`FramePlan::schedule`] with what
@@ -544,6 +614,9 @@ impl Renderer {
     pub fn submitted(&mut self) {
         for view in &mut self.views {
             view.counters.submitted();
+            for cascade in view.shadow.iter_mut().flat_map(|s| s.cascades.iter_mut()) {
+                cascade.counters.submitted();
+            }
         }
         if let Some(timer) = self.timer.as_mut() {
             timer.submitted();
@@ -561,6 +634,14 @@ impl Renderer {
                 if index == 0 {
                     entry.visible = Some(counters.visible);
                     entry.counters = Some(counters);
+                }
+            }
+            let cascades = self.views[index].shadow.as_ref().map_or(0, |s| s.cascades.len());
+            for k in 0..cascades {
+                let shadow = self.views[index].shadow.as_mut().expect("counted above");
+                let arrived = shadow.cascades[k].counters.collect(device);
+                for (frame, counters) in arrived {
+                    self.entry(frame).cascade_counters[index][k] = Some(counters);
                 }
             }
         }

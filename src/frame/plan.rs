@@ -10,7 +10,7 @@
 use crate::gpu::GpuContext;
 use crate::passes::cull::CullOutput;
 use crate::passes::main::indirect::IndirectDraws;
-use crate::passes::{build, cull, main, pyramid, raster, Phase};
+use crate::passes::{build, cull, main, pyramid, raster, shadow, Phase};
 use crate::tunables::{DEFAULT_LOD_ERROR_PX, DEFAULT_MIN_PIXELS, MAX_VIEW_PASSES};
 
 /// How much a frame draws, and how: level of detail, the size threshold, occlusion culling
@@ -233,6 +233,29 @@ impl FramePlan {
         }
         schedule
     }
+
+    /// What shadow cascade `cascade` of a view records: one culling phase (no occlusion
+    /// culling, no compute rasteriser: every caster goes to the depth pass) and its depth pass.
+    pub fn cascade_schedule(&self, cascade: usize) -> ViewSchedule {
+        let mut schedule = ViewSchedule {
+            phases: &[Phase::Only],
+            soft: false,
+            keep_pyramid: false,
+            steps: [Step::CopyCounters; MAX_STEPS],
+            len: 0,
+        };
+        if self.cull.is_some() {
+            schedule.push(Step::ShadowCull(cascade));
+        }
+        if self.build {
+            schedule.push(Step::ShadowBuild(cascade));
+        }
+        schedule.push(Step::Shadow(cascade));
+        if self.cull.is_some() {
+            schedule.push(Step::CopyCounters);
+        }
+        schedule
+    }
 }
 
 /// What a view of a frame asks of its plan ([`FramePlan::schedule`]).
@@ -280,6 +303,12 @@ pub enum Step {
     },
     /// The view's counters copied into its readback ring (not a pass).
     CopyCounters,
+    /// The cull pass of shadow cascade k (a view of its own, one phase).
+    ShadowCull(usize),
+    /// The build pass of shadow cascade k.
+    ShadowBuild(usize),
+    /// The depth pass of shadow cascade k, into its layer of the view's shadow map.
+    Shadow(usize),
 }
 
 impl Step {
@@ -293,6 +322,9 @@ impl Step {
             Step::Raster { phase, .. } => Some(phase.pass_name(raster::NAME, raster::LATE_NAME)),
             Step::Main { phase, .. } => Some(phase.pass_name(main::NAME, main::LATE_NAME)),
             Step::CopyCounters => None,
+            Step::ShadowCull(k) => Some(shadow::CULL_NAMES[k]),
+            Step::ShadowBuild(k) => Some(shadow::BUILD_NAMES[k]),
+            Step::Shadow(k) => Some(shadow::NAMES[k]),
         }
     }
 }
@@ -372,6 +404,10 @@ mod tests {
                         ]
                     );
                     assert_eq!(names.len(), MAX_VIEW_PASSES, "MAX_VIEW_PASSES is the fullest view");
+                }
+                for k in 0..crate::tunables::MAX_CASCADES {
+                    let cascade = plan.cascade_schedule(k);
+                    assert!(cascade.pass_names().count() <= crate::tunables::CASCADE_PASSES, "{mode}: {cascade:?}");
                 }
             }
         }

@@ -18,12 +18,14 @@ use crate::passes::build::BuildPass;
 use crate::passes::cull::CullPass;
 use crate::passes::main::MainPass;
 use crate::passes::scatter::{ObjectUpdates, ScatterPass};
+use crate::passes::shadow::ShadowPass;
 
 /// The passes prewarming runs, besides the view's own pyramid and compute rasteriser.
 pub(crate) struct Passes<'a> {
     pub cull: &'a CullPass,
     pub build: &'a BuildPass,
     pub main: &'a MainPass,
+    pub shadow: &'a ShadowPass,
     pub scatter: (&'a ScatterPass, &'a ObjectUpdates),
 }
 
@@ -67,6 +69,7 @@ pub(crate) fn prewarm(
         &FrameTarget { color: &color, depth: &depth, width: 1, height: 1, keep_color: false },
         raster,
     );
+    passes.shadow.prewarm(&mut frame, buffers, &view.gpu, &depth);
     view.pyramid.resize(&ctx.device, &depth, 1, 1);
     if let Some(raster) = raster {
         view.pyramid.fit_soft(&ctx.device, raster.visibility_buffer());

@@ -7,7 +7,9 @@
 use std::time::Instant;
 
 use super::plan::{MainDraws, Step, ViewSchedule};
-use super::view::{View, ViewState};
+use super::shadows;
+use super::uniforms::{cascade_uniforms, receive_shadows};
+use super::view::{View, ViewShadow, ViewState};
 use super::{DrawMode, FrameInput, FrameStats, Renderer};
 use crate::gpu::commands::{FrameCommands, FrameEncoder};
 use crate::gpu::target::FrameTarget;
@@ -15,14 +17,26 @@ use crate::gpu::GpuContext;
 use crate::passes::cull;
 use crate::passes::cull::cpu::CpuCounts;
 use crate::passes::main::{bundle, Draws};
+use crate::passes::shadow::ShadowDraws;
 use crate::passes::Phase;
-use crate::tunables::MAX_VIEWS;
+use crate::tunables::{MAX_CASCADES, MAX_VIEWS};
 
 /// What the set-up of one view decided and did.
 struct ViewSetup {
     schedule: ViewSchedule,
     cpu_cull_ms: f64,
     cpu_counts: Option<CpuCounts>,
+    /// Shadow cascades the view draws first.
+    cascades: usize,
+    /// What the CPU's culling of each cascade counted (CPU modes).
+    cascade_counts: [Option<CpuCounts>; MAX_CASCADES],
+}
+
+/// Whose steps [`Renderer::record_view`] records: a view's, or one of its shadow cascades'.
+#[derive(Clone, Copy)]
+enum Recorded {
+    View(usize),
+    Cascade(usize, usize),
 }
 
 impl Renderer {
@@ -63,6 +77,8 @@ impl Renderer {
             cpu_counts: None,
             two_phase: false,
             soft: false,
+            shadow_cascades: 0,
+            cascade_counts: [None; MAX_CASCADES],
             indirect: self.plan(input.mode).indirect().map(|d| d.call()),
         };
         for (index, view) in views.iter().enumerate() {
@@ -82,7 +98,19 @@ impl Renderer {
                 None => FrameTarget { ..*target },
             };
             let setup = self.setup_view(ctx, &view_target, input, view, index);
-            self.record_view(encoder, &view_target, input.mode, &setup.schedule, index, frame);
+            // The cascades first: the view's surfaces read what they draw.
+            for cascade in 0..setup.cascades {
+                let schedule = self.plans[input.mode as usize].cascade_schedule(cascade);
+                self.record_view(
+                    encoder,
+                    &view_target,
+                    input.mode,
+                    &schedule,
+                    Recorded::Cascade(index, cascade),
+                    frame,
+                );
+            }
+            self.record_view(encoder, &view_target, input.mode, &setup.schedule, Recorded::View(index), frame);
             if let (Some((texture, _, _)), Some(v)) = (&own, viewport) {
                 encoder.encoder.copy_texture_to_texture(
                     texture.as_image_copy(),
@@ -101,6 +129,8 @@ impl Renderer {
                 stats.cpu_visible = setup.cpu_counts.map(|c| c.visible);
                 stats.two_phase = setup.schedule.two_phase();
                 stats.soft = setup.schedule.soft;
+                stats.shadow_cascades = setup.cascades as u32;
+                stats.cascade_counts = setup.cascade_counts;
             }
         }
         stats
@@ -138,15 +168,63 @@ impl Renderer {
                 state.pyramid.fit_soft(&ctx.device, raster.visibility_buffer());
             }
         }
+        // The sun's cascades, fitted to this view's camera; its surfaces read them.
+        let size = shadows::map_size(target.width, target.height);
+        let fitted = match self.scene_bounds {
+            Some(bounds) if input.shadows > 0 => {
+                let aspect = target.width as f32 / target.height.max(1) as f32;
+                shadows::fit(&view.camera, aspect, self.sun.direction, &bounds, input.shadows as usize, size)
+            }
+            _ => Vec::new(),
+        };
+        state.fit_shadow(&ctx.device, &self.layouts, &self.buffers, &self.pyramid, fitted.len(), size);
+        receive_shadows(&mut uniforms, &fitted);
+        if let Some(shadow) = state.shadow.as_mut() {
+            shadow.fitted.clone_from(&fitted);
+        }
         {
             profile_scope!("write uniforms");
             uniforms.write_to(&mut state.uniform_bytes);
             ctx.queue.write_buffer(&state.gpu.frame, 0, &state.uniform_bytes);
         }
+        let mut cascade_counts = [None; MAX_CASCADES];
+        let mut cpu_cull_ms = 0.0;
+        if let Some(ViewShadow { cascades, .. }) = state.shadow.as_mut() {
+            let main = self.plans[input.mode as usize].main;
+            for (k, (cascade, cascade_state)) in fitted.iter().zip(cascades.iter_mut()).enumerate() {
+                let cascade_uniforms = cascade_uniforms(&uniforms, cascade, &view.detail, size);
+                cascade_uniforms.write_to(&mut cascade_state.uniform_bytes);
+                ctx.queue.write_buffer(&cascade_state.gpu.frame, 0, &cascade_state.uniform_bytes);
+                let prepared = &self.prepared;
+                match main {
+                    MainDraws::CpuBaseline => {
+                        profile_scope!("cpu cull shadow");
+                        let start = Instant::now();
+                        let visible = &mut cascade_state.visible;
+                        let counts =
+                            cull::cpu::cull_into(&cascade_uniforms, &prepared.objects, &prepared.batches, visible);
+                        cpu_cull_ms += start.elapsed().as_secs_f64() * 1e3;
+                        cascade_counts[k] = Some(counts);
+                    }
+                    MainDraws::Bundle => {
+                        if cascade_state.bundle.is_none() {
+                            profile_scope!("record shadow bundle");
+                            let (drawn, counts) =
+                                cull::cpu::cull(&cascade_uniforms, &prepared.objects, &prepared.batches);
+                            let gpu = &cascade_state.gpu;
+                            let recorded =
+                                bundle::record(&ctx.device, &self.shadow, &self.buffers, gpu, prepared, &drawn);
+                            cascade_state.bundle = Some((recorded, counts));
+                        }
+                        cascade_counts[k] = cascade_state.bundle.as_ref().map(|(_, counts)| *counts);
+                    }
+                    MainDraws::Indirect(_) => {}
+                }
+            }
+        }
 
         // The CPU's share of the modes it culls for: done before recording, as an application
         // would, and timed apart from it.
-        let mut cpu_cull_ms = 0.0;
         let mut cpu_counts = None;
         let prepared = &self.prepared;
         match self.plans[input.mode as usize].main {
@@ -154,7 +232,7 @@ impl Renderer {
                 profile_scope!("cpu cull");
                 let start = Instant::now();
                 let counts = cull::cpu::cull_into(&uniforms, &prepared.objects, &prepared.batches, &mut state.visible);
-                cpu_cull_ms = start.elapsed().as_secs_f64() * 1e3;
+                cpu_cull_ms += start.elapsed().as_secs_f64() * 1e3;
                 cpu_counts = Some(counts);
             }
             MainDraws::Bundle => {
@@ -168,23 +246,30 @@ impl Renderer {
             }
             MainDraws::Indirect(_) => {}
         }
-        ViewSetup { schedule, cpu_cull_ms, cpu_counts }
+        ViewSetup { schedule, cpu_cull_ms, cpu_counts, cascades: fitted.len(), cascade_counts }
     }
 
-    /// Records view `index`'s steps in its schedule's order.
+    /// Records the steps of a view (or of one of its shadow cascades) in its schedule's order.
     fn record_view(
         &mut self,
         encoder: &mut FrameEncoder<'_>,
         target: &FrameTarget<'_>,
         mode: DrawMode,
         schedule: &ViewSchedule,
-        index: usize,
+        recorded: Recorded,
         frame: u64,
     ) {
         let plan = self.plans[mode as usize];
-        let state = &mut self.views[index];
+        let (state, layer) = match recorded {
+            Recorded::View(index) => (&mut self.views[index], None),
+            Recorded::Cascade(index, cascade) => {
+                let ViewShadow { map, cascades, .. } = self.views[index].shadow.as_mut().expect("fitted in set-up");
+                (&mut cascades[cascade], Some(&map.layer_views[cascade]))
+            }
+        };
         let raster = state.raster.as_ref().filter(|_| schedule.soft);
         for &step in schedule.steps() {
+            let name = step.pass_name().unwrap_or_default();
             match step {
                 Step::Pyramid { soft } => {
                     state.pyramid.record(encoder, soft);
@@ -196,9 +281,26 @@ impl Renderer {
                         &self.buffers.hiz_placeholder
                     };
                     let output = plan.cull.expect("the schedule culls only where the plan does");
-                    self.cull.record(encoder, &self.buffers, &state.gpu, output, phase, hiz);
+                    self.cull.record(encoder, &self.buffers, &state.gpu, output, phase, hiz, name);
                 }
-                Step::Build(phase) => self.build.record(encoder, &self.buffers, &state.gpu, phase),
+                Step::Build(phase) => self.build.record(encoder, &self.buffers, &state.gpu, phase, name),
+                Step::ShadowCull(_) => {
+                    let output = plan.cull.expect("the schedule culls only where the plan does");
+                    let hiz = &self.buffers.hiz_placeholder;
+                    self.cull.record(encoder, &self.buffers, &state.gpu, output, Phase::Only, hiz, name);
+                }
+                Step::ShadowBuild(_) => self.build.record(encoder, &self.buffers, &state.gpu, Phase::Only, name),
+                Step::Shadow(cascade) => {
+                    let draws = match plan.main {
+                        MainDraws::Indirect(indirect) => ShadowDraws::Indirect(indirect),
+                        MainDraws::CpuBaseline => ShadowDraws::Baseline(&state.visible),
+                        MainDraws::Bundle => {
+                            ShadowDraws::Bundle(&state.bundle.as_ref().expect("the bundle was recorded in set-up").0)
+                        }
+                    };
+                    let layer = layer.expect("cascade steps are recorded for cascades");
+                    self.shadow.record(encoder, cascade, layer, &self.buffers, &state.gpu, &self.prepared, draws);
+                }
                 Step::Raster { phase, shade } => {
                     let raster = raster.expect("the schedule rasterises only where there is a rasteriser");
                     raster.record(encoder, &self.buffers, &state.gpu, phase, shade);

@@ -3,16 +3,17 @@
 //! (`FrameUniforms`, written once per view per frame; the CPU culling reference reads the
 //! same).
 
-use glam::Vec3;
+use glam::{Mat4, Vec4};
 
-use super::plan::ViewSchedule;
+use super::plan::{Detail, ViewSchedule};
+use super::shadows::Cascade;
 use super::{FrameInput, Renderer, View};
 use crate::gpu::commands::dispatch_size;
 use crate::gpu_scene::types::FrameUniforms;
 use crate::passes::pyramid;
 use crate::scene::animation;
 use crate::scene::camera::frustum_planes;
-use crate::tunables::SOFT_MAX_RADIUS_PX;
+use crate::tunables::{MAX_CASCADES, SOFT_MAX_RADIUS_PX};
 
 impl Renderer {
     /// The uniforms a frame with this input uses on a `width` × `height` target; the CPU
@@ -48,7 +49,7 @@ impl Renderer {
             view_proj,
             cull_planes: frustum_planes(cull_camera.view_proj(aspect)),
             camera_position: view.camera.position.extend(1.0),
-            light_direction: Vec3::new(0.4, 0.8, 0.45).normalize().extend(0.25),
+            light_direction: self.sun.towards().extend(AMBIENT),
             animation: animation::animation_table(input.time),
             object_count: self.buffers.object_count,
             batch_count: self.buffers.batch_count,
@@ -65,7 +66,13 @@ impl Renderer {
             small_factor: 2.0 * pixels_per_unit / detail.min_pixels.max(f32::MIN_POSITIVE),
             pyramid_size,
             pyramid_levels,
-            debug_view: if input.albedo { 2 } else { input.lod_colors as u32 },
+            debug_view: if input.albedo {
+                2
+            } else if input.cascade_colors {
+                3
+            } else {
+                input.lod_colors as u32
+            },
             encode_srgb: self.main.encodes_srgb as u32,
             occlusion_view_proj: view_proj,
             target_size: glam::Vec2::new(width as f32, height as f32),
@@ -74,6 +81,54 @@ impl Renderer {
             // r·soft_factor ≤ d; the cull pass adds the stretch off the axis.
             soft_factor: pixels_per_unit / SOFT_MAX_RADIUS_PX,
             soft_base: self.buffers.soft_base,
+            orthographic: 0,
+            shadow_cascades: 0,
+            shadow_splits: Vec4::ZERO,
+            shadow_texel: Vec4::ZERO,
+            shadow_view_proj: [Mat4::IDENTITY; MAX_CASCADES],
+            inverse_view_proj: view_proj.inverse(),
+            camera_forward: view.camera.forward().extend(0.0),
+            light_color: (self.sun.color * self.sun.illuminance).extend(1.0),
         }
     }
+}
+
+/// The share of a surface's colour that is lit whatever the sun does (`light_direction.w`).
+const AMBIENT: f32 = 0.25;
+
+/// A view's uniforms with its surfaces reading `cascades`' shadow.
+pub(super) fn receive_shadows(uniforms: &mut FrameUniforms, cascades: &[Cascade]) {
+    uniforms.shadow_cascades = cascades.len() as u32;
+    for (k, cascade) in cascades.iter().enumerate() {
+        uniforms.shadow_splits[k] = cascade.split_far;
+        uniforms.shadow_texel[k] = cascade.texel_size;
+        uniforms.shadow_view_proj[k] = cascade.view_proj;
+    }
+}
+
+/// The uniforms of shadow cascade `cascade` of the view whose uniforms are `view`, drawn into
+/// a `map_size`² layer: its orthographic projection and frustum, sizes judged in its texels,
+/// and everything else the view's, the level of detail above all (its origin and threshold),
+/// so every caster is drawn at the level the view draws it. One phase, no compute rasteriser,
+/// no shadow read.
+pub(super) fn cascade_uniforms(
+    view: &FrameUniforms,
+    cascade: &Cascade,
+    detail: &Detail,
+    map_size: u32,
+) -> FrameUniforms {
+    let mut uniforms = *view;
+    uniforms.view_proj = cascade.view_proj;
+    uniforms.cull_planes = frustum_planes(cascade.view_proj);
+    uniforms.occlusion_view_proj = cascade.view_proj;
+    uniforms.inverse_view_proj = cascade.view_proj.inverse();
+    uniforms.pyramid_size = glam::UVec2::ZERO;
+    uniforms.pyramid_levels = 0;
+    uniforms.soft_enabled = 0;
+    uniforms.orthographic = 1;
+    // Diameter 2r / texel_size texels below min_pixels ⇔ r · small_factor < 1.
+    uniforms.small_factor = 2.0 / (cascade.texel_size * detail.min_pixels.max(f32::MIN_POSITIVE));
+    uniforms.target_size = glam::Vec2::splat(map_size as f32);
+    uniforms.shadow_cascades = 0;
+    uniforms
 }

@@ -111,6 +111,68 @@ pub(crate) struct ViewState {
     pub uniform_bytes: Vec<u8>,
     /// Where a view of part of the target draws before its pixels are copied into place.
     pub own_target: Option<OffscreenTarget>,
+    /// The view's shadow map and cascades, once a frame with shadows has drawn it.
+    pub shadow: Option<ViewShadow>,
+}
+
+/// A view's shadow: its map (one depth layer per cascade) and one view state per cascade (each
+/// cascade culls and draws as a view of its own).
+pub(crate) struct ViewShadow {
+    pub map: ShadowMap,
+    pub cascades: Vec<ViewState>,
+    /// The cascades as the view's last frame fitted them.
+    pub fitted: Vec<super::shadows::Cascade>,
+}
+
+/// A depth array of one square layer per cascade: the cascades draw into their layers, the
+/// view's surfaces sample the whole array.
+pub(crate) struct ShadowMap {
+    pub texture: wgpu::Texture,
+    /// All layers, as the frame group binds them.
+    pub array_view: wgpu::TextureView,
+    /// Layer k, the depth attachment of cascade k's pass.
+    pub layer_views: Vec<wgpu::TextureView>,
+    /// Side of each layer, in texels.
+    pub size: u32,
+}
+
+impl ShadowMap {
+    fn new(device: &wgpu::Device, size: u32, layers: u32) -> Self {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("shadow map"),
+            size: wgpu::Extent3d { width: size, height: size, depth_or_array_layers: layers },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: crate::gpu::target::DEPTH_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let array_view = texture.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("shadow map layers"),
+            dimension: Some(wgpu::TextureViewDimension::D2Array),
+            ..Default::default()
+        });
+        let layer_views = (0..layers)
+            .map(|layer| {
+                texture.create_view(&wgpu::TextureViewDescriptor {
+                    label: Some("shadow map layer"),
+                    dimension: Some(wgpu::TextureViewDimension::D2),
+                    base_array_layer: layer,
+                    array_layer_count: Some(1),
+                    ..Default::default()
+                })
+            })
+            .collect();
+        Self { texture, array_view, layer_views, size }
+    }
+
+    /// Layers in the map.
+    pub fn layers(&self) -> usize {
+        self.layer_views.len()
+    }
 }
 
 impl ViewState {
@@ -132,6 +194,40 @@ impl ViewState {
             visible: Vec::new(),
             uniform_bytes: Vec::new(),
             own_target: None,
+            shadow: None,
+        }
+    }
+
+    /// Fits the view's shadow to `cascades` cascades of `size` texels: a new map (bound into
+    /// the view's frame group) when either changed, a state per cascade. `None` for no shadow.
+    pub fn fit_shadow(
+        &mut self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        buffers: &SceneBuffers,
+        pyramid: &PyramidPass,
+        cascades: usize,
+        size: u32,
+    ) {
+        // A bundle holds the frame group it was recorded with: a new map needs a new bundle.
+        if cascades == 0 {
+            if self.shadow.take().is_some() {
+                self.gpu.bind_shadow_map(device, layouts, None);
+                self.bundle = None;
+            }
+            return;
+        }
+        let fits = self.shadow.as_ref().is_some_and(|s| s.map.size == size && s.map.layers() == cascades);
+        if !fits {
+            let map = ShadowMap::new(device, size, cascades as u32);
+            self.gpu.bind_shadow_map(device, layouts, Some(&map.array_view));
+            self.bundle = None;
+            let mut states = self.shadow.take().map(|s| s.cascades).unwrap_or_default();
+            states.truncate(cascades);
+            while states.len() < cascades {
+                states.push(ViewState::new(device, layouts, buffers, pyramid, None));
+            }
+            self.shadow = Some(ViewShadow { map, cascades: states, fitted: Vec::new() });
         }
     }
 
@@ -143,6 +239,12 @@ impl ViewState {
             raster.invalidate();
         }
         self.bundle = None;
+        if let Some(shadow) = self.shadow.as_mut() {
+            self.gpu.bind_shadow_map(device, layouts, Some(&shadow.map.array_view));
+            for cascade in &mut shadow.cascades {
+                cascade.rebind(device, layouts, buffers);
+            }
+        }
     }
 
     /// A target of `width` × `height` in `format` for a view of part of the frame's target,

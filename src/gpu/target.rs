@@ -122,6 +122,20 @@ pub fn read_texture_f32(
     bytes.chunks_exact(4).map(|texel| f32::from_ne_bytes(texel.try_into().expect("chunks of 4 bytes"))).collect()
 }
 
+/// Copies layer `layer` of a `Depth32Float` array texture (mip 0) to the CPU, row by row.
+/// Waits for the GPU.
+pub fn read_depth_layer(device: &wgpu::Device, queue: &wgpu::Queue, texture: &wgpu::Texture, layer: u32) -> Vec<f32> {
+    let copy = wgpu::TexelCopyTextureInfo {
+        texture,
+        mip_level: 0,
+        origin: wgpu::Origin3d { x: 0, y: 0, z: layer },
+        aspect: wgpu::TextureAspect::DepthOnly,
+    };
+    let size = texture.size();
+    let bytes = read_texels(device, queue, copy, size.width, size.height, 4);
+    bytes.chunks_exact(4).map(|texel| f32::from_ne_bytes(texel.try_into().expect("chunks of 4 bytes"))).collect()
+}
+
 /// Copies a 4-byte-per-pixel texture into an image (rows re-packed from wgpu's 256-byte
 /// alignment). BGRA surfaces are swizzled to RGBA.
 pub fn read_texture_rgba(

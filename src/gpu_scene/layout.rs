@@ -42,6 +42,10 @@ pub enum BindingKind {
     Sampler,
     /// A single-sampled `texture_depth_2d`, read with `textureLoad`.
     DepthTexture,
+    /// A `texture_depth_2d_array`, read through a comparison sampler.
+    DepthTextureArray,
+    /// A comparison sampler (`sampler_comparison`).
+    ComparisonSampler,
     /// A `texture_2d<f32>` of a format that cannot be filtered (R32Float), read with
     /// `textureLoad`.
     UnfilterableTexture,
@@ -83,12 +87,18 @@ const fn binding(name: &'static str, kind: BindingKind) -> Binding {
 
 const DRAWING: wgpu::ShaderStages = wgpu::ShaderStages::VERTEX_FRAGMENT;
 
-/// Group 0 of every pipeline: the per-frame uniforms.
+/// Group 0 of every pipeline: the view's uniforms, and the sun's shadow map its surfaces read
+/// (one layer per cascade, `frame::shadows`; a 1×1 placeholder for a view without shadows, and
+/// for the cascades themselves, which draw into it), with its comparison sampler.
 pub const FRAME: Group = Group {
     index: 0,
     label: "frame",
     visibility: wgpu::ShaderStages::COMPUTE.union(DRAWING),
-    bindings: &[binding("frame", BindingKind::Uniform("FrameUniforms"))],
+    bindings: &[
+        binding("frame", BindingKind::Uniform("FrameUniforms")),
+        binding("shadow_map", BindingKind::DepthTextureArray),
+        binding("shadow_sampler", BindingKind::ComparisonSampler),
+    ],
     functions: None,
 };
 
@@ -351,6 +361,8 @@ impl Group {
                 BindingKind::TextureArray => ("", "texture_2d_array<f32>"),
                 BindingKind::Sampler => ("", "sampler"),
                 BindingKind::DepthTexture => ("", "texture_depth_2d"),
+                BindingKind::DepthTextureArray => ("", "texture_depth_2d_array"),
+                BindingKind::ComparisonSampler => ("", "sampler_comparison"),
                 BindingKind::UnfilterableTexture => ("", "texture_2d<f32>"),
                 BindingKind::StorageTextureWrite(format) => {
                     storage_texture = format!("texture_storage_2d<{}, write>", wgsl_storage_format(format));
@@ -390,6 +402,12 @@ impl Group {
                         view_dimension: wgpu::TextureViewDimension::D2,
                         multisampled: false,
                     },
+                    BindingKind::DepthTextureArray => wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Depth,
+                        view_dimension: wgpu::TextureViewDimension::D2Array,
+                        multisampled: false,
+                    },
+                    BindingKind::ComparisonSampler => wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
                     BindingKind::UnfilterableTexture => wgpu::BindingType::Texture {
                         sample_type: wgpu::TextureSampleType::Float { filterable: false },
                         view_dimension: wgpu::TextureViewDimension::D2,

@@ -11,7 +11,7 @@ use bytemuck::{Pod, Zeroable};
 use encase::ShaderType;
 use glam::{Mat4, UVec2, Vec2, Vec4};
 
-use crate::tunables::ANIMATION_CLASSES;
+use crate::tunables::{ANIMATION_CLASSES, MAX_CASCADES};
 
 /// See `FrameUniforms` in WGSL. Written once per frame by the CPU ([`FrameUniforms::to_bytes`]).
 #[derive(Clone, Copy, Debug, ShaderType)]
@@ -62,6 +62,23 @@ pub struct FrameUniforms {
     pub soft_factor: f32,
     /// First slot of the frame's list of compute-rasterised objects in `instances[]`.
     pub soft_base: u32,
+    /// 1: an orthographic view (a shadow cascade), whose size test is `2r · small_factor`
+    /// against the threshold in texels, whatever the distance.
+    pub orthographic: u32,
+    /// Cascades of the shadow map the view's surfaces read; 0: unshadowed.
+    pub shadow_cascades: u32,
+    /// Per cascade: the view depth where it ends.
+    pub shadow_splits: Vec4,
+    /// Per cascade: the world size of one texel.
+    pub shadow_texel: Vec4,
+    /// Per cascade: world space to its clip space.
+    pub shadow_view_proj: [Mat4; MAX_CASCADES],
+    /// The inverse of `view_proj`.
+    pub inverse_view_proj: Mat4,
+    /// xyz: the drawing camera's unit forward vector.
+    pub camera_forward: Vec4,
+    /// rgb: the sun's colour × illuminance.
+    pub light_color: Vec4,
 }
 
 impl FrameUniforms {

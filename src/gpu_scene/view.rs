@@ -17,8 +17,14 @@ pub struct ViewBuffers {
     /// `FrameUniforms` of the view. Written by the CPU before each frame; read by every pass
     /// the view records.
     pub frame: wgpu::Buffer,
-    /// Group `frame` over [`ViewBuffers::frame`].
+    /// Group `frame` over [`ViewBuffers::frame`] and the shadow map the view's surfaces read
+    /// ([`ViewBuffers::bind_shadow_map`]; a placeholder until then).
     pub frame_bind_group: wgpu::BindGroup,
+    /// The shadow map's comparison sampler: linear (four texels compared per tap), clamped.
+    shadow_sampler: wgpu::Sampler,
+    /// A 1×1 depth layer bound where the view reads no shadow map (and for the cascades, which
+    /// draw into it).
+    shadow_placeholder: wgpu::TextureView,
     /// Per object, 1 if the view's second culling phase found it visible: its next first phase
     /// draws those. Zero when made (the view's first frame draws everything in phase 2); read
     /// and written by cull.
@@ -49,11 +55,29 @@ impl ViewBuffers {
                 mapped_at_creation: false,
             },
         );
-        let frame_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(FRAME.label),
-            layout: &layouts.frame,
-            entries: &[FRAME.buffer("frame", &frame)],
+        let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("shadow sampler"),
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            compare: Some(wgpu::CompareFunction::LessEqual),
+            ..Default::default()
         });
+        let shadow_placeholder = device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("shadow map placeholder"),
+                size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: crate::gpu::target::DEPTH_FORMAT,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            })
+            .create_view(&wgpu::TextureViewDescriptor {
+                dimension: Some(wgpu::TextureViewDimension::D2Array),
+                ..Default::default()
+            });
+        let frame_bind_group = frame_group(device, layouts, &frame, &shadow_placeholder, &shadow_sampler);
         let cull_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(CULL_IO.label),
             layout: &layouts.cull_io,
@@ -68,6 +92,36 @@ impl ViewBuffers {
                 CULL_IO.buffer("raster_args", &buffers.raster_args),
             ],
         });
-        Self { frame, frame_bind_group, visibility, cull_bind_group }
+        Self { frame, frame_bind_group, shadow_sampler, shadow_placeholder, visibility, cull_bind_group }
     }
+
+    /// Binds `shadow_map` (a depth array, one layer per cascade) as the shadow map the view's
+    /// surfaces read, or the placeholder for `None`.
+    pub fn bind_shadow_map(
+        &mut self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        shadow_map: Option<&wgpu::TextureView>,
+    ) {
+        let map = shadow_map.unwrap_or(&self.shadow_placeholder);
+        self.frame_bind_group = frame_group(device, layouts, &self.frame, map, &self.shadow_sampler);
+    }
+}
+
+fn frame_group(
+    device: &wgpu::Device,
+    layouts: &Layouts,
+    frame: &wgpu::Buffer,
+    shadow_map: &wgpu::TextureView,
+    sampler: &wgpu::Sampler,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(FRAME.label),
+        layout: &layouts.frame,
+        entries: &[
+            FRAME.buffer("frame", frame),
+            FRAME.entry("shadow_map", wgpu::BindingResource::TextureView(shadow_map)),
+            FRAME.entry("shadow_sampler", wgpu::BindingResource::Sampler(sampler)),
+        ],
+    })
 }

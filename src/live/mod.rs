@@ -435,6 +435,7 @@ impl LiveScene {
             materials: materials.collect(),
             objects: self.visible_slots().filter_map(|slot| self.scene_object(slot)).collect(),
             camera: self.camera,
+            sun: crate::scene::Sun::default(),
             animated: false,
             base_color_textures: TextureLayers::default(),
             normal_textures: TextureLayers::default(),

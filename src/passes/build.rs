@@ -55,8 +55,15 @@ impl BuildPass {
         }
     }
 
-    pub fn record(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, view: &ViewBuffers, phase: Phase) {
-        let name = phase.pass_name(NAME, LATE_NAME);
+    /// Records the pass of `phase` under `name` (the phase's, or a shadow cascade's).
+    pub fn record(
+        &self,
+        frame: &mut FrameEncoder<'_>,
+        buffers: &SceneBuffers,
+        view: &ViewBuffers,
+        phase: Phase,
+        name: &'static str,
+    ) {
         profile_scope!(name);
         let mut pass = frame.compute_pass(name);
         pass.set_pipeline(if phase == Phase::Late { &self.late } else { &self.pipeline });

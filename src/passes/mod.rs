@@ -9,7 +9,9 @@
 //! (batch counts → compacted indirect draws), [`raster`] (the compute rasteriser: small objects
 //! into a visibility buffer; where the adapter has 64-bit atomics), [`main`] (the render
 //! pass every way of drawing records into: GPU-driven multi-draws, the CPU baseline, or a
-//! bundle; with the compute rasteriser, its resolve first). With occlusion culling these are the first phase, followed by [`pyramid`] (the
+//! bundle; with the compute rasteriser, its resolve first), and before a view's passes, per
+//! shadow cascade of the view, cull, build and [`shadow`] (the casters' depth into the cascade's
+//! layer of the view's shadow map). With occlusion culling these are the first phase, followed by [`pyramid`] (the
 //! depth buffer → a Hi-Z mip chain) and the second phase: cull, build and main again, as
 //! "cull late", "build late" and "main late" ([`Phase`]).
 
@@ -19,6 +21,7 @@ pub mod main;
 pub mod pyramid;
 pub mod raster;
 pub mod scatter;
+pub mod shadow;
 
 use crate::gpu_scene::shader::PassShader;
 use crate::pipelines::Constants;
@@ -62,7 +65,7 @@ impl Phase {
 }
 
 /// Every pass's shader, for validation and tools.
-pub const SHADERS: [&PassShader; 9] = [
+pub const SHADERS: [&PassShader; 10] = [
     &cull::SHADER,
     &build::SHADER,
     &raster::SHADER,
@@ -72,6 +75,7 @@ pub const SHADERS: [&PassShader; 9] = [
     &raster::RESOLVE_SHADER,
     &pyramid::SHADER,
     &scatter::SHADER,
+    &shadow::SHADER,
 ];
 
 #[cfg(test)]

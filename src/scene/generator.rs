@@ -104,6 +104,7 @@ pub fn stress_scene(params: &StressParams) -> Scene {
         materials,
         objects,
         camera: default_camera(extent),
+        sun: crate::scene::Sun::default(),
         animated: params.animated,
         base_color_textures: TextureLayers {
             layers: vec![textures::colour_texture(TEXTURE_SIZE, textures::lattice(TEXTURE_SIZE))],

@@ -248,6 +248,8 @@ pub struct Scene {
     pub objects: Vec<Object>,
     /// The camera the scene starts with.
     pub camera: Camera,
+    /// The directional light that lights the scene and casts its shadows.
+    pub sun: Sun,
     /// Whether objects move (orbit and spin classes other than 0 are honoured).
     pub animated: bool,
     /// Base-colour textures (sRGB), indexed by [`Material::base_color_layer`].
@@ -258,6 +260,46 @@ pub struct Scene {
     /// vertex colours, unsupported extensions…), for the caller to show: the command line
     /// prints each as a warning. Empty for scenes built in code.
     pub notes: Vec<String>,
+}
+
+/// The scene's directional light (a scene file's `[sun]` section): where it shines from, its
+/// colour and its strength. It lights every surface with one Lambert term over an ambient floor
+/// and casts the shadows of the cascaded shadow maps (`frame::shadows`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sun {
+    /// The direction the sunlight travels, in world space (unit length; downward for a sun
+    /// above the scene).
+    pub direction: Vec3,
+    /// Linear RGB colour of the light.
+    pub color: Vec3,
+    /// Strength: the colour is multiplied by it (1 lights a white surface facing the sun
+    /// fully).
+    pub illuminance: f32,
+}
+
+impl Sun {
+    /// The sun of a scene that names none: high in the sky behind the viewer's left shoulder
+    /// (the light every scene had before scenes could name one), white, strength 1.
+    /// (Not unit length: [`Sun::along`] normalises it.)
+    pub const DEFAULT_DIRECTION: Vec3 = Vec3::new(-0.4, -0.8, -0.45);
+
+    /// A white sun of strength 1 shining along `direction` (normalised; the default direction
+    /// where it is zero or not finite).
+    pub fn along(direction: Vec3) -> Self {
+        let direction = direction.try_normalize().unwrap_or_else(|| Self::DEFAULT_DIRECTION.normalize());
+        Self { direction, color: Vec3::ONE, illuminance: 1.0 }
+    }
+
+    /// The unit vector from a surface towards the sun.
+    pub fn towards(&self) -> Vec3 {
+        -self.direction
+    }
+}
+
+impl Default for Sun {
+    fn default() -> Self {
+        Self::along(Self::DEFAULT_DIRECTION)
+    }
 }
 
 impl Scene {

@@ -69,6 +69,9 @@ pub fn select_level(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObj
 
 /// `is_too_small` in WGSL.
 pub fn is_too_small(frame: &FrameUniforms, radius: f32, distance_sq: f32) -> bool {
+    if frame.orthographic != 0 {
+        return frame.small_enabled != 0 && radius * frame.small_factor < 1.0;
+    }
     let far = radius * frame.small_factor + radius;
     frame.small_enabled != 0 && far * far < distance_sq
 }
@@ -241,6 +244,14 @@ mod tests {
             soft_enabled: 0,
             soft_factor: 0.0,
             soft_base: 0,
+            orthographic: 0,
+            shadow_cascades: 0,
+            shadow_splits: Vec4::ZERO,
+            shadow_texel: Vec4::ZERO,
+            shadow_view_proj: [Mat4::IDENTITY; crate::tunables::MAX_CASCADES],
+            inverse_view_proj: Mat4::IDENTITY,
+            camera_forward: Vec4::NEG_Z,
+            light_color: Vec4::ONE,
         }
     }
 

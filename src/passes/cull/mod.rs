@@ -170,7 +170,7 @@ impl CullPass {
     /// Records the counter reset and the pass of `phase`. The first (or only) phase clears
     /// every counter; the second clears the batch and draw counts only, keeping the frame's
     /// totals. `hiz` is the pyramid's bind group for the second phase, the placeholder
-    /// otherwise.
+    /// otherwise. `name` is the pass's (the phase's, or a shadow cascade's).
     pub fn record(
         &self,
         frame: &mut FrameEncoder<'_>,
@@ -179,8 +179,8 @@ impl CullPass {
         output: CullOutput,
         phase: Phase,
         hiz: &wgpu::BindGroup,
+        name: &'static str,
     ) {
-        let name = phase.pass_name(NAME, LATE_NAME);
         profile_scope!(name);
         // O(batches) and O(variants) bytes; no CPU loop over objects.
         frame.encoder.clear_buffer(&buffers.batch_counts, 0, None);

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::{CountingRenderPass, MainPass};
+use super::{CountingRenderPass, VariantPipelines};
 use crate::gpu_scene::{PreparedScene, SceneBuffers};
 use crate::passes::cull::cpu::DrawnObject;
 
@@ -17,14 +17,14 @@ pub trait DrawSink {
     fn draw_indexed(&mut self, indices: Range<u32>, base_vertex: i32, instances: Range<u32>);
 }
 
-struct PassSink<'m, 'a, 'p> {
-    main: &'m MainPass,
+struct PassSink<'m, 'a, 'p, P> {
+    pipelines: &'m P,
     pass: &'a mut CountingRenderPass<'p>,
 }
 
-impl DrawSink for PassSink<'_, '_, '_> {
+impl<P: VariantPipelines> DrawSink for PassSink<'_, '_, '_, P> {
     fn set_variant(&mut self, variant: usize) {
-        self.pass.set_pipeline(self.main.pipeline(variant));
+        self.pass.set_pipeline(self.pipelines.variant_pipeline(variant));
     }
 
     fn draw_indexed(&mut self, indices: Range<u32>, base_vertex: i32, instances: Range<u32>) {
@@ -33,14 +33,14 @@ impl DrawSink for PassSink<'_, '_, '_> {
 }
 
 /// Records the draws of `visible` (ids in ascending order, hence grouped by variant).
-pub(super) fn record(
-    main: &MainPass,
+pub(crate) fn record(
+    pipelines: &impl VariantPipelines,
     pass: &mut CountingRenderPass<'_>,
     buffers: &SceneBuffers,
     prepared: &PreparedScene,
     visible: &[DrawnObject],
 ) {
-    record_draws(visible, prepared, buffers.identity_base, &mut PassSink { main, pass });
+    record_draws(visible, prepared, buffers.identity_base, &mut PassSink { pipelines, pass });
 }
 
 /// The per-object draw loop shared by the baseline pass and the render bundle.

@@ -7,23 +7,23 @@
 use std::ops::Range;
 
 use super::baseline::{record_draws, DrawSink};
-use super::MainPass;
+use super::VariantPipelines;
 use crate::gpu::commands::PassCommands;
 use crate::gpu::target::DEPTH_FORMAT;
 use crate::gpu_scene::layout::{FRAME, SCENE, TEXTURES};
 use crate::gpu_scene::{PreparedScene, SceneBuffers, ViewBuffers};
 use crate::passes::cull::cpu::DrawnObject;
 
-struct BundleSink<'m, 'e> {
-    main: &'m MainPass,
+struct BundleSink<'m, 'e, P> {
+    pipelines: &'m P,
     encoder: wgpu::RenderBundleEncoder<'e>,
     commands: PassCommands,
 }
 
-impl<'m: 'e, 'e> DrawSink for BundleSink<'m, 'e> {
+impl<'m: 'e, 'e, P: VariantPipelines> DrawSink for BundleSink<'m, 'e, P> {
     fn set_variant(&mut self, variant: usize) {
         self.commands.set_pipeline += 1;
-        self.encoder.set_pipeline(self.main.pipeline(variant));
+        self.encoder.set_pipeline(self.pipelines.variant_pipeline(variant));
     }
 
     fn draw_indexed(&mut self, indices: Range<u32>, base_vertex: i32, instances: Range<u32>) {
@@ -44,16 +44,17 @@ pub struct RecordedBundle {
 /// run, so the bundle sets its own bind groups and buffers.
 pub fn record(
     device: &wgpu::Device,
-    main: &MainPass,
+    pipelines: &impl VariantPipelines,
     buffers: &SceneBuffers,
     view: &ViewBuffers,
     prepared: &PreparedScene,
     visible: &[DrawnObject],
 ) -> RecordedBundle {
     profile_function!();
+    let color_formats: Vec<_> = pipelines.color_target().into_iter().map(Some).collect();
     let mut encoder = device.create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
         label: Some("baseline bundle"),
-        color_formats: &[Some(main.color_format)],
+        color_formats: &color_formats,
         depth_stencil: Some(wgpu::RenderBundleDepthStencil {
             format: DEPTH_FORMAT,
             depth_read_only: false,
@@ -67,7 +68,7 @@ pub fn record(
     encoder.set_bind_group(TEXTURES.index, &buffers.texture_bind_group, &[]);
     encoder.set_vertex_buffer(0, buffers.vertices.slice(..));
     encoder.set_index_buffer(buffers.indices.slice(..), wgpu::IndexFormat::Uint32);
-    let mut sink = BundleSink { main, encoder, commands: PassCommands::default() };
+    let mut sink = BundleSink { pipelines, encoder, commands: PassCommands::default() };
     sink.commands.set_bind_group = [1; crate::tunables::BIND_GROUPS];
     sink.commands.set_vertex_buffer = 1;
     sink.commands.set_index_buffer = 1;

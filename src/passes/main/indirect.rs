@@ -2,7 +2,7 @@
 //! over the draws the cull/build passes wrote. Nothing recorded here depends on the object
 //! count (the `gpu_driven` tests count it).
 
-use super::{CountingRenderPass, MainPass};
+use super::{CountingRenderPass, VariantPipelines};
 use crate::gpu_scene::types::DRAW_ARGS_SIZE;
 use crate::gpu_scene::{PreparedScene, SceneBuffers};
 use crate::passes::cull::CullOutput;
@@ -35,8 +35,9 @@ impl IndirectDraws {
     }
 }
 
-pub(super) fn record(
-    main: &MainPass,
+/// Per variant of the scene, `pipelines`' pipeline and one multi-draw of the variant's draws.
+pub(crate) fn record(
+    pipelines: &impl VariantPipelines,
     pass: &mut CountingRenderPass<'_>,
     buffers: &SceneBuffers,
     prepared: &PreparedScene,
@@ -46,7 +47,7 @@ pub(super) fn record(
         if range.object_count == 0 {
             continue;
         }
-        pass.set_pipeline(main.pipeline(variant));
+        pass.set_pipeline(pipelines.variant_pipeline(variant));
         // A variant's draws start at its first batch (batched) or first object (per object)
         // and there are at most that many of them.
         let (first, max_count) = match draws.output {

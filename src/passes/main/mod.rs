@@ -92,6 +92,27 @@ pub fn srgb_encode(linear: f64) -> f64 {
     }
 }
 
+/// A render pass's pipelines, one per [`Variant`] (`Variant as usize`), and the attachments
+/// they draw into: what the GPU-driven draws ([`indirect`]), the baseline's ([`baseline`]) and
+/// its bundles ([`bundle`]) need of a pass, so the main pass and the shadow pass
+/// (`passes::shadow`) share them.
+pub trait VariantPipelines {
+    /// Variant `variant`'s pipeline.
+    fn variant_pipeline(&self, variant: usize) -> &wgpu::RenderPipeline;
+    /// The colour attachment's format; `None` for a depth-only pass.
+    fn color_target(&self) -> Option<wgpu::TextureFormat>;
+}
+
+impl VariantPipelines for MainPass {
+    fn variant_pipeline(&self, variant: usize) -> &wgpu::RenderPipeline {
+        &self.pipelines[variant]
+    }
+
+    fn color_target(&self) -> Option<wgpu::TextureFormat> {
+        Some(self.color_format)
+    }
+}
+
 /// What distinguishes one render variant from another: only shader entry and rasteriser state.
 pub struct VariantState {
     pub fragment_entry: &'static str,
@@ -327,7 +348,7 @@ impl MainPass {
 
     /// Sets the three bind groups and the mesh arena's buffers: once per pass, they survive
     /// every `set_pipeline` because every variant uses the same layout.
-    fn bind_scene(pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
+    pub(crate) fn bind_scene(pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(SCENE.index, &buffers.scene_bind_group);
         pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);

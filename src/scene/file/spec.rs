@@ -21,6 +21,7 @@ pub(super) struct SceneSpec {
     #[serde(default)]
     pub(super) scene: SceneSection,
     pub(super) camera: Option<CameraSpec>,
+    pub(super) sun: Option<SunSpec>,
     #[serde(default)]
     pub(super) mesh: Vec<MeshSpec>,
     #[serde(default)]
@@ -40,6 +41,18 @@ pub(super) struct SceneSection {
     /// A scene without objects must say so, so that a forgotten `[[objects]]` is caught.
     #[serde(default)]
     pub(super) empty: bool,
+}
+
+/// `[sun]`: the directional light. Every key is optional.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SunSpec {
+    /// The direction the light travels (need not be unit length).
+    pub(super) direction: Option<Finite<[f32; 3]>>,
+    /// Linear RGB, each in [0, 1000].
+    pub(super) color: Option<Finite<[f32; 3]>>,
+    /// The colour's multiplier, in [0, 1000].
+    pub(super) illuminance: Option<Finite<f32>>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -166,6 +166,7 @@ pub(super) fn build(
         builder.add_objects(index, set)?;
     }
     let camera = builder.camera(spec.camera.as_ref())?;
+    let sun = builder.sun(spec.sun.as_ref())?;
     builder.check_bounds()?;
 
     Ok(Scene {
@@ -174,6 +175,7 @@ pub(super) fn build(
         materials: builder.materials,
         objects: builder.objects,
         camera,
+        sun,
         animated: spec.scene.animated,
         base_color_textures: builder.base_color_layers.into_layers(),
         normal_textures: builder.normal_layers.into_layers(),
@@ -268,6 +270,38 @@ fn invalid(at: impl Into<String>, message: impl Into<String>) -> SceneError {
 }
 
 impl Builder<'_> {
+    /// The scene's sun: the default one where the file has no `[sun]`, each key it gives
+    /// replacing the default's.
+    fn sun(&self, spec: Option<&super::spec::SunSpec>) -> Result<crate::scene::Sun, SceneError> {
+        let mut sun = crate::scene::Sun::default();
+        let Some(spec) = spec else { return Ok(sun) };
+        let at = |message: String| invalid(self.file, format!("[sun] {message}"));
+        if let Some(direction) = &spec.direction {
+            let direction = glam::Vec3::from(direction.0);
+            sun.direction = direction.try_normalize().filter(|d| d.is_finite()).ok_or_else(|| {
+                at(format!(
+                    "direction {direction} has no length; give the way the light travels, e.g. [-0.4, -0.8, -0.45]"
+                ))
+            })?;
+        }
+        const MOST: f32 = 1000.0;
+        if let Some(color) = &spec.color {
+            let color = glam::Vec3::from(color.0);
+            if color.min_element() < 0.0 || color.max_element() > MOST {
+                return Err(at(format!("color {color} is outside [0, {MOST}] (linear RGB)")));
+            }
+            sun.color = color;
+        }
+        if let Some(illuminance) = &spec.illuminance {
+            let illuminance = illuminance.0;
+            if !(0.0..=MOST).contains(&illuminance) {
+                return Err(at(format!("illuminance {illuminance} is outside [0, {MOST}]")));
+            }
+            sun.illuminance = illuminance;
+        }
+        Ok(sun)
+    }
+
     /// `file:line:column` of a spanned value.
     fn at<T>(&self, spanned: &Spanned<T>) -> String {
         let (line, column) = line_column(self.text, spanned.span().start);

@@ -1,0 +1,171 @@
+//! Pass "shadow k" (`shaders/shadow.wgsl`): the depth of the sun's casters seen by shadow
+//! cascade k, into layer k of the view's shadow map. A cascade is a view of its own
+//! (`frame::shadows`): its cull and build passes write the draws as a main view's do, and this
+//! pass consumes them the way the main pass does, one `set_pipeline` and one multi-draw per
+//! variant ([`indirect`]), or the CPU baseline's draws ([`baseline`]), or a bundle of them
+//! ([`bundle`]), through the same [`VariantPipelines`]. So its recorded commands do not depend on
+//! the object count either.
+
+use crate::gpu::commands::FrameEncoder;
+use crate::gpu::target::DEPTH_FORMAT;
+use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
+use crate::gpu_scene::shader::PassShader;
+use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers, ViewBuffers};
+use crate::passes::cull::cpu::DrawnObject;
+use crate::passes::main::indirect::{self, IndirectDraws};
+use crate::passes::main::{baseline, bundle, MainPass, VariantPipelines};
+use crate::pipelines::{render_all, PipelineCache, PipelineError, RenderSpec, VertexBufferSpec};
+use crate::scene::Variant;
+use crate::tunables::{MAX_CASCADES, WORKGROUP_SIZE};
+
+/// The depth pass of each cascade: its wgpu label, puffin scope and GPU timestamp name.
+pub const NAMES: [&str; MAX_CASCADES] = ["shadow 0", "shadow 1", "shadow 2", "shadow 3"];
+/// The cull pass of each cascade.
+pub const CULL_NAMES: [&str; MAX_CASCADES] = ["cull shadow 0", "cull shadow 1", "cull shadow 2", "cull shadow 3"];
+/// The build pass of each cascade.
+pub const BUILD_NAMES: [&str; MAX_CASCADES] = ["build shadow 0", "build shadow 1", "build shadow 2", "build shadow 3"];
+
+pub const SHADER: PassShader = PassShader {
+    file: "shaders/shadow.wgsl",
+    body: include_str!("../../shaders/shadow.wgsl"),
+    groups: &[&FRAME, &SCENE, &TEXTURES],
+};
+
+/// The casters' depth bias: a constant part (in the depth format's smallest steps at the
+/// triangle's depth) and a part that grows with the triangle's slope in depth, so a surface
+/// lit at a grazing angle does not shadow itself. The receivers' normal offset
+/// (`SHADOW_NORMAL_OFFSET` in `shaders/shared/math.wgsl`) does the rest.
+pub const DEPTH_BIAS: wgpu::DepthBiasState = wgpu::DepthBiasState { constant: 2, slope_scale: 2.0, clamp: 0.0 };
+
+/// What the shadow pass draws.
+pub enum ShadowDraws<'a> {
+    /// The draws the cascade's cull (and build) passes wrote.
+    Indirect(IndirectDraws),
+    /// One draw per object the cascade's CPU cull kept.
+    Baseline(&'a [DrawnObject]),
+    /// Those draws, recorded once into a bundle.
+    Bundle(&'a bundle::RecordedBundle),
+}
+
+/// The depth-only pipelines of every variant, on the universal layout.
+pub struct ShadowPass {
+    /// By `Variant as usize`.
+    pipelines: Vec<wgpu::RenderPipeline>,
+}
+
+impl VariantPipelines for ShadowPass {
+    fn variant_pipeline(&self, variant: usize) -> &wgpu::RenderPipeline {
+        &self.pipelines[variant]
+    }
+
+    fn color_target(&self) -> Option<wgpu::TextureFormat> {
+        None
+    }
+}
+
+/// The shadow pipeline of `variant`: depth only (masked casters run the alpha test), culling
+/// back faces as the main pass does, double-sided ones neither.
+pub fn variant_spec(layouts: &Layouts, variant: Variant) -> RenderSpec {
+    let shader = SHADER.spec(WORKGROUP_SIZE);
+    let vertex = vertex_layout();
+    let state = crate::passes::main::variant_state(variant);
+    let masked = variant == Variant::Masked;
+    RenderSpec {
+        constants: Default::default(),
+        label: format!("shadow {}", variant.name()),
+        layout: layouts.render.clone(),
+        shader,
+        vertex_entry: if masked { "vs_masked" } else { "vs_depth" }.into(),
+        fragment_entry: masked.then(|| "fs_masked".into()),
+        vertex_buffers: vec![VertexBufferSpec {
+            array_stride: vertex.array_stride,
+            step_mode: vertex.step_mode,
+            attributes: vertex.attributes.to_vec(),
+        }],
+        targets: Vec::new(),
+        primitive: wgpu::PrimitiveState {
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            front_face: wgpu::FrontFace::Ccw,
+            cull_mode: state.cull_mode,
+            ..Default::default()
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: true,
+            depth_compare: wgpu::CompareFunction::Less,
+            stencil: Default::default(),
+            bias: DEPTH_BIAS,
+        }),
+        multisample: Default::default(),
+    }
+}
+
+impl ShadowPass {
+    /// Gets every variant's pipeline from the cache, compiled in parallel.
+    pub fn new(cache: &PipelineCache, layouts: &Layouts) -> Result<Self, PipelineError> {
+        let specs: Vec<_> = Variant::ALL.iter().map(|&v| variant_spec(layouts, v)).collect();
+        let pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
+        Ok(Self { pipelines })
+    }
+
+    /// Draws once with every pipeline into `depth` (a 1×1 layer), contents discarded.
+    pub fn prewarm(
+        &self,
+        frame: &mut FrameEncoder<'_>,
+        buffers: &SceneBuffers,
+        view: &ViewBuffers,
+        depth: &wgpu::TextureView,
+    ) {
+        let mut pass = frame.render_pass(
+            NAMES[0],
+            &[],
+            Some(wgpu::RenderPassDepthStencilAttachment {
+                view: depth,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                stencil_ops: None,
+            }),
+        );
+        MainPass::bind_scene(&mut pass, buffers, view);
+        let instance = if buffers.object_count > 0 { buffers.identity_base } else { 0 };
+        for pipeline in &self.pipelines {
+            pass.set_pipeline(pipeline);
+            pass.draw_indexed(0..3, 0, instance..instance + 1);
+        }
+    }
+
+    /// Records cascade `cascade`'s casters into `layer` (cleared to the far plane first).
+    #[allow(clippy::too_many_arguments)] // the cascade, its layer, the scene's and the view's bindings, the draws
+    pub fn record(
+        &self,
+        frame: &mut FrameEncoder<'_>,
+        cascade: usize,
+        layer: &wgpu::TextureView,
+        buffers: &SceneBuffers,
+        view: &ViewBuffers,
+        prepared: &PreparedScene,
+        draws: ShadowDraws<'_>,
+    ) {
+        let name = NAMES[cascade];
+        profile_scope!(name);
+        let mut pass = frame.render_pass(
+            name,
+            &[],
+            Some(wgpu::RenderPassDepthStencilAttachment {
+                view: layer,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                stencil_ops: None,
+            }),
+        );
+        match draws {
+            ShadowDraws::Indirect(indirect) => {
+                MainPass::bind_scene(&mut pass, buffers, view);
+                indirect::record(self, &mut pass, buffers, prepared, indirect);
+            }
+            ShadowDraws::Baseline(visible) => {
+                MainPass::bind_scene(&mut pass, buffers, view);
+                baseline::record(self, &mut pass, buffers, prepared, visible);
+            }
+            ShadowDraws::Bundle(recorded) => pass.execute_bundle(&recorded.bundle, &recorded.commands),
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! The sun's cascaded shadows (`multidraw::frame::shadows`, `passes::shadow`): every way of
+//! drawing casts the same shadows (each cascade culled by the GPU, or by the CPU with one draw
+//! per caster); a pole's shadow ends where a ray from its top along the sunlight meets the
+//! ground; the recorded commands do not grow with the object count; and a camera moving over a
+//! still scene moves the shadow maps by whole texels without redrawing any caster whose level
+//! of detail did not change in the main view (no popping).
+
+mod common;
+
+use glam::{Vec3, Vec4Swizzles};
+use multidraw::gpu::target::OffscreenTarget;
+use multidraw::passes::cull::cpu;
+use multidraw::scene::Scene;
+use multidraw::tunables::MAX_CASCADES;
+use multidraw::{DrawMode, FrameInput, GpuContext, Renderer};
+
+fn render_frames(
+    ctx: &GpuContext,
+    renderer: &mut Renderer,
+    input: &FrameInput,
+    (width, height): (u32, u32),
+    frames: u32,
+) -> (image::RgbaImage, multidraw::FrameStats) {
+    let target = OffscreenTarget::new(&ctx.device, width, height);
+    let mut stats = None;
+    for _ in 0..frames {
+        stats = Some(renderer.render(ctx, &target.frame_target(), input));
+        ctx.wait_idle();
+    }
+    let image = target.read_rgba(&ctx.device, &ctx.queue);
+    common::assert_no_gpu_errors(ctx);
+    (image, stats.expect("at least one frame"))
+}
+
+/// The GPU-driven modes and the CPU baseline draw the same shadowed frame, each cascade culled
+/// on its own; the shadows are really there (the frame differs from the unshadowed one), and
+/// each cascade's GPU counters equal what the CPU's cull of that cascade counts.
+#[test]
+fn every_mode_casts_the_same_shadows() {
+    let ctx = common::context();
+    let scene = common::scene(3000, true);
+    let size = (256, 144);
+    let frame = |mode: DrawMode, shadows: u32| {
+        FrameInput { time: 1.5, ..FrameInput::new(scene.camera, mode) }.with_shadows(shadows)
+    };
+    let mut cpu_renderer = common::hardware_renderer(&ctx, &scene);
+    let (want, cpu_stats) = render_frames(&ctx, &mut cpu_renderer, &frame(DrawMode::Cpu, 4), size, 1);
+    assert_eq!(cpu_stats.shadow_cascades, 4);
+    let (unshadowed, _) = render_frames(&ctx, &mut cpu_renderer, &frame(DrawMode::Cpu, 0), size, 1);
+    let shadowed = common::pixels_beyond(&want, &unshadowed, 8);
+    assert!(shadowed > 500, "shadows darken the frame: {shadowed} pixels changed");
+    for mode in [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject] {
+        let mut renderer = common::hardware_renderer(&ctx, &scene);
+        let (got, stats) = render_frames(&ctx, &mut renderer, &frame(mode, 4), size, 3);
+        assert_eq!(stats.shadow_cascades, 4);
+        common::assert_same_pixels(&format!("shadows-{mode}"), &format!("{mode} against cpu, 4 cascades"), &want, &got);
+        let readback = renderer
+            .collect(&ctx.device)
+            .into_iter()
+            .rfind(|r| r.cascade_counters[0][3].is_some())
+            .expect("cascade counters");
+        for k in 0..4 {
+            let gpu = readback.cascade_counters[0][k].expect("each cascade's counters");
+            let cpu = cpu_stats.cascade_counts[k].expect("the cpu's count of each cascade");
+            assert_eq!(
+                (gpu.in_frustum, gpu.too_small, gpu.visible),
+                (cpu.in_frustum, cpu.too_small, cpu.visible),
+                "{mode}, cascade {k}"
+            );
+            assert_eq!(gpu.drawn[0], cpu.visible, "{mode}, cascade {k}: every caster drawn in one phase");
+            assert_eq!(gpu.levels, cpu.levels, "{mode}, cascade {k}: the same levels");
+        }
+    }
+    // With the compute rasteriser the frame's small objects are shaded by a compute dispatch,
+    // which reads the same cascades.
+    let mut renderer = common::renderer(&ctx, &scene);
+    let (soft, stats) = render_frames(&ctx, &mut renderer, &frame(DrawMode::Gpu, 4), size, 3);
+    assert!(stats.soft, "the compute rasteriser draws");
+    let beyond = common::pixels_beyond(&want, &soft, common::RASTER_TOLERANCE);
+    let pixels = (size.0 * size.1) as usize;
+    if beyond * 100 > pixels {
+        common::write_mismatch("shadows-soft", &want, &soft);
+        panic!("compute rasteriser with shadows: {beyond} of {pixels} pixels beyond {}", common::RASTER_TOLERANCE);
+    }
+}
+
+/// A scene of a ground plate and a pole (wider than the shadow filter, so its shadow's
+/// centre line is dark) under the sun, seen from above.
+fn pole_scene(sun_direction: [f32; 3]) -> Scene {
+    let text = format!(
+        r#"
+[scene]
+name = "pole"
+
+[camera]
+position = [-2.0, 12.0, -1.0]
+target = [-2.0, 0.0, -1.0]
+up = [0.0, 0.0, -1.0]
+fov_y_degrees = 50.0
+near = 0.5
+far = 100.0
+
+[sun]
+direction = [{}, {}, {}]
+
+[[mesh]]
+name = "ground"
+procedural = "cube"
+scale = [16.0, 1.0, 16.0]
+offset = [0.0, -0.5, 0.0]
+
+[[mesh]]
+name = "pole"
+procedural = "cube"
+scale = [0.6, 4.0, 0.6]
+offset = [0.0, 2.0, 0.0]
+
+[[material]]
+name = "grey"
+base_color = [0.8, 0.8, 0.8, 1.0]
+
+[[objects]]
+transforms = [
+    {{ mesh = "ground", material = "grey", position = [0.0, 0.0, 0.0] }},
+    {{ mesh = "pole", material = "grey", position = [0.0, 0.0, 0.0] }},
+]
+"#,
+        sun_direction[0], sun_direction[1], sun_direction[2]
+    );
+    multidraw::scene::file::parse(&text, "pole.toml", None).expect("the pole scene parses")
+}
+
+/// The shadow of the pole's top falls where a ray from it along the sunlight meets the ground:
+/// along the shadow's axis on screen, the lit-to-shadow midpoint is within 2 px of the tip's
+/// projection with 2 to 4 cascades, in the GPU-driven and the CPU modes. One cascade spreads
+/// its texels over the whole view (here about two pixels each): within 3 px.
+#[test]
+fn a_pole_casts_its_shadow_where_a_ray_says() {
+    let ctx = common::context();
+    let (width, height) = (320, 320);
+    for (direction, axis) in [([-1.0, -1.0, 0.0], Vec3::NEG_X), ([0.0, -1.0, -0.7], Vec3::NEG_Z)] {
+        let scene = pole_scene(direction);
+        let sun = scene.sun.direction;
+        // The shadow runs along `axis` on the ground; the top face's edge farthest along it
+        // casts its tip.
+        let along = Vec3::new(sun.x, 0.0, sun.z).normalize();
+        assert!(along.dot(axis) > 0.999, "the shadow runs along {axis}");
+        let corner = Vec3::new(0.0, 4.0, 0.0) + axis * 0.3;
+        let tip = corner + sun * (corner.y / -sun.y);
+        let view_proj = scene.camera.view_proj(width as f32 / height as f32);
+        let to_screen = |p: Vec3| {
+            let ndc = view_proj.project_point3(p);
+            glam::Vec2::new((ndc.x * 0.5 + 0.5) * width as f32, (0.5 - ndc.y * 0.5) * height as f32)
+        };
+        for mode in [DrawMode::Gpu, DrawMode::Cpu] {
+            for cascades in 1..=MAX_CASCADES as u32 {
+                let mut renderer = common::hardware_renderer(&ctx, &scene);
+                let input = FrameInput::new(scene.camera, mode).with_shadows(cascades);
+                let (image, _) = render_frames(&ctx, &mut renderer, &input, (width, height), 2);
+                // Walk from the pole's foot along the shadow's direction on the ground, in small
+                // steps; sample the image's brightness at each step.
+                let foot = Vec3::new(0.0, 0.0, 0.0) + along * 0.5;
+                let sample = |p: Vec3| {
+                    let s = to_screen(p);
+                    let pixel = image.get_pixel(s.x as u32, s.y as u32);
+                    pixel.0[0] as f32
+                };
+                let lit = sample(tip + along * 2.0);
+                let dark = sample(foot + along * 0.5);
+                assert!(
+                    lit - dark > 40.0,
+                    "{mode}, {cascades} cascades: the shadow is visible (lit {lit}, shadow {dark})"
+                );
+                let middle = 0.5 * (lit + dark);
+                let mut edge = None;
+                let steps = 2000;
+                let length = (tip - foot).length() + 2.0;
+                for i in 0..steps {
+                    let p = foot + along * (length * i as f32 / steps as f32);
+                    if sample(p) > middle {
+                        edge = Some(p);
+                        break;
+                    }
+                }
+                let edge = edge.unwrap_or_else(|| panic!("{mode}, {cascades} cascades: the shadow never ends"));
+                let miss = (to_screen(edge) - to_screen(tip)).length();
+                eprintln!(
+                    "{mode}, {cascades} cascades, sun {sun}: the shadow ends {miss:.2} px from the ray's tip ({:+.3} units along); lit {lit} dark {dark}",
+                    (edge - tip).dot(along)
+                );
+                let bound = if cascades == 1 { 3.0 } else { 2.0 };
+                if miss > bound {
+                    let path = common::output_dir().join(format!("pole-{mode}-{cascades}.png"));
+                    image.save(&path).expect("write the pole image");
+                    panic!(
+                        "{mode}, {cascades} cascades, sun {sun}: the shadow ends {miss:.2} px from the ray's tip ({})",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// With 4 cascades the GPU-driven frame records the same commands at 1,000 and 100,000
+/// objects: each cascade one multi-draw per variant, like the main pass.
+#[test]
+fn shadow_commands_do_not_grow_with_objects() {
+    let ctx = common::context();
+    let mut commands = Vec::new();
+    for objects in [1_000, 100_000] {
+        let scene = common::scene(objects, false);
+        let mut renderer = common::renderer(&ctx, &scene);
+        let input = FrameInput::new(scene.camera, DrawMode::Gpu).with_shadows(4);
+        let (_, stats) = render_frames(&ctx, &mut renderer, &input, (64, 64), 2);
+        assert_eq!(stats.shadow_cascades, 4);
+        for k in 0..4 {
+            let pass = stats.commands.pass(multidraw::passes::shadow::NAMES[k]);
+            assert!(pass.draw_commands() >= 1, "cascade {k} draws: {pass:?}");
+            assert!(pass.draw_commands() <= multidraw::scene::Variant::ALL.len() as u32, "cascade {k}: {pass:?}");
+        }
+        commands.push(stats.commands);
+    }
+    assert_eq!(commands[0], commands[1], "commands at 1,000 and 100,000 objects");
+}
+
+/// How far a texel's depth may move by float rounding when its map shifts by whole texels (the
+/// scene spans the depth range 0 to 1; a caster that appears, leaves or changes level moves
+/// its texels far more).
+const DEPTH_ROUNDING: f32 = 2e-5;
+
+/// A camera moving over a still scene, LOD on, 30 frames: every cascade keeps its texel size
+/// and moves by whole texels, and each texel of its map keeps its depth unless a caster whose
+/// level of detail changed in the main view covers it (their footprints are left out). So a
+/// shadow changes shape only where the object casting it does.
+#[test]
+fn a_moving_camera_does_not_redraw_unchanged_shadows() {
+    let ctx = common::context();
+    let scene = common::scene(2000, false);
+    let (width, height) = (160, 90);
+    let mut renderer = common::hardware_renderer(&ctx, &scene);
+    let target = OffscreenTarget::new(&ctx.device, width, height);
+    let prepared = (renderer.prepared.objects.clone(), renderer.prepared.batches.clone());
+    let mut previous: Option<(Vec<multidraw::frame::shadows::Cascade>, Vec<(u32, Vec<f32>)>, Vec<u32>)> = None;
+    let mut compared = 0usize;
+    let mut level_changes = 0usize;
+    for frame in 0..30 {
+        let mut camera = scene.camera;
+        let step = Vec3::new(0.021, 0.0, 0.013) * frame as f32;
+        camera.position += step;
+        camera.target += step;
+        let input = FrameInput::new(camera, DrawMode::Gpu).with_shadows(4);
+        renderer.render(&ctx, &target.frame_target(), &input);
+        ctx.wait_idle();
+        let cascades = renderer.cascades(0).to_vec();
+        assert_eq!(cascades.len(), 4);
+        let maps: Vec<_> = (0..4).map(|k| renderer.read_shadow_map(&ctx, 0, k).expect("each layer")).collect();
+        let uniforms = renderer.frame_uniforms(&input, width, height);
+        let levels: Vec<u32> = prepared
+            .0
+            .iter()
+            .map(|object| {
+                let center = cpu::animate_point(&uniforms, object, object.bounds.xyz());
+                let d = center - uniforms.lod_origin.xyz();
+                cpu::select_level(&uniforms, &prepared.1, object, d.dot(d))
+            })
+            .collect();
+        if let Some((old_cascades, old_maps, old_levels)) = &previous {
+            let changed: Vec<usize> = (0..levels.len()).filter(|&i| levels[i] != old_levels[i]).collect();
+            level_changes += changed.len();
+            for k in 0..4 {
+                let (a, b) = (&old_cascades[k], &cascades[k]);
+                assert_eq!(a.texel_size, b.texel_size, "frame {frame}, cascade {k}: the texel size changed");
+                let (size, old) = (&old_maps[k].0, &old_maps[k].1);
+                let new = &maps[k].1;
+                let size = *size as i64;
+                // The same world point's texel in either map.
+                let texel_of = |cascade: &multidraw::frame::shadows::Cascade, p: Vec3| {
+                    let ndc = cascade.view_proj.project_point3(p);
+                    glam::Vec2::new((ndc.x * 0.5 + 0.5) * size as f32, (0.5 - ndc.y * 0.5) * size as f32)
+                };
+                let shift = texel_of(b, Vec3::ZERO) - texel_of(a, Vec3::ZERO);
+                let whole = shift.round();
+                assert!(
+                    (shift - whole).abs().max_element() < 0.02,
+                    "frame {frame}, cascade {k}: moved by {shift} texels"
+                );
+                let (dx, dy) = (whole.x as i64, whole.y as i64);
+                // Footprints of the objects whose level changed, in the new map's texels.
+                let mut masked = vec![false; (size * size) as usize];
+                for &i in &changed {
+                    let object = &prepared.0[i];
+                    let center = object.model.transform_point3(object.bounds.xyz());
+                    let c = texel_of(b, center);
+                    let r = object.bounds.w / b.texel_size + 3.0;
+                    let (x0, x1) = ((c.x - r).floor() as i64, (c.x + r).ceil() as i64);
+                    let (y0, y1) = ((c.y - r).floor() as i64, (c.y + r).ceil() as i64);
+                    for y in y0.max(0)..y1.min(size) {
+                        for x in x0.max(0)..x1.min(size) {
+                            masked[(y * size + x) as usize] = true;
+                        }
+                    }
+                }
+                let mut differing = 0usize;
+                let mut both = 0usize;
+                for y in 0..size {
+                    for x in 0..size {
+                        let (ox, oy) = (x - dx, y - dy);
+                        if ox < 0 || oy < 0 || ox >= size || oy >= size || masked[(y * size + x) as usize] {
+                            continue;
+                        }
+                        both += 1;
+                        let (now, before) = (new[(y * size + x) as usize], old[(oy * size + ox) as usize]);
+                        if (now - before).abs() > DEPTH_ROUNDING {
+                            differing += 1;
+                        }
+                    }
+                }
+                compared += both;
+                // Float rounding of the shifted projection may move a triangle's edge across a
+                // texel centre: a handful of texels, never a caster. (Depths themselves differ by
+                // rounding: a surface is interpolated from vertices shifted by a texel.)
+                if differing * 2000 > both {
+                    let picture = image::GrayImage::from_fn(size as u32, size as u32, |x, y| {
+                        let (x, y) = (x as i64, y as i64);
+                        let (ox, oy) = (x - dx, y - dy);
+                        let i = (y * size + x) as usize;
+                        let same =
+                            ox < 0 || oy < 0 || ox >= size || oy >= size || new[i] == old[(oy * size + ox) as usize];
+                        image::Luma([if masked[i] {
+                            128
+                        } else if same {
+                            0
+                        } else {
+                            255
+                        }])
+                    });
+                    let path = common::output_dir().join(format!("shadow-moved-{frame}-{k}.png"));
+                    picture.save(&path).expect("write the difference");
+                    panic!(
+                        "frame {frame}, cascade {k}: {differing} of {both} texels redrawn without a level change \
+                         (shift {dx}, {dy}; {} objects changed level): {}",
+                        changed.len(),
+                        path.display()
+                    );
+                }
+            }
+        }
+        previous = Some((cascades, maps, levels));
+    }
+    assert!(compared > 100_000, "texels compared: {compared}");
+    assert!(level_changes > 0, "the camera's motion changes some levels (else the test shows nothing)");
+}
