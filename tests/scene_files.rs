@@ -87,6 +87,7 @@ fn every_shipped_scene_loads() {
         ("million.toml", 1_000_000),
         ("city.toml", 40_001),
         ("city-street.toml", 40_001),
+        ("city-sun.toml", 40_001),
         ("tiny-million.toml", 1_000_000),
         ("asteroids.toml", 200_004),
         ("gltf.toml", 1_082),

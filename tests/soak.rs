@@ -12,7 +12,7 @@ use multidraw::scene::file::default_scene_with_objects;
 fn memory_stays_flat_over_many_frames() {
     let ctx = common::context();
     let scene = default_scene_with_objects(2_000);
-    let report = soak::run(&ctx, &scene, 1_500, 150, 75, 64, 48, multidraw::Detail::default(), 0, &mut |_, _| {})
+    let report = soak::run(&ctx, &scene, 1_500, 150, 75, 64, 48, multidraw::Detail::default(), 0, 0, &mut |_, _| {})
         .expect("soak run");
     let last = report.samples.last().expect("samples");
     // The counters must be live, or "flat" would prove nothing.
@@ -35,8 +35,8 @@ fn memory_stays_flat_while_the_scene_churns() {
     let ctx = common::context();
     let scene = default_scene_with_objects(20_000);
     let detail = multidraw::Detail::default();
-    let report =
-        soak::run(&ctx, &scene, 2_000, 500, 250, 64, 48, detail, 10_000, &mut |_, _| {}).expect("soak run with churn");
+    let report = soak::run(&ctx, &scene, 2_000, 500, 250, 64, 48, detail, 0, 10_000, &mut |_, _| {})
+        .expect("soak run with churn");
     assert_eq!(report.frames, 2_000);
     eprintln!("churn soak: {} frames in {:.1} s; {}", report.frames, report.seconds, report.growth_line());
     assert!(report.flat(4 * 1024 * 1024), "memory grew after warm-up: {report:#?}");

@@ -68,6 +68,8 @@ pub struct BenchConfig {
     pub views: u32,
     /// Degrees each further view is turned about the vertical axis.
     pub view_turn: f32,
+    /// The sun's shadow cascades per view (`FrameInput::shadows`); 0: no shadows.
+    pub shadows: u32,
 }
 
 impl BenchConfig {
@@ -100,6 +102,7 @@ impl Default for BenchConfig {
             churn: 0,
             views: 1,
             view_turn: 90.0,
+            shadows: 0,
         }
     }
 }
@@ -226,7 +229,8 @@ impl CountRun {
         detail: Detail,
     ) -> Result<f64, BenchError> {
         self.prepare(ctx, mode)?;
-        let input = FrameInput { detail, ..FrameInput::new(self.animated_scene.camera, mode) };
+        let input =
+            FrameInput { detail, ..FrameInput::new(self.animated_scene.camera, mode) }.with_shadows(config.shadows);
         let views = config.frame_views(&input);
         let start = Instant::now();
         self.renderer.render_views(ctx, &target.frame_target(), &input, &views);
@@ -415,10 +419,13 @@ fn run_row(
     let mut counts = FrameCounts::default();
     let mut two_phase = false;
     let mut soft = false;
+    let mut shadow_cascades = 0;
+    let mut casters = Vec::new();
     renderer.invalidate_bundle();
     for i in 0..config.frames + config.warmup {
         let measured = i >= config.warmup;
-        let input = FrameInput { time: i as f32 / 60.0, detail, ..FrameInput::new(camera, mode) };
+        let input =
+            FrameInput { time: i as f32 / 60.0, detail, ..FrameInput::new(camera, mode) }.with_shadows(config.shadows);
         puffin::set_scopes_on(profiling && measured);
         let (stats, frame_ms, wall_ms, readback) = {
             let tag = renderer.next_tag(mode);
@@ -484,6 +491,13 @@ fn run_row(
             indirect_call = stats.indirect;
             two_phase = stats.two_phase;
             soft = stats.soft;
+            shadow_cascades = stats.shadow_cascades;
+            casters = (0..stats.shadow_cascades as usize)
+                .map(|k| {
+                    let cpu = stats.cascade_counts[k].map(|c| c.visible);
+                    cpu.or(readback.cascade_counters[0][k].map(|c| c.drawn[0])).unwrap_or(0)
+                })
+                .collect();
             counts = FrameCounts::of(&stats, &readback);
         }
         progress(i + 1);
@@ -550,6 +564,8 @@ fn run_row(
         levels: counts.levels,
         churn: churn.map_or(0, |(_, _, changes)| changes),
         views: config.views,
+        shadow_cascades,
+        casters,
         upload_bytes: upload.get(upload.len() / 2).copied().unwrap_or(0),
         cpu_apply_ms: Stat::of(&apply),
         cpu_edit_ms: Stat::of(&edit),

@@ -75,6 +75,16 @@ pub struct GpuMs {
 }
 
 impl GpuMs {
+    /// Every shadow cascade's passes together (their cull, build and depth passes, every
+    /// view's), 0 without shadows.
+    pub fn shadow_passes(&self) -> f64 {
+        let cascade_pass = |name: &str| {
+            use crate::passes::shadow;
+            shadow::NAMES.contains(&name) || shadow::CULL_NAMES.contains(&name) || shadow::BUILD_NAMES.contains(&name)
+        };
+        self.passes.iter().filter(|(name, _)| cascade_pass(name)).fold(0.0, |sum, (_, ms)| sum + ms)
+    }
+
     /// The second phase and the pyramid together, 0 without them.
     pub fn occlusion_passes(&self) -> f64 {
         // From +0.0: an empty float sum is -0.0, which prints as "-0.000".
@@ -149,6 +159,12 @@ pub struct Row {
     /// first view's, the GPU pass times every view's.
     #[serde(default = "one_view")]
     pub views: u32,
+    /// The sun's shadow cascades per view (0: no shadows).
+    #[serde(default)]
+    pub shadow_cascades: u32,
+    /// Casters each cascade of the first view drew, last measured frame.
+    #[serde(default)]
+    pub casters: Vec<u32>,
     /// Bytes the changes uploaded per frame, median.
     #[serde(default)]
     pub upload_bytes: u64,

@@ -178,6 +178,7 @@ pub fn run(
     width: u32,
     height: u32,
     detail: crate::frame::Detail,
+    shadows: u32,
     churn: usize,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<SoakReport, super::BenchError> {
@@ -199,7 +200,8 @@ pub fn run(
         eprintln!("note: {note}");
     }
     for frame in 0..frames {
-        let input = FrameInput { time: frame as f32 / 60.0, detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) };
+        let input = FrameInput { time: frame as f32 / 60.0, detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) }
+            .with_shadows(shadows);
         let frame_start = Instant::now();
         {
             let tag = renderer.next_tag(DrawMode::Gpu);

@@ -103,6 +103,7 @@ fn columns(wide: bool) -> Vec<Column> {
         }),
         Column::new("main", "ms", 7, |r| gpu(r, true, |g| g.main)),
         Column::new("occl", "ms", 7, |r| gpu(r, r.occlusion, GpuMs::occlusion_passes)),
+        Column::new("shadow", "ms", 7, |r| gpu(r, r.shadow_cascades > 0, GpuMs::shadow_passes)),
         Column::new("gpu sum", "ms", 8, |r| gpu(r, true, |g| g.total) + if r.timestamps_short { "!" } else { "" }),
     ]);
     if wide {
@@ -113,6 +114,14 @@ fn columns(wide: bool) -> Vec<Column> {
                 r.timestamp_coverage.map_or("n/a".into(), |c| format!("{:.0}%", c * 100.0))
             }),
             Column::new("bind sets", "per group", 10, |r| format!("{:?}", r.bind_group_sets)),
+            Column::new("casters", "per cascade", 24, |r| {
+                let casters: Vec<String> = r.casters.iter().map(u32::to_string).collect();
+                if casters.is_empty() {
+                    "-".into()
+                } else {
+                    casters.join("/")
+                }
+            }),
         ]);
     } else {
         columns.push(Column::new("wall", "ms med / p95", 13, |r| {
@@ -234,7 +243,7 @@ impl BenchReport {
         let mut prose = String::new();
         prose += "lod/occ/sr: levels of detail / occlusion culling / compute rasteriser for small objects; drawn: objects \
                   drawn by phase 1 + phase 2, of which soft: by the compute rasteriser; raster: its GPU ms (both phases; \
-                  its resolve is part of main); occl: GPU ms of the pyramid and the second phase; gpu sum: every pass's \
+                  its resolve is part of main); occl: GPU ms of the pyramid and the second phase; shadow: every shadow cascade's cull, build and depth passes (--shadows); gpu sum: every pass's \
                   timestamps; wall: the frame by the wall clock, from recording until the CPU sees the GPU done\n";
         if self.rows.iter().any(|r| r.timestamps_short) {
             prose += &format!(
@@ -402,6 +411,8 @@ mod tests {
             levels: Default::default(),
             churn: 0,
             views: 1,
+            shadow_cascades: 0,
+            casters: Vec::new(),
             upload_bytes: 0,
             cpu_apply_ms: Stat::default(),
             cpu_edit_ms: Stat::default(),

@@ -68,6 +68,8 @@ pub struct BenchArgs {
     churn: usize,
     #[command(flatten)]
     views: super::views::ViewsArgs,
+    #[command(flatten)]
+    shadows: super::shadows::ShadowArgs,
     /// Print every column (p95 of every time, the build pass, occluded objects, the timestamps'
     /// coverage, bind-group sets): about 260 characters wide; the default table fits 160.
     #[arg(long)]
@@ -133,6 +135,7 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
         churn: args.churn,
         views: args.views.views,
         view_turn: args.views.view_turn,
+        shadows: args.shadows.cascades(),
     };
     let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
     let _server = args.puffin_http.serve()?;

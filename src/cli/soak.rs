@@ -50,6 +50,8 @@ pub struct SoakArgs {
     #[command(flatten)]
     detail: DetailArgs,
     #[command(flatten)]
+    shadows: super::shadows::ShadowArgs,
+    #[command(flatten)]
     load: super::load::LoadArgs,
 }
 
@@ -78,6 +80,7 @@ pub fn run(options: &ContextOptions, args: &SoakArgs) -> Result<()> {
         args.size.width,
         args.size.height,
         args.detail.detail(),
+        args.shadows.cascades(),
         args.churn,
         &mut |done, total| progress.update(done as f64, total as f64, ""),
     )?;

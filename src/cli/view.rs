@@ -62,6 +62,8 @@ pub struct ViewArgs {
     load: super::load::LoadArgs,
     #[command(flatten)]
     views: super::views::ViewsArgs,
+    #[command(flatten)]
+    shadows: super::shadows::ShadowArgs,
     /// Start with objects coloured by level of detail (the panel toggles it).
     #[arg(long)]
     lod_colors: bool,
@@ -99,6 +101,7 @@ pub fn run(options: &ContextOptions, args: &ViewArgs) -> Result<()> {
         show_profiler: args.profiler,
         detail: args.detail.detail(),
         lod_colors: args.lod_colors,
+        shadows: args.shadows.cascades(),
         pyramid_level: args.pyramid_level,
         script: ViewerScript {
             frames: args.frames,

@@ -72,6 +72,8 @@ pub struct ViewerOptions {
     pub detail: Detail,
     /// Start with objects coloured by level of detail.
     pub lod_colors: bool,
+    /// The sun's shadow cascades at start (0: off; the panel changes them).
+    pub shadows: u32,
     /// Start with the depth-pyramid window open at this level.
     pub pyramid_level: Option<u32>,
     /// A scripted run; `ViewerScript::default()` for an interactive session.
@@ -331,6 +333,9 @@ impl Viewer {
                 requested_objects: object_count.max(1),
                 detail: options.detail,
                 lod_colors: options.lod_colors,
+                shadows: options.shadows,
+                cascade_colors: false,
+                shadow_map: None,
                 pyramid_level: options.pyramid_level,
             },
             stats: LiveStats::default(),
@@ -406,8 +411,10 @@ impl Viewer {
             cull_camera: self.panel.frozen,
             detail: self.panel.detail,
             lod_colors: self.panel.lod_colors,
+            cascade_colors: self.panel.cascade_colors,
             ..FrameInput::new(self.camera.camera, self.panel.mode)
-        };
+        }
+        .with_shadows(self.panel.shadows);
         let two_phase = self.renderer.two_phase(&input);
         self.lane.submitted(self.renderer.next_tag(input.mode));
         let frame_target = self.surface.frame_target(&view);
@@ -426,7 +433,8 @@ impl Viewer {
             )?;
         }
         let pyramid = self.pyramid_image(two_phase);
-        self.draw_ui(frame, &view, pyramid);
+        let shadow_map = self.shadow_map_image();
+        self.draw_ui(frame, &view, pyramid, shadow_map);
         if let (true, Some(log), Some(path)) = (last, &self.panel_layout, &self.script.panel_layout) {
             log.write(path)?;
         }
@@ -466,8 +474,29 @@ impl Viewer {
         Some((egui::ColorImage::from_gray([width as usize, height as usize], &gray), levels))
     }
 
+    /// The shadow-map layer the panel shows, read back, with the cascade count; `None` when the
+    /// window is closed or the frame drew no shadow.
+    fn shadow_map_image(&mut self) -> Option<(egui::ColorImage, u32)> {
+        let cascade = self.panel.shadow_map.as_mut()?;
+        let cascades = self.renderer.cascades(0).len() as u32;
+        if cascades == 0 {
+            return None;
+        }
+        puffin::profile_scope!("shadow map readback");
+        *cascade = (*cascade).min(cascades - 1);
+        let (size, depths) = self.renderer.read_shadow_map(&self.ctx, 0, *cascade as usize)?;
+        let gray = crate::passes::pyramid::level_to_gray(&depths);
+        Some((egui::ColorImage::from_gray([size as usize, size as usize], &gray), cascades))
+    }
+
     /// The panel and windows over the frame; starts a rebuild when the panel asks for one.
-    fn draw_ui(&mut self, frame: u64, view: &wgpu::TextureView, pyramid: Option<(egui::ColorImage, u32)>) {
+    fn draw_ui(
+        &mut self,
+        frame: u64,
+        view: &wgpu::TextureView,
+        pyramid: Option<(egui::ColorImage, u32)>,
+        shadow_map: Option<(egui::ColorImage, u32)>,
+    ) {
         puffin::profile_scope!("egui");
         let panel_view = ui::PanelView {
             gpu: &self.ctx,
@@ -476,6 +505,7 @@ impl Viewer {
             camera: &self.camera.camera,
             aspect: self.surface.aspect(),
             pyramid,
+            shadow_map,
             scroll_to_end: self.panel_layout.is_some(),
         };
         let panel = &mut self.panel;

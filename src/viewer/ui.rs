@@ -28,6 +28,12 @@ pub(crate) struct PanelState {
     pub detail: Detail,
     /// Colour objects by level of detail.
     pub lod_colors: bool,
+    /// The sun's shadow cascades (0: shadows off).
+    pub shadows: u32,
+    /// Tint surfaces by their shadow cascade.
+    pub cascade_colors: bool,
+    /// The shadow-map layer (cascade) shown in its window, if any.
+    pub shadow_map: Option<u32>,
     /// The depth-pyramid level shown in its window, if any.
     pub pyramid_level: Option<u32>,
 }
@@ -42,6 +48,8 @@ pub(crate) struct PanelView<'a> {
     pub aspect: f32,
     /// The shown pyramid level as a grey image, read back this frame, and the level count.
     pub pyramid: Option<(egui::ColorImage, u32)>,
+    /// The shown shadow-map layer as a grey image, read back this frame, and the cascade count.
+    pub shadow_map: Option<(egui::ColorImage, u32)>,
     /// A script's: scroll the panel to its last item (without animation).
     pub scroll_to_end: bool,
 }
@@ -104,6 +112,9 @@ pub(crate) fn draw(ctx: &egui::Context, panel: &mut PanelState, view: &PanelView
     }
     if let Some(level) = panel.pyramid_level.as_mut() {
         pyramid_window(ctx, level, view.pyramid.as_ref());
+    }
+    if let Some(cascade) = panel.shadow_map.as_mut() {
+        shadow_map_window(ctx, cascade, view.shadow_map.as_ref());
     }
     if let Some(frozen) = panel.frozen {
         draw_frustum(ctx, view.camera, &frozen, view.aspect);
@@ -172,6 +183,18 @@ fn detail_controls(ui: &mut egui::Ui, panel: &mut PanelState) {
     // Off while culling is frozen and in the modes that do not cull into batches.
     ui.checkbox(&mut panel.detail.soft, "Compute rasteriser for small objects");
     ui.checkbox(&mut panel.lod_colors, "Colour by LOD level");
+    let mut shadows = panel.shadows > 0;
+    if ui.checkbox(&mut shadows, "Sun shadows").changed() {
+        panel.shadows = if shadows { crate::tunables::MAX_CASCADES as u32 } else { 0 };
+    }
+    if panel.shadows > 0 {
+        ui.add(egui::Slider::new(&mut panel.shadows, 1..=crate::tunables::MAX_CASCADES as u32).text("cascades"));
+    }
+    ui.checkbox(&mut panel.cascade_colors, "Colour by shadow cascade");
+    let mut show_shadow_map = panel.shadow_map.is_some();
+    if ui.checkbox(&mut show_shadow_map, "Show a shadow map").changed() {
+        panel.shadow_map = show_shadow_map.then_some(0);
+    }
     let mut show_pyramid = panel.pyramid_level.is_some();
     if ui.checkbox(&mut show_pyramid, "Show a depth-pyramid level").changed() {
         panel.pyramid_level = show_pyramid.then_some(0);
@@ -266,6 +289,22 @@ fn pyramid_window(ctx: &egui::Context, level: &mut u32, pyramid: Option<&(egui::
         let width = ui.available_width().min(512.0);
         let height = width * image.size[1] as f32 / image.size[0].max(1) as f32;
         ui.image((texture.id(), egui::vec2(width, height)));
+    });
+}
+
+/// The shadow map's window: a cascade slider and that cascade's layer, nearest caster black,
+/// nothing white (read back every frame while open, as the pyramid's window is).
+fn shadow_map_window(ctx: &egui::Context, cascade: &mut u32, map: Option<&(egui::ColorImage, u32)>) {
+    egui::Window::new("Shadow map").default_width(300.0).show(ctx, |ui| {
+        let Some((image, cascades)) = map else {
+            ui.label("no shadow map: turn the sun's shadows on");
+            return;
+        };
+        ui.add(egui::Slider::new(cascade, 0..=cascades.saturating_sub(1)).text("cascade"));
+        ui.label(format!("{}×{} texels", image.size[0], image.size[1]));
+        let texture = ctx.load_texture("shadow map layer", image.clone(), egui::TextureOptions::NEAREST);
+        let width = ui.available_width().min(512.0);
+        ui.image((texture.id(), egui::vec2(width, width)));
     });
 }
 
