@@ -170,6 +170,15 @@ fn facing_normal(in: VertexOut, front: bool, at: SurfaceUv) -> vec3<f32> {
     return select(-normal, normal, front);
 }
 
+/// The fragment's world position, where the view reads a shadow map (`shade` uses it for
+/// nothing else): a uniform branch, so a frame without shadows skips the reconstruction.
+fn surface_world(in: VertexOut) -> vec3<f32> {
+    if frame.shadow_cascades == 0u {
+        return vec3<f32>(0.0);
+    }
+    return world_of(in.clip_position.xy, in.clip_position.z);
+}
+
 /// The vertex colour: interpolated only for objects whose mesh has colours (white otherwise).
 fn vertex_color(in: VertexOut) -> vec4<f32> {
     var color = vec4<f32>(1.0);
@@ -188,7 +197,7 @@ fn level_of(in: VertexOut) -> u32 {
 fn fs_opaque(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let at = surface_uv(in);
     let color = debug_color(surface_color(in.ids.x, vertex_color(in), at), level_of(in));
-    return lit_or_albedo(color, facing_normal(in, front, at), world_of(in.clip_position.xy, in.clip_position.z));
+    return lit_or_albedo(color, facing_normal(in, front, at), surface_world(in));
 }
 
 @fragment
@@ -199,7 +208,7 @@ fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
         discard;
     }
     let shown = debug_color(color, level_of(in));
-    return lit_or_albedo(shown, facing_normal(in, front, at), world_of(in.clip_position.xy, in.clip_position.z));
+    return lit_or_albedo(shown, facing_normal(in, front, at), surface_world(in));
 }
 
 /// One colour per mesh, from a hash, lit so shapes stay readable.

@@ -165,21 +165,14 @@ const APP_CRATES: &[&str] = &[
 
 /// The names of the packages in the library's normal (not dev, not build) dependency tree,
 /// on every target platform, with `features` (`None`: the default features). `cargo tree`
-/// resolves without compiling anything, from the lock file and the downloaded crates.
+/// resolves without compiling anything, from the lock file; not `--offline`: a fresh machine's
+/// builds download only its own platform's crates, and the tree of every platform needs the
+/// manifests of the others (Android's, Windows'), which it fetches once.
 fn dependency_tree(features: Option<&str>) -> Vec<String> {
     let mut command = std::process::Command::new(env!("CARGO"));
-    command.current_dir(env!("CARGO_MANIFEST_DIR")).args([
-        "tree",
-        "--offline",
-        "--target",
-        "all",
-        "-e",
-        "normal",
-        "--prefix",
-        "none",
-        "--format",
-        "{p}",
-    ]);
+    command
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["tree", "--target", "all", "-e", "normal", "--prefix", "none", "--format", "{p}"]);
     if let Some(features) = features {
         command.args(["--no-default-features", "--features", features]);
     }

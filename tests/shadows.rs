@@ -8,6 +8,7 @@
 mod common;
 
 use glam::{Vec3, Vec4Swizzles};
+use multidraw::frame::shadows::Cascade;
 use multidraw::gpu::target::OffscreenTarget;
 use multidraw::passes::cull::cpu;
 use multidraw::scene::Scene;
@@ -241,7 +242,9 @@ fn a_moving_camera_does_not_redraw_unchanged_shadows() {
     let mut renderer = common::hardware_renderer(&ctx, &scene);
     let target = OffscreenTarget::new(&ctx.device, width, height);
     let prepared = (renderer.prepared.objects.clone(), renderer.prepared.batches.clone());
-    let mut previous: Option<(Vec<multidraw::frame::shadows::Cascade>, Vec<(u32, Vec<f32>)>, Vec<u32>)> = None;
+    // The previous frame's cascades, shadow-map layers (side, depths) and main-view levels.
+    type Frame = (Vec<Cascade>, Vec<(u32, Vec<f32>)>, Vec<u32>);
+    let mut previous: Option<Frame> = None;
     let mut compared = 0usize;
     let mut level_changes = 0usize;
     for frame in 0..30 {
@@ -275,7 +278,7 @@ fn a_moving_camera_does_not_redraw_unchanged_shadows() {
                 let new = &maps[k].1;
                 let size = *size as i64;
                 // The same world point's texel in either map.
-                let texel_of = |cascade: &multidraw::frame::shadows::Cascade, p: Vec3| {
+                let texel_of = |cascade: &Cascade, p: Vec3| {
                     let ndc = cascade.view_proj.project_point3(p);
                     glam::Vec2::new((ndc.x * 0.5 + 0.5) * size as f32, (0.5 - ndc.y * 0.5) * size as f32)
                 };

@@ -171,6 +171,7 @@ impl CullPass {
     /// every counter; the second clears the batch and draw counts only, keeping the frame's
     /// totals. `hiz` is the pyramid's bind group for the second phase, the placeholder
     /// otherwise. `name` is the pass's (the phase's, or a shadow cascade's).
+    #[allow(clippy::too_many_arguments)] // the view's and the scene's bindings, the output, the phase, its pyramid, its name
     pub fn record(
         &self,
         frame: &mut FrameEncoder<'_>,
