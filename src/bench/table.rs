@@ -124,9 +124,7 @@ fn columns(wide: bool) -> Vec<Column> {
             }),
         ]);
     } else {
-        columns.push(Column::new("wall", "ms med / p95", 13, |r| {
-            format!("{} / {}", ms(r.wall_ms.median), ms(r.wall_ms.p95))
-        }));
+        columns.push(Column::new("wall", "ms", 7, |r| ms(r.wall_ms.median)));
     }
     columns
 }
@@ -255,7 +253,7 @@ impl BenchReport {
         }
         if !wide {
             prose +=
-                "(--wide: p95 of every time, the build pass, occluded objects, timestamp coverage, bind-group sets)\n";
+                "(--wide: p95 of every time, the build pass, occluded objects, timestamp coverage, bind-group sets, casters per cascade)\n";
         }
         prose += &self.summary();
         for note in &self.notes {
