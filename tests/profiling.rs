@@ -170,7 +170,8 @@ fn bench_capture_places_gpu_passes_inside_their_frame() {
             );
             assert!(pass.end >= pass.start);
         }
-        // Named as the passes are named everywhere else: the fullest view's schedule.
+        // Named as the passes are named everywhere else: the fullest view's schedule and its
+        // cascades'.
         let names = fullest_view_pass_names();
         for pass in frame.gpu() {
             assert!(names.contains(&pass.name.as_str()), "unexpected GPU scope {:?}", pass.name);
@@ -438,7 +439,12 @@ fn fullest_view_pass_names() -> Vec<&'static str> {
         raster_available: true,
         pyramid_current: false,
     };
-    let names: Vec<_> = plan.schedule(&request).pass_names().collect();
+    let mut names: Vec<_> = plan.schedule(&request).pass_names().collect();
     assert_eq!(names.len(), multidraw::tunables::MAX_VIEW_PASSES, "{names:?}");
+    // And the shadow cascades' passes, which run before the view's own (bench draws shadows
+    // by default).
+    for k in 0..multidraw::tunables::MAX_CASCADES {
+        names.extend(plan.cascade_schedule(k).pass_names());
+    }
     names
 }
