@@ -164,18 +164,28 @@ fn surface_normal(m: u32, vertex_normal: vec3<f32>, tangent: vec4<f32>, at: Surf
     return mapped_normal(m, n, tangent, at, other);
 }
 
+/// The fragment's surface for the lighting: material `m`'s factors, × its textures in
+/// pipelines that sample textures.
+fn fragment_surface(in: VertexOut, color: vec4<f32>, at: SurfaceUv) -> Surface {
+    if !SURFACE_TEXTURES {
+        return material_surface(in.ids.x, color);
+    }
+    var other = at.uv;
+    if OPTIONAL_SURFACE_INPUTS {
+        other = in.uvs.zw;
+    }
+    return textured_surface(in.ids.x, color, at, other);
+}
+
 /// The shading normal of this fragment, facing the viewer on either side.
 fn facing_normal(in: VertexOut, front: bool, at: SurfaceUv) -> vec3<f32> {
     let normal = surface_normal(in.ids.x, in.normal_alpha.xyz, in.world_tangent, at, in);
     return select(-normal, normal, front);
 }
 
-/// The fragment's world position, where the view reads a shadow map (`shade` uses it for
-/// nothing else): a uniform branch, so a frame without shadows skips the reconstruction.
+/// The fragment's world position (the direction to the viewer, the shadow map's lookup),
+/// from its window position and depth.
 fn surface_world(in: VertexOut) -> vec3<f32> {
-    if frame.shadow_cascades == 0u {
-        return vec3<f32>(0.0);
-    }
     return world_of(in.clip_position.xy, in.clip_position.z);
 }
 
@@ -197,7 +207,7 @@ fn level_of(in: VertexOut) -> u32 {
 fn fs_opaque(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let at = surface_uv(in);
     let color = debug_color(surface_color(in.ids.x, vertex_color(in), at), level_of(in));
-    return lit_or_albedo(color, facing_normal(in, front, at), surface_world(in));
+    return lit_or_albedo(fragment_surface(in, color, at), facing_normal(in, front, at), surface_world(in));
 }
 
 @fragment
@@ -208,7 +218,7 @@ fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
         discard;
     }
     let shown = debug_color(color, level_of(in));
-    return lit_or_albedo(shown, facing_normal(in, front, at), surface_world(in));
+    return lit_or_albedo(fragment_surface(in, shown, at), facing_normal(in, front, at), surface_world(in));
 }
 
 /// One colour per mesh, from a hash, lit so shapes stay readable.

@@ -94,7 +94,11 @@ fn shade_listed(position: u32, textured: bool) {
     let d2 = s2 - s0;
     let front = d1.x * d2.y - d1.y * d2.x < 0.0;
     let world = b.x * k0.world + b.y * k1.world + b.z * k2.world;
-    textureStore(shaded, pixel, lit_or_albedo(color, select(-turned, turned, front), world));
+    var surface_of = material_surface(m, color);
+    if textured {
+        surface_of = textured_surface(m, color, surface, surface.uv);
+    }
+    textureStore(shaded, pixel, lit_or_albedo(surface_of, select(-turned, turned, front), world));
 }
 
 /// The plain list: materials without textures (a CPU would otherwise run the texture reads of

@@ -19,6 +19,8 @@ use serde_json::{json, Value};
 /// bottom-left first; `uv` / `uv1` per corner; optional colours and tangents.
 #[derive(Clone)]
 struct Quad {
+    /// Every corner's normal.
+    normal: Vec3,
     uv: [[f32; 2]; 4],
     uv1: Option<[[f32; 2]; 4]>,
     colors: Option<[[f32; 4]; 4]>,
@@ -32,7 +34,7 @@ const MIRRORED: [[f32; 2]; 4] = [[1.0, 1.0], [0.0, 1.0], [0.0, 0.0], [1.0, 0.0]]
 
 impl Quad {
     fn upright() -> Quad {
-        Quad { uv: UPRIGHT, uv1: None, colors: None, tangents: None }
+        Quad { normal: Vec3::Z, uv: UPRIGHT, uv1: None, colors: None, tangents: None }
     }
 }
 
@@ -79,7 +81,7 @@ fn model(quad: &Quad, material: Value, images: &[Vec<u8>]) -> Vec<u8> {
         "POSITION",
         json!({ "min": [-1.0, -1.0, 0.0], "max": [1.0, 1.0, 0.0] }),
     );
-    push([0.0, 0.0, 1.0].repeat(4), "VEC3", "NORMAL", json!({}));
+    push(quad.normal.normalize().to_array().repeat(4), "VEC3", "NORMAL", json!({}));
     push(quad.uv.concat(), "VEC2", "TEXCOORD_0", json!({}));
     if let Some(uv1) = quad.uv1 {
         push(uv1.concat(), "VEC2", "TEXCOORD_1", json!({}));
@@ -124,16 +126,25 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The model in a scene whose camera looks at the quad head-on, filling the view.
+/// The model in a scene whose camera looks at the quad head-on, filling the view, without
+/// tone mapping.
 fn load(name: &str, model: &[u8]) -> Scene {
+    load_with(name, model, "")
+}
+
+/// As [`load`], with `extra` (TOML sections) in the scene file.
+fn load_with(name: &str, model: &[u8], extra: &str) -> Scene {
     let dir = scratch(name);
     std::fs::write(dir.join("quad.gltf"), model).expect("write the model");
     let path = dir.join("scene.toml");
     std::fs::write(
         &path,
-        "[scene]\nname = \"quad\"\n\n[camera]\nposition = [0.0, 0.0, 1.0]\ntarget = [0.0, 0.0, 0.0]\n\
-         fov_y_degrees = 90.0\nnear = 0.01\nfar = 10.0\n\n[[model]]\nname = \"quad\"\ngltf = \"quad.gltf\"\n\n\
-         [[objects]]\ntransforms = [{ model = \"quad\", position = [0.0, 0.0, 0.0] }]\n",
+        format!(
+            "[scene]\nname = \"quad\"\n\n[camera]\nposition = [0.0, 0.0, 1.0]\ntarget = [0.0, 0.0, 0.0]\n\
+             fov_y_degrees = 90.0\nnear = 0.01\nfar = 10.0\n\n[environment]\ntone_mapping = \"none\"\n{extra}\n\n\
+             [[model]]\nname = \"quad\"\ngltf = \"quad.gltf\"\n\n\
+             [[objects]]\ntransforms = [{{ model = \"quad\", position = [0.0, 0.0, 0.0] }}]\n"
+        ),
     )
     .expect("write the scene");
     let scene = file::load(&path).unwrap_or_else(|e| panic!("{name}: {}", e.chain()));
@@ -232,11 +243,14 @@ fn each_texture_reads_the_coordinate_set_it_names() {
     assert_quadrants(&image, [RED; 4], "KHR_texture_transform texCoord 0");
 }
 
-/// The lit grey of a white surface whose normal is `normal`, as the main pass shades it.
-fn lit(normal: Vec3) -> [u8; 3] {
-    let light = Vec3::new(0.4, 0.8, 0.45).normalize();
-    let value = 0.25 + 0.75 * normal.normalize().dot(light).max(0.0);
-    [linear_to_srgb(value); 3]
+/// The centre pixel of the quad with `material` (no textures) when every vertex normal is
+/// `normal`: what a normal map turning the normal there must show.
+fn lit(normal: Vec3, material: Value) -> [u8; 3] {
+    let quad = Quad { normal, ..Quad::upright() };
+    let name = format!("reference-{}-{}-{}", normal.x, normal.y, normal.z);
+    let image = render(&name, &load(&name, &model(&quad, material, &[])), false);
+    let [r, g, b, _] = image.get_pixel(16, 16).0;
+    [r, g, b]
 }
 
 /// A normal map of one tangent-space normal.
@@ -254,7 +268,7 @@ fn normal_mapped(quad: &Quad, map: Vec3, scale: f32) -> Vec<u8> {
 #[test]
 fn normal_maps_turn_the_shading_normal_in_tangent_space() {
     let flat = render("flat", &load("flat", &model(&Quad::upright(), json!({}), &[])), false);
-    assert_pixel(&flat, 16, 16, lit(Vec3::Z), "no normal map");
+    assert_pixel(&flat, 16, 16, lit(Vec3::Z, json!({})), "no normal map");
 
     // Tangent-space +y is "up" in the image; on the upright quad that is world +Y. Generated
     // (MikkTSpace) and given tangents agree.
@@ -262,18 +276,22 @@ fn normal_maps_turn_the_shading_normal_in_tangent_space() {
     let given = Quad { tangents: Some([[1.0, 0.0, 0.0, 1.0]; 4]), ..Quad::upright() };
     for (name, quad) in [("generated", Quad::upright()), ("given", given)] {
         let image = render(&format!("normal-up-{name}"), &load(name, &normal_mapped(&quad, up, 1.0)), false);
-        assert_pixel(&image, 16, 16, lit(up), &format!("map +y, {name} tangents"));
+        assert_pixel(&image, 16, 16, lit(up, json!({})), &format!("map +y, {name} tangents"));
     }
     // Tangent-space +x follows u: on a quad mirrored left to right it is world −X.
     let right = Vec3::new(0.6, 0.0, 0.8);
     let image = render("normal-right", &load("right", &normal_mapped(&Quad::upright(), right, 1.0)), false);
-    assert_pixel(&image, 16, 16, lit(right), "map +x on the upright quad");
+    assert_pixel(&image, 16, 16, lit(right, json!({})), "map +x on the upright quad");
     let mirrored = Quad { uv: MIRRORED, ..Quad::upright() };
     let image = render("normal-right-mirrored", &load("mirrored", &normal_mapped(&mirrored, right, 1.0)), false);
-    assert_pixel(&image, 16, 16, lit(Vec3::new(-0.6, 0.0, 0.8)), "map +x on the mirrored quad");
+    assert_pixel(&image, 16, 16, lit(Vec3::new(-0.6, 0.0, 0.8), json!({})), "map +x on the mirrored quad");
     // `scale` multiplies the map's x and y: 0 flattens it.
     let image = render("normal-scale-0", &load("scale0", &normal_mapped(&Quad::upright(), up, 0.0)), false);
-    assert_pixel(&image, 16, 16, lit(Vec3::Z), "scale 0");
+    assert_pixel(&image, 16, 16, lit(Vec3::Z, json!({})), "scale 0");
+    // And the map's turn is visible: +y differs from the flat normal.
+    let [flat_grey, ..] = lit(Vec3::Z, json!({}));
+    let [up_grey, ..] = lit(up, json!({}));
+    assert!(flat_grey.abs_diff(up_grey) > 8, "a turned normal changes the shading: {flat_grey} vs {up_grey}");
 }
 
 #[test]
@@ -295,8 +313,8 @@ fn a_normal_map_on_the_other_coordinate_set_reads_it() {
     });
     let scene = load("normal-set1", &model(&quad, material, &[quadrants_png(), map]));
     let image = render("normal-set1", &scene, false);
-    let [lit_red, ..] = lit(right);
-    assert_pixel(&image, 16, 16, [lit_red, 0, 0], "red lit by the +x half of the map, read through set 1");
+    let red = json!({ "pbrMetallicRoughness": { "baseColorFactor": [1.0, 0.0, 0.0, 1.0] } });
+    assert_pixel(&image, 16, 16, lit(right, red), "red lit by the +x half of the map, read through set 1");
 }
 
 #[test]
@@ -330,4 +348,86 @@ fn vertex_colours_and_tangents_survive_import_of_quantised_and_byte_colours() {
 fn decode_data(uri: &str) -> Vec<u8> {
     let (_, data) = uri.split_once("base64,").expect("a base64 data URI");
     multidraw::scene::gltf_import::decode_base64(data).expect("valid base64")
+}
+
+/// A 64 × 64 PNG whose left half is `left` and right half `right`.
+fn halves_png(left: [u8; 4], right: [u8; 4]) -> Vec<u8> {
+    png(move |x, _| if x < 32 { left } else { right })
+}
+
+/// The pixels at the centres of the screen's left and right halves.
+fn halves(image: &image::RgbaImage) -> [[u8; 3]; 2] {
+    [(8, 16), (24, 16)].map(|(x, y)| {
+        let [r, g, b, _] = image.get_pixel(x, y).0;
+        [r, g, b]
+    })
+}
+
+/// The quad drawn with `material` (no textures) in a scene with `extra` environment keys.
+fn reference(name: &str, material: Value, extra: &str) -> [[u8; 3]; 2] {
+    halves(&render(name, &load_with(name, &model(&Quad::upright(), material, &[]), extra), false))
+}
+
+#[test]
+fn metallic_roughness_textures_scale_the_factors() {
+    // B is metalness, G roughness, each multiplying its factor: the left half (B 0, G 255)
+    // shades as metallic 0, roughness 1; the right half (B 255, G 64) as metallic 1,
+    // roughness 64/255.
+    let base = [0.9, 0.6, 0.3, 1.0];
+    let factors = |metallic: f32, roughness: f32| json!({ "pbrMetallicRoughness": { "baseColorFactor": base, "metallicFactor": metallic, "roughnessFactor": roughness } });
+    let mut material = factors(1.0, 1.0);
+    material["pbrMetallicRoughness"]["metallicRoughnessTexture"] = json!({ "index": 0 });
+    let texture = halves_png([0, 255, 0, 255], [0, 64, 255, 255]);
+    let image = render("metal-rough", &load("metal-rough", &model(&Quad::upright(), material, &[texture])), false);
+    let [left, right] = halves(&image);
+    let dielectric = reference("dielectric-rough", factors(0.0, 1.0), "")[0];
+    let metal = reference("metal-smooth", factors(1.0, 64.0 / 255.0), "")[1];
+    assert_pixel(&image, 8, 16, dielectric, "B 0, G 255: a rough dielectric");
+    assert_pixel(&image, 24, 16, metal, "B 255, G 64: a smoother metal");
+    assert!(left != right, "the two halves shade differently: {left:?} {right:?}");
+}
+
+#[test]
+fn occlusion_textures_darken_only_the_environment_light() {
+    // R 0 on the left, 255 on the right, strength 1: the left half gets the sun alone, the
+    // right half everything.
+    let material = json!({ "occlusionTexture": { "index": 0 } });
+    let texture = halves_png([0, 0, 0, 255], [255, 255, 255, 255]);
+    let image = render("occlusion", &load("occlusion", &model(&Quad::upright(), material, &[texture])), false);
+    let sun_only = reference("occlusion-sun-only", json!({}), "intensity = 0.0")[0];
+    let everything = reference("occlusion-none", json!({}), "")[1];
+    assert_pixel(&image, 8, 16, sun_only, "occlusion 0: no environment light");
+    assert_pixel(&image, 24, 16, everything, "occlusion 1: all of it");
+    assert!(sun_only != everything, "the environment lights the quad: {sun_only:?} {everything:?}");
+}
+
+#[test]
+fn emissive_textures_and_strength_add_light() {
+    // A black metal reflects nothing: what shows is the emission, emissiveFactor 0.25 ×
+    // strength 2 × the texture (white left, red right), exactly.
+    let material = json!({
+        "pbrMetallicRoughness": { "baseColorFactor": [0.0, 0.0, 0.0, 1.0], "metallicFactor": 1.0 },
+        "emissiveFactor": [0.25, 0.25, 0.25],
+        "emissiveTexture": { "index": 0 },
+        "extensions": { "KHR_materials_emissive_strength": { "emissiveStrength": 2.0 } },
+    });
+    let texture = halves_png([255, 255, 255, 255], [255, 0, 0, 255]);
+    let scene = load_with("emissive", &model(&Quad::upright(), material, &[texture]), "intensity = 0.0");
+    let image = render("emissive", &scene, false);
+    let half = linear_to_srgb(0.5);
+    assert_pixel(&image, 8, 16, [half; 3], "0.25 × 2 × white");
+    assert_pixel(&image, 24, 16, [half, 0, 0], "0.25 × 2 × red");
+}
+
+#[test]
+fn unlit_materials_show_their_base_colour() {
+    let material = json!({
+        "pbrMetallicRoughness": { "baseColorFactor": [0.5, 0.25, 0.125, 1.0] },
+        "extensions": { "KHR_materials_unlit": {} },
+    });
+    let image = render("unlit", &load("unlit", &model(&Quad::upright(), material, &[])), false);
+    let expected = [0.5, 0.25, 0.125].map(linear_to_srgb);
+    for (x, y) in [(2, 2), (16, 16), (29, 29)] {
+        assert_pixel(&image, x, y, expected, "KHR_materials_unlit");
+    }
 }

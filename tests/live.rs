@@ -65,6 +65,7 @@ impl Expected {
             objects: self.objects.values().copied().collect(),
             camera: camera(),
             sun: multidraw::scene::Sun::default(),
+            environment: multidraw::scene::Environment::default(),
             animated: false,
             base_color_textures: TextureLayers::default(),
             normal_textures: TextureLayers::default(),

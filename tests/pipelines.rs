@@ -140,10 +140,10 @@ fn renderer_start_up_compiles_each_pipeline_once_and_prewarms() {
     let first = common::renderer(&ctx, &scene);
     let compiled = ctx.pipelines.compilations();
     assert_eq!(
-        compiled, 26,
+        compiled, 29,
         "6 cull (batched and per object, one per phase) + 2 build + 3 pyramid + 1 scatter + 2 raster + 2 shade \
          list + 2 shade compute + 4 render + 1 resolve + 3 shadow depth (opaque and debug draw the same depth: \
-         one pipeline) pipelines"
+         one pipeline) + 3 environment prefilter pipelines"
     );
     assert!(first.startup.prewarm_ms > 0.0);
     let _second = common::renderer(&ctx, &scene);

@@ -92,6 +92,7 @@ fn every_shipped_scene_loads() {
         ("asteroids.toml", 200_004),
         ("gltf.toml", 1_082),
         ("models.toml", 48_829),
+        ("materials.toml", 37),
     ];
     let mut found: Vec<String> = std::fs::read_dir(scenes_dir())
         .expect("scenes/ exists")

@@ -8,7 +8,8 @@ use std::mem::{offset_of, size_of};
 
 use multidraw::gpu_scene::layout::{BindingKind, ALL_GROUPS};
 use multidraw::gpu_scene::types::{
-    DrawIndexedIndirectArgs, FrameUniforms, GpuBatch, GpuMaterial, GpuObject, GpuTextureRef, RasterArgs,
+    DrawIndexedIndirectArgs, EnvironmentParams, FrameUniforms, GpuBatch, GpuMaterial, GpuObject, GpuTextureRef,
+    RasterArgs,
 };
 use multidraw::passes::{cull, SHADERS};
 use multidraw::pipelines::validate_wgsl as validate;
@@ -150,6 +151,7 @@ fn every_shader_resource_is_its_layout_binding() {
                     let wgsl_format = match format {
                         wgpu::TextureFormat::R32Float => naga::StorageFormat::R32Float,
                         wgpu::TextureFormat::Rgba32Float => naga::StorageFormat::Rgba32Float,
+                        wgpu::TextureFormat::Rgba16Float => naga::StorageFormat::Rgba16Float,
                         other => panic!("{}: `{name}`: no naga storage format for {other:?}", shader.file),
                     };
                     image_class
@@ -262,9 +264,17 @@ fn host_structs_match_wgsl() {
                 variant,
                 alpha_cutoff,
                 vertex_inputs,
-                _pad
+                unlit,
+                emissive,
+                metallic,
+                roughness,
+                _pad,
+                metallic_roughness_texture,
+                occlusion_texture,
+                emissive_texture
             }),
         ),
+        ("EnvironmentParams", host_layout!(EnvironmentParams { zenith, horizon, ground, roughness, samples, _pad })),
         (
             "GpuTextureRef",
             host_layout!(GpuTextureRef { transform, offset, layer, size_class, wrap, uv_set, scale, _pad }),
@@ -345,11 +355,15 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         inverse_view_proj: Mat4::from_cols_array(&[1500.0; 16]),
         camera_forward: Vec4::splat(1600.0),
         light_color: Vec4::splat(1700.0),
+        exposure: 1800.0,
+        tone_mapping: 1801,
+        environment_levels: 1802,
+        _pad_end: 1803,
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 34] = [
+    let expected_first: [(&str, [u8; 4]); 38] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -384,6 +398,10 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("inverse_view_proj", 1500f32.to_le_bytes()),
         ("camera_forward", 1600f32.to_le_bytes()),
         ("light_color", 1700f32.to_le_bytes()),
+        ("exposure", 1800f32.to_le_bytes()),
+        ("tone_mapping", 1801u32.to_le_bytes()),
+        ("environment_levels", 1802u32.to_le_bytes()),
+        ("_pad_end", 1803u32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");

@@ -58,6 +58,7 @@ fn quad_scene(texture: Texture, uv_min: Vec2, uv_max: Vec2, distance: f32) -> Sc
             far: 100.0,
         },
         sun: multidraw::scene::Sun::default(),
+        environment: multidraw::scene::Environment::default(),
         animated: false,
         base_color_textures: TextureLayers { layers: vec![texture] },
         normal_textures: TextureLayers::default(),

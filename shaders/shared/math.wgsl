@@ -143,16 +143,6 @@ fn sunlight(world: vec3<f32>, normal: vec3<f32>) -> f32 {
     return mix(light, next, (depth - fade_from) / max(end - fade_from, 1e-6));
 }
 
-/// The sun (its colour, and its shadow at `world`) + ambient.
-fn shade(color: vec3<f32>, normal: vec3<f32>, world: vec3<f32>) -> vec3<f32> {
-    let diffuse = max(dot(normal, frame.light_direction.xyz), 0.0);
-    var sun = frame.light_color.rgb * diffuse;
-    if diffuse > 0.0 {
-        sun *= sunlight(world, normal);
-    }
-    return color * (frame.light_direction.w + (1.0 - frame.light_direction.w) * sun);
-}
-
 /// The cascade debug view's tint of cascade `cascade` (beyond the last: white, none).
 fn cascade_color(cascade: u32) -> vec3<f32> {
     let colors = array<vec3<f32>, 5>(
@@ -181,20 +171,6 @@ fn level_color(level: u32) -> vec3<f32> {
 /// The base colour, or the level's colour in the LOD debug view (`frame.debug_view == 1`).
 fn debug_color(color: vec4<f32>, level: u32) -> vec4<f32> {
     return select(color, vec4<f32>(level_color(level), color.a), frame.debug_view == 1u);
-}
-
-/// The lit colour of a surface point `world`; in the albedo debug view (`frame.debug_view ==
-/// 2`) the base colour × texture unlit, so a texel comes out as it went in; in the cascade
-/// debug view (3) lit and tinted by its shadow cascade.
-fn lit_or_albedo(color: vec4<f32>, normal: vec3<f32>, world: vec3<f32>) -> vec4<f32> {
-    if frame.debug_view == 2u {
-        return vec4<f32>(target_encoded(color.rgb), 1.0);
-    }
-    var lit = shade(color.rgb, normal, world);
-    if frame.debug_view == 3u && frame.shadow_cascades > 0u {
-        lit *= cascade_color(cascade_at(world));
-    }
-    return vec4<f32>(target_encoded(lit), 1.0);
 }
 
 /// The perspective-correct weights of a triangle's corners on screen, as planes: their

@@ -96,3 +96,49 @@ fn mapped_normal(m: u32, n: vec3<f32>, tangent: vec4<f32>, at: SurfaceUv, other:
     let turned = t * scaled.x + b * scaled.y + n * scaled.z;
     return select(n, normalize(turned), dot(turned, turned) > 1e-12);
 }
+
+/// Material `m`'s surface (`Surface`, `shaders/shared/lighting.wgsl`) at a point whose base
+/// colour, texture and vertex colour included, is `color`: its factors alone.
+fn material_surface(m: u32, color: vec4<f32>) -> Surface {
+    let material = &materials[m];
+    return Surface(
+        color.rgb,
+        (*material).metallic,
+        (*material).roughness,
+        1.0,
+        (*material).emissive.rgb,
+        (*material).unlit != 0u,
+    );
+}
+
+/// The texel of `texture` at `at` (or at `other`, the other coordinate set, where the texture
+/// reads it) from the arrays of `srgb` or linear layers.
+fn material_texel(texture: GpuTextureRef, at: SurfaceUv, other: vec2<f32>, srgb: bool) -> vec4<f32> {
+    let coordinates = texture_coordinates(texture, at, other);
+    let uv = wrapped_uv(texture.size_class, texture.wrap, coordinates);
+    if srgb {
+        return sample_base_color_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy);
+    }
+    return sample_normal_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy);
+}
+
+/// As `material_surface`, with the material's metallic-roughness (B metal, G roughness),
+/// occlusion (R, by its strength) and emissive textures where it has them.
+fn textured_surface(m: u32, color: vec4<f32>, at: SurfaceUv, other: vec2<f32>) -> Surface {
+    var s = material_surface(m, color);
+    let metallic_roughness = materials[m].metallic_roughness_texture;
+    if metallic_roughness.layer >= 0 {
+        let texel = material_texel(metallic_roughness, at, other, false);
+        s.metallic *= texel.b;
+        s.roughness *= texel.g;
+    }
+    let occlusion = materials[m].occlusion_texture;
+    if occlusion.layer >= 0 {
+        s.occlusion = 1.0 + occlusion.scale * (material_texel(occlusion, at, other, false).r - 1.0);
+    }
+    let emissive = materials[m].emissive_texture;
+    if emissive.layer >= 0 {
+        s.emissive *= material_texel(emissive, at, other, true).rgb;
+    }
+    return s;
+}

@@ -10,7 +10,7 @@ struct FrameUniforms {
     /// from the drawing camera only when culling is frozen.
     cull_planes: array<vec4<f32>, 6>,
     camera_position: vec4<f32>,
-    /// xyz = unit direction towards the sun, w = ambient term.
+    /// xyz = unit direction towards the sun, w unused.
     light_direction: vec4<f32>,
     /// Per animation class: (cos orbit, sin orbit, cos spin, sin spin).
     animation: array<vec4<f32>, ANIMATION_CLASSES>,
@@ -75,6 +75,30 @@ struct FrameUniforms {
     camera_forward: vec4<f32>,
     /// rgb: the sun's colour × illuminance.
     light_color: vec4<f32>,
+    /// Multiplies the frame's light before tone mapping.
+    exposure: f32,
+    /// 1: Khronos PBR Neutral (`tone_map_neutral`); 0: none.
+    tone_mapping: u32,
+    /// Mip levels of the environment's radiance map: level k is prefiltered for roughness
+    /// k / (levels − 1).
+    environment_levels: u32,
+    _pad_end: u32,
+}
+
+/// The prefilter's parameters (`shaders/environment.wgsl`, `passes::environment`): the sky,
+/// and the level being written.
+struct EnvironmentParams {
+    /// rgb: radiance straight up (× the intensity).
+    zenith: vec4<f32>,
+    /// rgb: radiance at the horizon.
+    horizon: vec4<f32>,
+    /// rgb: radiance from below the horizon.
+    ground: vec4<f32>,
+    /// The radiance level's roughness.
+    roughness: f32,
+    /// Samples per texel.
+    samples: u32,
+    _pad: vec2<u32>,
 }
 
 /// One object (group 1 `objects[]`), uploaded once. Objects are sorted by batch.
@@ -142,7 +166,20 @@ struct GpuMaterial {
     alpha_cutoff: f32,
     /// READS_TANGENT | READS_UV1: the optional vertex inputs the vertex shader fetches.
     vertex_inputs: u32,
-    _pad: u32,
+    /// 1: `KHR_materials_unlit`, drawn without light.
+    unlit: u32,
+    /// rgb: the light emitted (`Material::emissive`).
+    emissive: vec4<f32>,
+    metallic: f32,
+    /// Perceptual roughness.
+    roughness: f32,
+    _pad: vec2<u32>,
+    /// B: metalness, G: roughness, multiplying the factors (a linear layer).
+    metallic_roughness_texture: GpuTextureRef,
+    /// R: ambient occlusion; `scale` its strength (a linear layer).
+    occlusion_texture: GpuTextureRef,
+    /// Multiplies `emissive` (an sRGB layer).
+    emissive_texture: GpuTextureRef,
 }
 
 /// The compute rasteriser's indirect arguments of a phase (`RasterArgs` in Rust), written by

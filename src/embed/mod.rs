@@ -100,6 +100,7 @@ fn placeholder_scene() -> Scene {
         objects: Vec::new(),
         camera: crate::scene::generator::default_camera(1.0),
         sun: crate::scene::Sun::default(),
+        environment: crate::scene::Environment::default(),
         animated: false,
         base_color_textures: TextureLayers::default(),
         normal_textures: TextureLayers::default(),

@@ -27,6 +27,7 @@ use crate::gpu_scene::{check_scene, prepare, Layouts, PreparedScene, SceneBuffer
 use crate::passes::build::BuildPass;
 use crate::passes::cull::cpu::CpuCounts;
 use crate::passes::cull::{CullPass, GpuCounters};
+use crate::passes::environment::EnvironmentPass;
 use crate::passes::main::indirect::IndirectCall;
 use crate::passes::main::{MainPass, SurfaceInputs};
 use crate::passes::pyramid::PyramidPass;
@@ -34,7 +35,7 @@ use crate::passes::raster::{self, RasterPass};
 use crate::passes::scatter::{ObjectUpdates, ScatterPass, UploadStats};
 use crate::passes::shadow::ShadowPass;
 use crate::pipelines::PipelineError;
-use crate::scene::{Camera, Scene, Sun, Variant};
+use crate::scene::{Camera, Environment, Scene, Sun, Variant};
 use crate::tunables::{MAX_CASCADES, MAX_VIEWS, WORKGROUP_SIZE};
 pub use plan::{Capabilities, Detail, DrawMode, FramePlan, MainDraws, Step, ViewRequest, ViewSchedule};
 use shadows::SceneBounds;
@@ -226,6 +227,10 @@ pub struct Renderer {
     pub scatter: ScatterPass,
     /// The shadow cascades' depth pass's pipelines.
     shadow: ShadowPass,
+    /// Prefilters each scene's sky into the maps of its image-based light, at upload.
+    environment: EnvironmentPass,
+    /// The scene's sky, exposure and tone mapping.
+    scene_environment: Environment,
     /// The scene's sun: its light, and the direction its shadows fall.
     sun: Sun,
     /// A box holding every object wherever it moves (`None` for an empty scene): how far toward
@@ -314,11 +319,18 @@ impl Renderer {
             });
             let upload_start = Instant::now();
             let prepared = prepare(scene);
-            let buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &layouts, scene, &prepared);
+            // The environment's maps are bound with the scene's textures: its three small
+            // pipelines are compiled here, ahead of the upload.
+            let uploaded = EnvironmentPass::new(&ctx.pipelines, &layouts).map(|environment| {
+                let maps = environment.prefilter(&ctx.device, &ctx.queue, &layouts, &scene.environment);
+                let buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &layouts, scene, &prepared, &maps);
+                (environment, buffers)
+            });
             let upload_ms = upload_start.elapsed().as_secs_f64() * 1e3;
             let (passes, pipelines_ms) = compile.join().expect("pipeline compilation thread panicked");
-            (passes, prepared, buffers, pipelines_ms, upload_ms)
+            (passes, prepared, uploaded, pipelines_ms, upload_ms)
         });
+        let (environment, buffers) = buffers?;
         let (cull, build, main, pyramid, scatter) = (passes.0?, passes.1?, passes.2?, passes.3?, passes.4?);
         let raster = passes.5?.filter(|_| buffers.soft_buffers);
         let shadow = passes.6?;
@@ -335,6 +347,8 @@ impl Renderer {
             pyramid,
             scatter,
             shadow,
+            environment,
+            scene_environment: scene.environment,
             sun: scene.sun,
             scene_bounds: SceneBounds::of_objects(&prepared.objects),
             raster,
@@ -387,7 +401,9 @@ impl Renderer {
         prepared: PreparedScene,
     ) -> Result<(), UploadError> {
         check_scene(scene, &ctx.limits)?;
-        self.buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &self.layouts, scene, &prepared);
+        let maps = self.environment.prefilter(&ctx.device, &ctx.queue, &self.layouts, &scene.environment);
+        self.buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &self.layouts, scene, &prepared, &maps);
+        self.scene_environment = scene.environment;
         self.updates.rebind(&ctx.device, &self.layouts, &self.buffers);
         if !self.buffers.soft_buffers {
             self.raster = None;

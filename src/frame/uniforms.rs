@@ -49,7 +49,7 @@ impl Renderer {
             view_proj,
             cull_planes: frustum_planes(cull_camera.view_proj(aspect)),
             camera_position: view.camera.position.extend(1.0),
-            light_direction: self.sun.towards().extend(AMBIENT),
+            light_direction: self.sun.towards().extend(0.0),
             animation: animation::animation_table(input.time),
             object_count: self.buffers.object_count,
             batch_count: self.buffers.batch_count,
@@ -89,12 +89,13 @@ impl Renderer {
             inverse_view_proj: view_proj.inverse(),
             camera_forward: view.camera.forward().extend(0.0),
             light_color: (self.sun.color * self.sun.illuminance).extend(1.0),
+            exposure: self.scene_environment.exposure,
+            tone_mapping: self.scene_environment.tone_mapping as u32,
+            environment_levels: crate::passes::environment::RADIANCE_LEVELS,
+            _pad_end: 0,
         }
     }
 }
-
-/// The share of a surface's colour that is lit whatever the sun does (`light_direction.w`).
-const AMBIENT: f32 = 0.25;
 
 /// A view's uniforms with its surfaces reading `cascades`' shadow.
 pub(super) fn receive_shadows(uniforms: &mut FrameUniforms, cascades: &[Cascade]) {

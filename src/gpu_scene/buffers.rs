@@ -6,7 +6,7 @@ use std::mem::size_of;
 
 use super::layout::{Layouts, HIZ, SCENE};
 use super::prepare::PreparedScene;
-use super::textures::SceneTextures;
+use super::textures::{EnvironmentMaps, SceneTextures};
 use super::types::{GpuBatch, GpuMaterial, GpuObject, GpuVertex, RasterArgs, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::budget::DeviceBudget;
@@ -230,9 +230,11 @@ pub struct SceneBuffers {
     pub draw_counts: wgpu::Buffer,
     /// Group `scene`: objects, instances, materials and the optional vertex inputs.
     pub scene_bind_group: wgpu::BindGroup,
-    /// The `textures` group: every texture slot and the samplers (`gpu_scene::textures`).
+    /// The `textures` group: every texture slot, the environment's maps and the samplers
+    /// (`gpu_scene::textures`).
     pub texture_bind_group: wgpu::BindGroup,
-    /// Bytes of every texture slot with its mips, placeholders included.
+    /// Bytes of every texture slot with its mips, placeholders included, and of the
+    /// environment's maps.
     pub texture_bytes: u64,
     /// Group `hiz` bound to a 1×1 placeholder: what the cull and build pipelines bind where
     /// they do not test against a depth pyramid.
@@ -278,13 +280,15 @@ fn storage_buffer(
 }
 
 impl SceneBuffers {
-    /// Uploads a prepared scene; call [`check_scene`] first.
+    /// Uploads a prepared scene, binding `environment`'s maps with its textures; call
+    /// [`check_scene`] first.
     pub fn upload(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         layouts: &Layouts,
         scene: &Scene,
         prepared: &PreparedScene,
+        environment: &EnvironmentMaps,
     ) -> Self {
         profile_function!();
         let limits = &device.limits();
@@ -407,7 +411,7 @@ impl SceneBuffers {
                 SCENE.buffer("vertex_uv1", &vertex_inputs[2]),
             ],
         });
-        let texture_bind_group = textures.bind_group(device, layouts);
+        let texture_bind_group = textures.bind_group(device, layouts, environment);
         let hiz_placeholder = hiz_placeholder(device, layouts);
         Self {
             vertices,
@@ -423,7 +427,7 @@ impl SceneBuffers {
             scene_bind_group,
             vertex_inputs,
             texture_bind_group,
-            texture_bytes: textures.bytes,
+            texture_bytes: textures.bytes + environment.bytes,
             hiz_placeholder,
             object_count,
             batch_count,

@@ -59,6 +59,7 @@ fn wgsl_storage_format(format: wgpu::TextureFormat) -> &'static str {
     match format {
         wgpu::TextureFormat::R32Float => "r32float",
         wgpu::TextureFormat::Rgba32Float => "rgba32float",
+        wgpu::TextureFormat::Rgba16Float => "rgba16float",
         other => panic!("no WGSL storage texel format for {other:?}; add it to wgsl_storage_format"),
     }
 }
@@ -145,8 +146,28 @@ pub const TEXTURES: Group = Group {
         binding("linear_1024", BindingKind::TextureArray),
         binding("linear_2048", BindingKind::TextureArray),
         binding("material_sampler", BindingKind::Sampler),
+        // The environment's prefiltered light (`passes::environment`): radiance by roughness
+        // (one layer, a mip per roughness step), and the irradiance and BRDF table as the two
+        // layers of one array (the fragment stage's 16 sampled textures hold them with the
+        // slots and the shadow map), read through their own clamping sampler.
+        binding("environment_radiance", BindingKind::TextureArray),
+        binding("environment_tables", BindingKind::TextureArray),
+        binding("environment_sampler", BindingKind::Sampler),
     ],
     functions: Some(super::textures::sampling_wgsl),
+};
+
+/// Group 0 of the environment's prefilter (`passes::environment`): the sky's parameters and
+/// the level a dispatch writes, one bind group per level.
+pub const ENVIRONMENT_IO: Group = Group {
+    index: 0,
+    label: "environment io",
+    visibility: wgpu::ShaderStages::COMPUTE,
+    bindings: &[
+        binding("params", BindingKind::Uniform("EnvironmentParams")),
+        binding("level", BindingKind::StorageTextureWrite(wgpu::TextureFormat::Rgba16Float)),
+    ],
+    functions: None,
 };
 
 /// Group 1 of the cull and build compute pipelines: what they read and write. One table for
@@ -312,7 +333,7 @@ fn update_wgsl_constants() -> String {
 }
 
 /// Every group, for tests and tools.
-pub const ALL_GROUPS: [&Group; 12] = [
+pub const ALL_GROUPS: [&Group; 13] = [
     &FRAME,
     &SCENE,
     &TEXTURES,
@@ -325,6 +346,7 @@ pub const ALL_GROUPS: [&Group; 12] = [
     &SHADE_LIST,
     &SHADE_IO,
     &RESOLVE_IO,
+    &ENVIRONMENT_IO,
 ];
 
 const _: () = assert!(TEXTURES.index as usize + 1 == BIND_GROUPS, "command counts cover every group index");
@@ -444,6 +466,7 @@ pub struct Layouts {
     pub shade_io: wgpu::BindGroupLayout,
     pub shade_list_io: wgpu::BindGroupLayout,
     pub resolve_io: wgpu::BindGroupLayout,
+    pub environment_io: wgpu::BindGroupLayout,
     /// The one pipeline layout of every render pipeline (frame, scene, textures).
     pub render: wgpu::PipelineLayout,
     /// The pipeline layout of the cull and build compute pipelines (frame, cull io, hiz).
@@ -463,6 +486,8 @@ pub struct Layouts {
     pub shade_list: wgpu::PipelineLayout,
     /// The pipeline layout of the resolve pipeline (frame, resolve io).
     pub resolve: wgpu::PipelineLayout,
+    /// The pipeline layout of the environment's prefilter (environment io).
+    pub environment: wgpu::PipelineLayout,
 }
 
 impl Layouts {
@@ -528,6 +553,12 @@ impl Layouts {
             bind_group_layouts: &[&frame, &resolve_io],
             push_constant_ranges: &[],
         });
+        let environment_io = ENVIRONMENT_IO.layout(device);
+        let environment = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("environment layout"),
+            bind_group_layouts: &[&environment_io],
+            push_constant_ranges: &[],
+        });
         Self {
             frame,
             scene,
@@ -541,6 +572,7 @@ impl Layouts {
             shade_io,
             shade_list_io,
             resolve_io,
+            environment_io,
             render,
             cull,
             pyramid,
@@ -550,6 +582,7 @@ impl Layouts {
             shade,
             shade_list,
             resolve,
+            environment,
         }
     }
 }

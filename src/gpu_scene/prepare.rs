@@ -127,10 +127,30 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
                 scale: m.normal_scale,
                 ..texture(m.normal_layer, &textures.normal, &scene.normal_textures, m.normal_uv)
             },
+            metallic_roughness_texture: texture(
+                m.metallic_roughness_layer,
+                &textures.normal,
+                &scene.normal_textures,
+                m.metallic_roughness_uv,
+            ),
+            occlusion_texture: GpuTextureRef {
+                scale: m.occlusion_strength,
+                ..texture(m.occlusion_layer, &textures.normal, &scene.normal_textures, m.occlusion_uv)
+            },
+            emissive_texture: texture(
+                m.emissive_layer,
+                &textures.base_color,
+                &scene.base_color_textures,
+                m.emissive_uv,
+            ),
             variant: m.variant as u32,
             alpha_cutoff: if m.variant == Variant::Masked { m.alpha_cutoff } else { 0.0 },
             vertex_inputs: vertex_inputs(m),
-            _pad: 0,
+            unlit: m.unlit as u32,
+            emissive: m.emissive.extend(0.0),
+            metallic: m.metallic,
+            roughness: m.roughness,
+            _pad: [0; 2],
         })
         .collect();
     PreparedScene { objects, batches, materials, variants, identity_base: next_instance, textures }
@@ -139,8 +159,7 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
 /// The optional vertex inputs a material's textures read (`GpuMaterial::vertex_inputs`).
 fn vertex_inputs(material: &crate::scene::Material) -> u32 {
     let normal_map = material.normal_layer.is_some();
-    let set1 = (material.base_color_layer.is_some() && material.base_color_uv.set == 1)
-        || (normal_map && material.normal_uv.set == 1);
+    let set1 = material.textures().any(|(_, uv)| uv.set == 1);
     (if normal_map { READS_TANGENT } else { 0 })
         | (if set1 { READS_UV1 } else { 0 })
         | (if set1 && material.main_uv_set() == 1 { MAIN_SET_1 } else { 0 })
@@ -186,7 +205,7 @@ const _: () = assert!(Variant::Masked as u32 == crate::tunables::VARIANT_MASKED)
 pub fn soft_rasterisable(material: &crate::scene::Material) -> bool {
     matches!(material.variant, Variant::Opaque | Variant::Masked | Variant::DoubleSided)
         && material.main_uv_set() == 0
-        && !material.normal_map_on_other_set()
+        && !material.textures_on_other_set()
 }
 
 /// One object's GPU record in the batch whose level 0 is `batch`: what [`prepare`] writes, and

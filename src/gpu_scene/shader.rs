@@ -3,8 +3,9 @@
 //! Every pass's source is: constants generated from `crate::tunables`, the declarations of
 //! the bind groups the pass uses, generated from their tables in `gpu_scene::layout`, then
 //! `shaders/shared/types.wgsl`, `shaders/shared/math.wgsl` (only for passes that use the
-//! frame group, which it reads) and `shaders/shared/surface.wgsl` (only for passes that use the
-//! textures group, which it samples), then the pass's own file. WGSL
+//! frame group, which it reads), `shaders/shared/surface.wgsl` and
+//! `shaders/shared/lighting.wgsl` (only for passes that use the textures group, which they
+//! sample), then the pass's own file. WGSL
 //! has no includes, so this concatenation is the include mechanism; it happens in one place so
 //! the validation test composes exactly what the pipelines compile.
 
@@ -15,6 +16,7 @@ use crate::tunables;
 const TYPES: &str = include_str!("../../shaders/shared/types.wgsl");
 const MATH: &str = include_str!("../../shaders/shared/math.wgsl");
 const SURFACE: &str = include_str!("../../shaders/shared/surface.wgsl");
+const LIGHTING: &str = include_str!("../../shaders/shared/lighting.wgsl");
 
 /// The shader file of one pass and the bind groups it declares.
 #[derive(Debug)]
@@ -36,18 +38,19 @@ impl PassShader {
         for group in self.groups {
             source.push_str(&group.wgsl());
         }
-        source.reserve(TYPES.len() + MATH.len() + SURFACE.len() + self.body.len());
+        source.reserve(TYPES.len() + MATH.len() + SURFACE.len() + LIGHTING.len() + self.body.len());
         source.push_str(TYPES);
         // math.wgsl reads `frame`, which the generated frame group declares (WGSL resolves
         // module-scope names in any order); a pass without that group, such as the pyramid,
         // uses none of its functions and could not compile them. Likewise surface.wgsl and the
-        // textures group.
+        // textures group, and lighting.wgsl, which samples the environment's maps there.
         let uses = |table: &Group| self.groups.iter().any(|group| group.label == table.label);
         if uses(&FRAME) {
             source.push_str(MATH);
         }
         if uses(&TEXTURES) {
             source.push_str(SURFACE);
+            source.push_str(LIGHTING);
         }
         source.push_str(self.body);
         source

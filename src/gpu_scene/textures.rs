@@ -35,7 +35,10 @@ use crate::tunables::{SMALLEST_TEXTURE_CLASS, TEXTURE_CLASS_COUNT};
 /// maps (linear).
 pub const SLOT_COUNT: u32 = 2 * TEXTURE_CLASS_COUNT;
 
-const _: () = assert!(TEXTURES.bindings.len() == SLOT_COUNT as usize + 1, "one binding per slot, one sampler");
+const _: () = assert!(
+    TEXTURES.bindings.len() == SLOT_COUNT as usize + 4,
+    "one binding per slot, the material sampler, the environment's two maps and sampler"
+);
 
 /// The encoding of each role's textures: base colour (role 0) sRGB, normal maps linear.
 pub const ROLE_ENCODINGS: [TextureEncoding; 2] = [TextureEncoding::Srgb, TextureEncoding::Linear];
@@ -118,6 +121,19 @@ pub fn check_textures(scene: &Scene, limits: &wgpu::Limits) -> Result<(), Upload
     Ok(())
 }
 
+/// The environment's prefiltered light (made by `passes::environment`), as the `textures`
+/// group binds it beside the material slots.
+pub struct EnvironmentMaps {
+    /// Every level of the radiance map, as a one-layer array.
+    pub radiance: wgpu::TextureView,
+    /// Irradiance (layer 0) and BRDF table (layer 1).
+    pub tables: wgpu::TextureView,
+    /// Linear, mipmapped; repeating around the horizon (u), clamped at the poles (v).
+    pub sampler: wgpu::Sampler,
+    /// Bytes of both textures.
+    pub bytes: u64,
+}
+
 /// The uploaded slots and their sampler.
 pub struct SceneTextures {
     /// One view per slot, in binding order. Written at upload; read by the main pass.
@@ -191,8 +207,13 @@ impl SceneTextures {
         Self { views, sampler, bytes }
     }
 
-    /// The `textures` bind group.
-    pub fn bind_group(&self, device: &wgpu::Device, layouts: &Layouts) -> wgpu::BindGroup {
+    /// The `textures` bind group, with the environment's maps.
+    pub fn bind_group(
+        &self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        environment: &EnvironmentMaps,
+    ) -> wgpu::BindGroup {
         let mut entries: Vec<_> = self
             .views
             .iter()
@@ -200,6 +221,9 @@ impl SceneTextures {
             .map(|(slot, view)| TEXTURES.entry(TEXTURES.bindings[slot].name, wgpu::BindingResource::TextureView(view)))
             .collect();
         entries.push(TEXTURES.entry("material_sampler", wgpu::BindingResource::Sampler(&self.sampler)));
+        entries.push(TEXTURES.entry("environment_radiance", wgpu::BindingResource::TextureView(&environment.radiance)));
+        entries.push(TEXTURES.entry("environment_tables", wgpu::BindingResource::TextureView(&environment.tables)));
+        entries.push(TEXTURES.entry("environment_sampler", wgpu::BindingResource::Sampler(&environment.sampler)));
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(TEXTURES.label),
             layout: &layouts.textures,

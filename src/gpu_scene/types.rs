@@ -79,6 +79,25 @@ pub struct FrameUniforms {
     pub camera_forward: Vec4,
     /// rgb: the sun's colour × illuminance.
     pub light_color: Vec4,
+    /// Multiplies the frame's light before tone mapping.
+    pub exposure: f32,
+    /// 1: Khronos PBR Neutral; 0: none ([`crate::scene::ToneMapping`]).
+    pub tone_mapping: u32,
+    /// Mip levels of the environment's radiance map.
+    pub environment_levels: u32,
+    pub _pad_end: u32,
+}
+
+/// See `EnvironmentParams` in WGSL.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
+pub struct EnvironmentParams {
+    pub zenith: Vec4,
+    pub horizon: Vec4,
+    pub ground: Vec4,
+    pub roughness: f32,
+    pub samples: u32,
+    pub _pad: [u32; 2],
 }
 
 impl FrameUniforms {
@@ -173,7 +192,17 @@ pub struct GpuMaterial {
     /// `tunables::READS_TANGENT` | `READS_UV1`: which optional vertex inputs the vertex shader
     /// fetches for this material.
     pub vertex_inputs: u32,
-    pub _pad: u32,
+    /// 1: drawn without light.
+    pub unlit: u32,
+    /// rgb: the light emitted.
+    pub emissive: Vec4,
+    pub metallic: f32,
+    pub roughness: f32,
+    pub _pad: [u32; 2],
+    pub metallic_roughness_texture: GpuTextureRef,
+    /// `scale`: the occlusion's strength.
+    pub occlusion_texture: GpuTextureRef,
+    pub emissive_texture: GpuTextureRef,
 }
 
 /// One vertex as the vertex buffer holds it (`@location(0..3)` in `shaders/draw.wgsl`): the

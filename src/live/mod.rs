@@ -436,6 +436,7 @@ impl LiveScene {
             objects: self.visible_slots().filter_map(|slot| self.scene_object(slot)).collect(),
             camera: self.camera,
             sun: crate::scene::Sun::default(),
+            environment: crate::scene::Environment::default(),
             animated: false,
             base_color_textures: TextureLayers::default(),
             normal_textures: TextureLayers::default(),

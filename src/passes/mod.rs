@@ -17,6 +17,7 @@
 
 pub mod build;
 pub mod cull;
+pub mod environment;
 pub mod main;
 pub mod pyramid;
 pub mod raster;
@@ -65,7 +66,7 @@ impl Phase {
 }
 
 /// Every pass's shader, for validation and tools.
-pub const SHADERS: [&PassShader; 10] = [
+pub const SHADERS: [&PassShader; 11] = [
     &cull::SHADER,
     &build::SHADER,
     &raster::SHADER,
@@ -76,6 +77,7 @@ pub const SHADERS: [&PassShader; 10] = [
     &pyramid::SHADER,
     &scatter::SHADER,
     &shadow::SHADER,
+    &environment::SHADER,
 ];
 
 #[cfg(test)]

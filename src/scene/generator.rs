@@ -46,7 +46,8 @@ pub fn default_camera(half_extent: f32) -> Camera {
 }
 
 /// The built-in stress scene: every built-in procedural mesh with its levels of detail, eight
-/// plain colours, a double-sided and a masked textured material, and `params.objects`
+/// plain paints (rough and glossy dielectrics, two metals, one emissive), a double-sided and a
+/// masked textured material, and `params.objects`
 /// objects of random mesh, material, scale and animation classes in a box of
 /// [`half_extent`], seen by [`default_camera`].
 pub fn stress_scene(params: &StressParams) -> Scene {
@@ -55,20 +56,27 @@ pub fn stress_scene(params: &StressParams) -> Scene {
         let shape = procedural::Shape::builtin(name).expect("every builtin name has a generator");
         meshes.add_lods(name, shape.lods()).expect("procedural meshes are well-formed");
     }
+    // (colour, metallic, roughness, emission as a share of the colour): rough and glossy
+    // paints, two metals (gold, steel), one glowing set.
     let paints = [
-        (0.80, 0.25, 0.20),
-        (0.95, 0.60, 0.15),
-        (0.90, 0.85, 0.30),
-        (0.35, 0.70, 0.30),
-        (0.20, 0.55, 0.75),
-        (0.30, 0.35, 0.80),
-        (0.60, 0.35, 0.75),
-        (0.85, 0.85, 0.85),
+        ((0.80, 0.25, 0.20), 0.0, 0.65, 0.0),
+        ((0.95, 0.60, 0.15), 1.0, 0.30, 0.0),
+        ((0.90, 0.85, 0.30), 0.0, 0.90, 0.0),
+        ((0.35, 0.70, 0.30), 0.0, 0.45, 0.0),
+        ((0.20, 0.55, 0.75), 0.0, 0.15, 0.0),
+        ((0.30, 0.35, 0.80), 0.0, 0.50, 0.4),
+        ((0.60, 0.35, 0.75), 0.0, 0.30, 0.0),
+        ((0.85, 0.85, 0.85), 1.0, 0.20, 0.0),
     ];
     let mut materials: Vec<Material> = paints
         .iter()
         .enumerate()
-        .map(|(i, &(r, g, b))| Material::colored(&format!("paint{i}"), Vec4::new(r, g, b, 1.0)))
+        .map(|(i, &((r, g, b), metallic, roughness, glow))| Material {
+            metallic,
+            roughness,
+            emissive: Vec3::new(r, g, b) * glow,
+            ..Material::colored(&format!("paint{i}"), Vec4::new(r, g, b, 1.0))
+        })
         .collect();
     // A double-sided and a masked, textured material, so the default scene exercises every
     // lit variant and the texture slots.
@@ -105,6 +113,7 @@ pub fn stress_scene(params: &StressParams) -> Scene {
         objects,
         camera: default_camera(extent),
         sun: crate::scene::Sun::default(),
+        environment: crate::scene::Environment::default(),
         animated: params.animated,
         base_color_textures: TextureLayers {
             layers: vec![textures::colour_texture(TEXTURE_SIZE, textures::lattice(TEXTURE_SIZE))],

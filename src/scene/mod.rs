@@ -87,11 +87,37 @@ pub struct Material {
     pub normal_uv: UvTransform,
     /// Scale of the normal map's x and y (glTF `normalTexture.scale`): 0 flattens it.
     pub normal_scale: f32,
+    /// 0 a dielectric, 1 a metal whose reflectance is the base colour (glTF
+    /// `metallicFactor`).
+    pub metallic: f32,
+    /// Perceptual roughness, 0 a mirror to 1 fully rough (glTF `roughnessFactor`).
+    pub roughness: f32,
+    /// Linear RGB light the surface emits, its strength included (glTF `emissiveFactor` ×
+    /// `KHR_materials_emissive_strength`), added after lighting.
+    pub emissive: Vec3,
+    /// `KHR_materials_unlit`: drawn in its base colour (+ emission), with no light.
+    pub unlit: bool,
+    /// Index of its metallic-roughness texture (B metal, G roughness, multiplying the
+    /// factors) in [`Scene::normal_textures`], the linear layers.
+    pub metallic_roughness_layer: Option<u32>,
+    /// Which texture coordinates the metallic-roughness texture reads, and how transformed.
+    pub metallic_roughness_uv: UvTransform,
+    /// Index of its occlusion texture (R) in [`Scene::normal_textures`].
+    pub occlusion_layer: Option<u32>,
+    /// Which texture coordinates the occlusion texture reads, and how transformed.
+    pub occlusion_uv: UvTransform,
+    /// How much the occlusion texture darkens the environment's light: 0 not at all, 1 fully.
+    pub occlusion_strength: f32,
+    /// Index of its emissive texture (multiplying `emissive`) in [`Scene::base_color_textures`],
+    /// the sRGB layers.
+    pub emissive_layer: Option<u32>,
+    /// Which texture coordinates the emissive texture reads, and how transformed.
+    pub emissive_uv: UvTransform,
 }
 
 impl Material {
-    /// An opaque, untextured material of one linear RGBA colour (alpha cutoff 0.5, normal
-    /// scale 1, default texture coordinates).
+    /// An opaque, untextured dielectric of one linear RGBA colour (roughness 0.5, no
+    /// emission, alpha cutoff 0.5, normal scale 1, default texture coordinates).
     pub fn colored(name: &str, base_color: Vec4) -> Self {
         Self {
             name: name.into(),
@@ -103,22 +129,45 @@ impl Material {
             base_color_uv: UvTransform::default(),
             normal_uv: UvTransform::default(),
             normal_scale: 1.0,
+            metallic: 0.0,
+            roughness: 0.5,
+            emissive: Vec3::ZERO,
+            unlit: false,
+            metallic_roughness_layer: None,
+            metallic_roughness_uv: UvTransform::default(),
+            occlusion_layer: None,
+            occlusion_uv: UvTransform::default(),
+            occlusion_strength: 1.0,
+            emissive_layer: None,
+            emissive_uv: UvTransform::default(),
         }
     }
 
-    /// The material's main texture-coordinate set: its base-colour texture's, or without one
-    /// its normal map's (the set the draw shader takes derivatives of).
+    /// Its textures, each with the coordinates it reads: base colour, normal map,
+    /// metallic-roughness, occlusion, emission (those it has).
+    pub fn textures(&self) -> impl Iterator<Item = (u32, UvTransform)> + '_ {
+        [
+            (self.base_color_layer, self.base_color_uv),
+            (self.normal_layer, self.normal_uv),
+            (self.metallic_roughness_layer, self.metallic_roughness_uv),
+            (self.occlusion_layer, self.occlusion_uv),
+            (self.emissive_layer, self.emissive_uv),
+        ]
+        .into_iter()
+        .filter_map(|(layer, uv)| Some((layer?, uv)))
+    }
+
+    /// The material's main texture-coordinate set: its first texture's (base colour, normal
+    /// map, metallic-roughness, occlusion, emission), 0 without any: the set the draw shader
+    /// takes derivatives of.
     pub fn main_uv_set(&self) -> u32 {
-        if self.base_color_layer.is_some() {
-            self.base_color_uv.set
-        } else {
-            self.normal_uv.set
-        }
+        self.textures().next().map_or(0, |(_, uv)| uv.set)
     }
 
-    /// Whether its normal map reads another coordinate set than the main one.
-    pub fn normal_map_on_other_set(&self) -> bool {
-        self.normal_layer.is_some() && self.normal_uv.set != self.main_uv_set()
+    /// Whether any of its textures reads another coordinate set than the main one.
+    pub fn textures_on_other_set(&self) -> bool {
+        let main = self.main_uv_set();
+        self.textures().any(|(_, uv)| uv.set != main)
     }
 }
 
@@ -250,6 +299,8 @@ pub struct Scene {
     pub camera: Camera,
     /// The directional light that lights the scene and casts its shadows.
     pub sun: Sun,
+    /// The sky's light and how the frame is exposed and tone mapped.
+    pub environment: Environment,
     /// Whether objects move (orbit and spin classes other than 0 are honoured).
     pub animated: bool,
     /// Base-colour textures (sRGB), indexed by [`Material::base_color_layer`].
@@ -263,8 +314,9 @@ pub struct Scene {
 }
 
 /// The scene's directional light (a scene file's `[sun]` section): where it shines from, its
-/// colour and its strength. It lights every surface with one Lambert term over an ambient floor
-/// and casts the shadows of the cascaded shadow maps (`frame::shadows`).
+/// colour and its strength. It lights every surface through the metallic-roughness BRDF
+/// (`shaders/shared/lighting.wgsl`; the [`Environment`] gives the rest of the light) and casts
+/// the shadows of the cascaded shadow maps (`frame::shadows`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sun {
     /// The direction the sunlight travels, in world space (unit length; downward for a sun
@@ -272,8 +324,8 @@ pub struct Sun {
     pub direction: Vec3,
     /// Linear RGB colour of the light.
     pub color: Vec3,
-    /// Strength: the colour is multiplied by it (1 lights a white surface facing the sun
-    /// fully).
+    /// Strength: the colour is multiplied by it (1 lights a white matte surface facing the
+    /// sun to radiance 1).
     pub illuminance: f32,
 }
 
@@ -299,6 +351,66 @@ impl Sun {
 impl Default for Sun {
     fn default() -> Self {
         Self::along(Self::DEFAULT_DIRECTION)
+    }
+}
+
+/// The light that comes from everywhere (a scene file's `[environment]` section): a sky whose
+/// radiance blends from `horizon` up to `zenith` and down to `ground`, prefiltered into the
+/// image-based light every surface reflects (`passes::environment`), and how the frame's light
+/// is brought to the display.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Environment {
+    /// Linear RGB radiance straight up.
+    pub zenith: Vec3,
+    /// Linear RGB radiance at the horizon.
+    pub horizon: Vec3,
+    /// Linear RGB radiance from below the horizon.
+    pub ground: Vec3,
+    /// Multiplies all three.
+    pub intensity: f32,
+    /// Multiplies the frame's light before tone mapping.
+    pub exposure: f32,
+    /// The tone mapper between scene light and the target.
+    pub tone_mapping: ToneMapping,
+}
+
+/// How scene light becomes display light.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ToneMapping {
+    /// Khronos PBR Neutral: colours below about 0.76 as they are, brighter ones compressed.
+    #[default]
+    Neutral = 1,
+    /// None: light above 1 is clipped by the target.
+    None = 0,
+}
+
+impl Environment {
+    /// A sky of one radiance in every direction (`intensity` 1), not tone mapped: the white
+    /// furnace of the lighting tests when `color` is white.
+    pub fn uniform(color: Vec3) -> Self {
+        Self {
+            zenith: color,
+            horizon: color,
+            ground: color,
+            intensity: 1.0,
+            exposure: 1.0,
+            tone_mapping: ToneMapping::None,
+        }
+    }
+}
+
+impl Default for Environment {
+    /// A pale blue sky over a dim brown ground, bright enough that a white matte surface facing
+    /// up in the shade reflects about a third of what the default sun gives it.
+    fn default() -> Self {
+        Self {
+            zenith: Vec3::new(0.20, 0.30, 0.48),
+            horizon: Vec3::new(0.42, 0.45, 0.50),
+            ground: Vec3::new(0.16, 0.14, 0.12),
+            intensity: 1.0,
+            exposure: 1.0,
+            tone_mapping: ToneMapping::Neutral,
+        }
     }
 }
 

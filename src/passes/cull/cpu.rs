@@ -252,6 +252,10 @@ mod tests {
             inverse_view_proj: Mat4::IDENTITY,
             camera_forward: Vec4::NEG_Z,
             light_color: Vec4::ONE,
+            exposure: 1.0,
+            tone_mapping: 0,
+            environment_levels: 1,
+            _pad_end: 0,
         }
     }
 

@@ -201,7 +201,7 @@ impl SurfaceInputs {
             }
             let (mut textures, mut normal_maps) = (false, false);
             for material in scene.materials.iter().filter(|m| m.variant == variant) {
-                textures |= material.base_color_layer.is_some() || material.normal_layer.is_some();
+                textures |= material.textures().next().is_some();
                 normal_maps |= material.normal_layer.is_some();
             }
             Self { optional, textures, normal_maps }
@@ -216,11 +216,11 @@ impl SurfaceInputs {
     }
 }
 
-/// Whether a scene draws vertex colours (a mesh has them) or a normal map on another coordinate
+/// Whether a scene draws vertex colours (a mesh has them) or a texture on another coordinate
 /// set than its material's main one.
 pub fn uses_optional_inputs(scene: &crate::scene::Scene) -> bool {
     scene.meshes.meshes.iter().any(|mesh| mesh.has_colors)
-        || scene.materials.iter().any(crate::scene::Material::normal_map_on_other_set)
+        || scene.materials.iter().any(crate::scene::Material::textures_on_other_set)
 }
 
 impl MainPass {

@@ -22,6 +22,7 @@ pub(super) struct SceneSpec {
     pub(super) scene: SceneSection,
     pub(super) camera: Option<CameraSpec>,
     pub(super) sun: Option<SunSpec>,
+    pub(super) environment: Option<EnvironmentSpec>,
     #[serde(default)]
     pub(super) mesh: Vec<MeshSpec>,
     #[serde(default)]
@@ -53,6 +54,30 @@ pub(super) struct SunSpec {
     pub(super) color: Option<Finite<[f32; 3]>>,
     /// The colour's multiplier, in [0, 1000].
     pub(super) illuminance: Option<Finite<f32>>,
+}
+
+/// `[environment]`: the sky's light and the frame's exposure. Every key is optional.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EnvironmentSpec {
+    /// Linear RGB radiance of the sky straight up, each in [0, 1000].
+    pub(super) zenith: Option<Finite<[f32; 3]>>,
+    /// … at the horizon.
+    pub(super) horizon: Option<Finite<[f32; 3]>>,
+    /// … from below the horizon.
+    pub(super) ground: Option<Finite<[f32; 3]>>,
+    /// Multiplies the three, in [0, 1000].
+    pub(super) intensity: Option<Finite<f32>>,
+    /// Multiplies the frame's light before tone mapping, in (0, 1000].
+    pub(super) exposure: Option<Finite<f32>>,
+    pub(super) tone_mapping: Option<ToneMappingSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum ToneMappingSpec {
+    Neutral,
+    None,
 }
 
 #[derive(Debug, Deserialize)]
@@ -108,6 +133,16 @@ pub(super) struct MaterialSpec {
     pub(super) normal_texture: Option<NormalTextureKind>,
     pub(super) variant: Option<VariantSpec>,
     pub(super) alpha_cutoff: Option<Finite<f32>>,
+    /// 0 a dielectric to 1 a metal.
+    pub(super) metallic: Option<Finite<f32>>,
+    /// Perceptual roughness, 0 a mirror to 1.
+    pub(super) roughness: Option<Finite<f32>>,
+    /// Linear RGB light emitted, each in [0, 1000].
+    pub(super) emissive: Option<Finite<[f32; 3]>>,
+    /// Multiplies `emissive`, in [0, 1000].
+    pub(super) emissive_strength: Option<Finite<f32>>,
+    /// Drawn in its base colour with no light.
+    pub(super) unlit: Option<bool>,
     pub(super) gltf: Option<Spanned<String>>,
     /// Which material of the glTF file (name or index); the first when left out.
     pub(super) material: Option<SelectorSpec>,

@@ -23,7 +23,7 @@ use image::{DynamicImage, ImageDecoder, ImageFormat};
 use super::uri::decode_data_uri;
 use super::{GltfFile, ImportError};
 use crate::scene::budget::Budget;
-use crate::scene::textures::{self, Filter};
+use crate::scene::textures::{self, linear_to_srgb, srgb_to_linear, Filter};
 use crate::scene::{Texture, TextureEncoding, Wrap};
 use crate::text;
 use crate::tunables::MAX_IMAGE_DECODED_BYTES;
@@ -42,8 +42,11 @@ type ContentKey = (u64, usize);
 #[derive(Default)]
 pub struct ImageCache {
     by_source: HashMap<String, ContentKey>,
-    by_content: HashMap<(ContentKey, u32, Filter), Result<Rc<Texture>, String>>,
+    by_content: HashMap<ResampledKey, Result<Rc<Texture>, String>>,
 }
+
+/// An image's content resampled one way: to a largest size, with a filter, read as an encoding.
+type ResampledKey = (ContentKey, u32, Filter, TextureEncoding);
 
 /// Where an image's bytes are.
 enum Source<'a> {
@@ -62,6 +65,21 @@ impl GltfFile {
         index: usize,
         max_size: u32,
         filter: Filter,
+        cache: &mut ImageCache,
+        budget: &Budget,
+    ) -> Result<Texture, ImportError> {
+        self.image_layer_as(index, max_size, filter, TextureEncoding::Srgb, cache, budget)
+    }
+
+    /// As [`GltfFile::image_layer`], its texels read as `encoding`: an sRGB image is
+    /// resampled in linear light (decoded, filtered, encoded again), a linear one (normal maps,
+    /// metallic-roughness, occlusion) as its values are.
+    pub fn image_layer_as(
+        &self,
+        index: usize,
+        max_size: u32,
+        filter: Filter,
+        encoding: TextureEncoding,
         cache: &mut ImageCache,
         budget: &Budget,
     ) -> Result<Texture, ImportError> {
@@ -97,14 +115,14 @@ impl GltfFile {
                 (content, Some(bytes))
             }
         };
-        let key = (content, max_size, filter);
+        let key = (content, max_size, filter, encoding);
         if let Entry::Vacant(entry) = cache.by_content.entry(key) {
             // Known by its source but resampled another way: read it again.
             let bytes = match bytes {
                 Some(bytes) => bytes,
                 None => self.image_bytes(&source, &what)?,
             };
-            entry.insert(decode_texture(&bytes, max_size, filter, budget).map(Rc::new));
+            entry.insert(decode_texture(&bytes, max_size, filter, encoding, budget).map(Rc::new));
         }
         match &cache.by_content[&key] {
             Ok(texture) => Ok(texture.as_ref().clone()),
@@ -150,7 +168,13 @@ impl GltfFile {
 
 /// Decodes a PNG or JPEG after checking its decoded size from the header, and resamples it to
 /// its size class.
-fn decode_texture(bytes: &[u8], max_size: u32, filter: Filter, budget: &Budget) -> Result<Texture, String> {
+fn decode_texture(
+    bytes: &[u8],
+    max_size: u32,
+    filter: Filter,
+    encoding: TextureEncoding,
+    budget: &Budget,
+) -> Result<Texture, String> {
     let mut reader = image::ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
         .map_err(|e| format!("it could not be read ({e})"))?;
@@ -196,12 +220,57 @@ fn decode_texture(bytes: &[u8], max_size: u32, filter: Filter, budget: &Budget) 
     let size = textures::size_class(width, height, max_size);
     let rgba = if (width, height) == (size, size) {
         image.into_raw()
+    } else if filter == Filter::Nearest {
+        imageops::resize(&image, size, size, FilterType::Nearest).into_raw()
+    } else if encoding == TextureEncoding::Srgb {
+        // Filtered in linear light: averaging encoded values darkens every edge between
+        // colours (a black-and-white texel pair filters to 0.5 encoded, 0.21 in light).
+        let linear = image::Rgba32FImage::from_fn(width, height, |x, y| {
+            let [r, g, b, a] = image.get_pixel(x, y).0;
+            image::Rgba([srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b), f32::from(a) / 255.0])
+        });
+        let resized = imageops::resize(&linear, size, size, FilterType::Triangle);
+        resized
+            .pixels()
+            .flat_map(|p| {
+                let [r, g, b, a] = p.0;
+                [linear_to_srgb(r), linear_to_srgb(g), linear_to_srgb(b), (a.clamp(0.0, 1.0) * 255.0 + 0.5) as u8]
+            })
+            .collect()
     } else {
-        let filter = match filter {
-            Filter::Nearest => FilterType::Nearest,
-            Filter::Linear => FilterType::Triangle,
-        };
-        imageops::resize(&image, size, size, filter).into_raw()
+        imageops::resize(&image, size, size, FilterType::Triangle).into_raw()
     };
-    Ok(Texture { size, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], rgba })
+    Ok(Texture { size, encoding, wrap: [Wrap::Repeat; 2], rgba })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn png(width: u32, height: u32, texel: impl Fn(u32, u32) -> [u8; 4]) -> Vec<u8> {
+        let image = image::RgbaImage::from_fn(width, height, |x, y| image::Rgba(texel(x, y)));
+        let mut bytes = Vec::new();
+        image.write_to(&mut Cursor::new(&mut bytes), ImageFormat::Png).expect("encode a PNG");
+        bytes
+    }
+
+    /// A black and a white texel, stretched to the smallest class: halfway between them the
+    /// colour texture holds half the light (sRGB 188), the data texture half the value (128).
+    #[test]
+    fn colour_is_resampled_in_linear_light_and_data_as_it_is() {
+        let bytes = png(2, 1, |x, _| if x == 0 { [0, 0, 0, 255] } else { [255, 255, 255, 255] });
+        let budget = Budget::unlimited();
+        let middle = |encoding| {
+            let texture = decode_texture(&bytes, 2048, Filter::Linear, encoding, &budget).expect("decodes");
+            assert_eq!(texture.encoding, encoding);
+            let row = (texture.size / 2 * texture.size) as usize * 4;
+            let x = texture.size as usize / 2;
+            // The two texels either side of the centre line, averaged.
+            (u32::from(texture.rgba[row + (x - 1) * 4]) + u32::from(texture.rgba[row + x * 4])) / 2
+        };
+        let srgb = middle(TextureEncoding::Srgb);
+        let linear = middle(TextureEncoding::Linear);
+        assert!(srgb.abs_diff(188) <= 3, "colour: {srgb}");
+        assert!(linear.abs_diff(128) <= 3, "data: {linear}");
+    }
 }

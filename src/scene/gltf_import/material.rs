@@ -4,7 +4,7 @@
 use glam::{Vec2, Vec4};
 use gltf::texture::{MagFilter, WrappingMode};
 
-use super::{describe, select, GltfFile, GltfMaterial, ImportError, Selector};
+use super::{describe, select, GltfFile, GltfMaterial, GltfTexture, ImportError, Selector};
 use crate::scene::textures::{Filter, Sampling};
 use crate::scene::{UvTransform, Wrap};
 
@@ -24,6 +24,14 @@ impl GltfMaterial {
             masked: false,
             alpha_cutoff: 0.5,
             double_sided: false,
+            metallic_roughness_texture: None,
+            occlusion_texture: None,
+            occlusion_strength: 1.0,
+            emissive_texture: None,
+            metallic: 1.0,
+            roughness: 1.0,
+            emissive: glam::Vec3::ZERO,
+            unlit: false,
         }
     }
 }
@@ -61,7 +69,72 @@ impl GltfFile {
         if !normal_scale.is_finite() {
             return Err(ImportError::Corrupt { what: what(), reason: "its normalTexture scale is not finite".into() });
         }
+        let unit = |value: f32, key: &str| {
+            if (0.0..=1.0).contains(&value) {
+                Ok(value)
+            } else {
+                Err(ImportError::Corrupt { what: what(), reason: format!("its {key} {value} is not between 0 and 1") })
+            }
+        };
+        let metallic = unit(pbr.metallic_factor(), "metallicFactor")?;
+        let roughness = unit(pbr.roughness_factor(), "roughnessFactor")?;
+        let emissive = glam::Vec3::from(material.emissive_factor());
+        if !emissive.is_finite() || emissive.min_element() < 0.0 {
+            return Err(ImportError::Corrupt {
+                what: what(),
+                reason: format!("its emissiveFactor {emissive} is not non-negative"),
+            });
+        }
+        let strength = match material.extension_value(EMISSIVE_STRENGTH) {
+            None => 1.0,
+            Some(extension) => extension
+                .get("emissiveStrength")
+                .map_or(Some(1.0), serde_json::Value::as_f64)
+                .map(|s| s as f32)
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| ImportError::Corrupt {
+                    what: format!("{} {EMISSIVE_STRENGTH}", what()),
+                    reason: "emissiveStrength must be a non-negative number".into(),
+                })?,
+        };
+        let info = |info: Option<gltf::texture::Info>, role: &str| -> Result<Option<GltfTexture>, ImportError> {
+            info.map(|info| {
+                Ok(GltfTexture {
+                    image: info.texture().source().index(),
+                    sampling: sampling(&info.texture().sampler()),
+                    uv: uv_transform(info.tex_coord(), info.extension_value(TEXTURE_TRANSFORM), &what, role)?,
+                })
+            })
+            .transpose()
+        };
+        let metallic_roughness_texture = info(pbr.metallic_roughness_texture(), "metallicRoughnessTexture")?;
+        let emissive_texture = info(material.emissive_texture(), "emissiveTexture")?;
+        let occlusion = material.occlusion_texture();
+        let occlusion_strength = occlusion.as_ref().map_or(1.0, |o| o.strength());
+        if !(0.0..=1.0).contains(&occlusion_strength) {
+            return Err(ImportError::Corrupt {
+                what: what(),
+                reason: format!("its occlusionTexture strength {occlusion_strength} is not between 0 and 1"),
+            });
+        }
+        let occlusion_texture = occlusion
+            .map(|o| -> Result<GltfTexture, ImportError> {
+                Ok(GltfTexture {
+                    image: o.texture().source().index(),
+                    sampling: sampling(&o.texture().sampler()),
+                    uv: uv_transform(o.tex_coord(), o.extension_value(TEXTURE_TRANSFORM), &what, "occlusionTexture")?,
+                })
+            })
+            .transpose()?;
         Ok(GltfMaterial {
+            metallic_roughness_texture,
+            occlusion_texture,
+            occlusion_strength,
+            emissive_texture,
+            metallic,
+            roughness,
+            emissive: emissive * strength,
+            unlit: material.extension_value(UNLIT).is_some(),
             name: material.name().map(str::to_string),
             base_color,
             base_color_image: base.as_ref().map(|info| info.texture().source().index()),
@@ -82,6 +155,10 @@ impl GltfFile {
 
 /// `KHR_texture_transform`: read from the extension object the `gltf` crate keeps as it is.
 pub(super) const TEXTURE_TRANSFORM: &str = "KHR_texture_transform";
+/// `KHR_materials_unlit`: the material is drawn without light.
+pub(super) const UNLIT: &str = "KHR_materials_unlit";
+/// `KHR_materials_emissive_strength`: a multiplier of `emissiveFactor`.
+pub(super) const EMISSIVE_STRENGTH: &str = "KHR_materials_emissive_strength";
 
 /// A texture reference's coordinate set and transform: `tex_coord` (the textureInfo's), then
 /// the `KHR_texture_transform` object if there is one (its `texCoord` overrides). Sets past

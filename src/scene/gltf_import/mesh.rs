@@ -59,6 +59,24 @@ impl GltfFile {
         Ok(data)
     }
 
+    /// What [`GltfFile::primitive`] reads for this primitive, as a key: its mode, its index
+    /// and attribute accessors, and the coordinate set its tangents are generated from. Two
+    /// primitives with one key (of several meshes sharing accessors, as glTF exporters write
+    /// one sphere under many materials) import the same geometry, so it is imported once.
+    pub fn primitive_identity(&self, mesh: usize, primitive: usize) -> Result<String, ImportError> {
+        let (found, _) = self.find_primitive(mesh, primitive)?;
+        let mut attributes: Vec<(String, usize)> =
+            found.attributes().map(|(semantic, accessor)| (semantic.to_string(), accessor.index())).collect();
+        attributes.sort();
+        Ok(format!(
+            "{:?}|{:?}|{:?}|{:?}",
+            found.mode(),
+            found.indices().map(|a| a.index()),
+            attributes,
+            mikktspace_set(&found)
+        ))
+    }
+
     /// The vertex and index counts [`GltfFile::primitive`] would import, from the accessors.
     pub fn primitive_size(&self, mesh: usize, primitive: usize) -> Result<MeshSize, ImportError> {
         let (found, what) = self.find_primitive(mesh, primitive)?;

@@ -127,6 +127,30 @@ pub struct GltfMaterial {
     pub masked: bool,
     pub alpha_cutoff: f32,
     pub double_sided: bool,
+    /// `metallicRoughnessTexture` (B metal, G roughness, × the factors).
+    pub metallic_roughness_texture: Option<GltfTexture>,
+    /// `occlusionTexture` (R) and its `strength`.
+    pub occlusion_texture: Option<GltfTexture>,
+    pub occlusion_strength: f32,
+    /// `emissiveTexture` (sRGB, × the emissive factor).
+    pub emissive_texture: Option<GltfTexture>,
+    /// `metallicFactor`, in [0, 1].
+    pub metallic: f32,
+    /// `roughnessFactor`, in [0, 1].
+    pub roughness: f32,
+    /// `emissiveFactor` × `KHR_materials_emissive_strength`.
+    pub emissive: glam::Vec3,
+    /// `KHR_materials_unlit`.
+    pub unlit: bool,
+}
+
+/// One of a material's textures: its image, its sampler's wrap modes and filter, its
+/// coordinate set and transform.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GltfTexture {
+    pub image: usize,
+    pub sampling: crate::scene::textures::Sampling,
+    pub uv: crate::scene::UvTransform,
 }
 
 /// An opened glTF file with every buffer resolved.
@@ -184,7 +208,8 @@ pub fn from_bytes(bytes: &[u8], dir: &Path, sandbox: &Sandbox) -> Result<GltfFil
     }
     // Required extensions are checked here, before the crate's validator, which refuses every
     // one it does not implement (these two included) with a message of its own.
-    let readable = [nodes::INSTANCING, QUANTIZATION, material::TEXTURE_TRANSFORM];
+    let readable =
+        [nodes::INSTANCING, QUANTIZATION, material::TEXTURE_TRANSFORM, material::UNLIT, material::EMISSIVE_STRENGTH];
     if let Some(required) = json.extensions_required.iter().find(|e| !readable.contains(&e.as_str())) {
         return Err(ImportError::Unsupported(format!("required extension {required}")));
     }

@@ -5,7 +5,7 @@
 
 use gltf::material::AlphaMode;
 
-use super::material::TEXTURE_TRANSFORM;
+use super::material::{EMISSIVE_STRENGTH, TEXTURE_TRANSFORM, UNLIT};
 use super::nodes::{has_triangles, INSTANCING};
 use super::{GltfFile, QUANTIZATION};
 
@@ -19,7 +19,7 @@ impl GltfFile {
         let any_material = |test: &dyn Fn(&gltf::Material) -> bool| materials.iter().any(test);
         let extensions: Vec<&str> = document
             .extensions_used()
-            .filter(|name| ![QUANTIZATION, INSTANCING, TEXTURE_TRANSFORM].contains(name))
+            .filter(|name| ![QUANTIZATION, INSTANCING, TEXTURE_TRANSFORM, UNLIT, EMISSIVE_STRENGTH].contains(name))
             .collect();
         let found = [
             (document.skins().len() > 0, "skins (drawn in the bind pose)"),
@@ -32,16 +32,12 @@ impl GltfFile {
             ),
             (
                 any_material(&|m| {
-                    m.pbr_metallic_roughness().metallic_roughness_texture().is_some()
-                        || m.occlusion_texture().is_some()
-                        || m.emissive_texture().is_some()
-                }),
-                "metallic-roughness, occlusion and emissive textures (base colour and normal maps are drawn)",
-            ),
-            (
-                any_material(&|m| {
-                    m.pbr_metallic_roughness().base_color_texture().is_some_and(|t| t.tex_coord() > 1)
+                    let pbr = m.pbr_metallic_roughness();
+                    pbr.base_color_texture().is_some_and(|t| t.tex_coord() > 1)
+                        || pbr.metallic_roughness_texture().is_some_and(|t| t.tex_coord() > 1)
                         || m.normal_texture().is_some_and(|t| t.tex_coord() > 1)
+                        || m.occlusion_texture().is_some_and(|t| t.tex_coord() > 1)
+                        || m.emissive_texture().is_some_and(|t| t.tex_coord() > 1)
                 }),
                 "textures on TEXCOORD_2 or later (read with TEXCOORD_0)",
             ),

@@ -5,14 +5,15 @@
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 
-use glam::Vec4;
+use glam::{Vec3, Vec4};
 
 use super::{invalid, short, Builder};
+use crate::scene::file::finite::Finite;
 use crate::scene::file::spec::{MaterialSpec, NormalTextureKind, TextureKind};
 use crate::scene::file::SceneError;
-use crate::scene::gltf_import::{GltfFile, GltfMaterial, ImportError, Selector};
+use crate::scene::gltf_import::{GltfFile, GltfMaterial, GltfTexture, ImportError, Selector};
 use crate::scene::textures::{self, TEXTURE_SIZE};
-use crate::scene::{Material, Texture, TextureEncoding, TextureLayers, Variant};
+use crate::scene::{Material, Texture, TextureEncoding, TextureLayers, UvTransform, Variant};
 
 /// The textures of one role, deduplicated by content (texels, encoding and wrap modes) so
 /// that materials sharing a generated or imported texture share its layer.
@@ -87,7 +88,8 @@ impl Builder<'_> {
                     None => self.imported_normal(&file, &material).map_err(gltf_error)?,
                     Some(_) => None,
                 };
-                Some((material, texture, normal))
+                let pbr = self.imported_pbr_textures(&file, &material).map_err(gltf_error)?;
+                Some((material, texture, normal, pbr))
             }
             None => None,
         };
@@ -130,11 +132,12 @@ impl Builder<'_> {
                 variant.name()
             )));
         }
-        let (imported, imported_texture, imported_normal) = match imported {
-            Some((material, texture, normal)) => (Some(material), texture, normal),
-            None => (None, None, None),
+        let (imported, imported_texture, imported_normal, pbr) = match imported {
+            Some((material, texture, normal, pbr)) => (Some(material), texture, normal, pbr),
+            None => (None, None, None, PbrLayers::default()),
         };
         let mut material = Material { variant, alpha_cutoff, ..Material::colored(name, base_color) };
+        pbr.apply(&mut material);
         match (spec.texture, imported_texture) {
             (Some(kind), _) => {
                 material.base_color_layer = Some(self.base_color_layers.insert(procedural_texture(kind)))
@@ -158,6 +161,35 @@ impl Builder<'_> {
             }
             (None, None) => {}
         }
+        let unit = |key: &str, value: Option<&Finite<f32>>, imported: Option<f32>, default: f32| {
+            let value = value.map(|v| v.0).or(imported).unwrap_or(default);
+            if (0.0..=1.0).contains(&value) {
+                Ok(value)
+            } else {
+                Err(fail(format!("{key} must be between 0 and 1, got {value}")))
+            }
+        };
+        material.metallic = unit("metallic", spec.metallic.as_ref(), imported.as_ref().map(|m| m.metallic), 0.0)?;
+        material.roughness = unit("roughness", spec.roughness.as_ref(), imported.as_ref().map(|m| m.roughness), 0.5)?;
+        const MOST: f32 = 1000.0;
+        let emissive = spec.emissive.as_ref().map(|e| Vec3::from(e.0));
+        if emissive.is_some_and(|e| e.min_element() < 0.0 || e.max_element() > MOST) {
+            return Err(fail(format!("emissive {} is outside [0, {MOST}] (linear RGB)", emissive.unwrap_or_default())));
+        }
+        let strength = spec.emissive_strength.as_ref().map_or(1.0, |s| s.0);
+        if !(0.0..=MOST).contains(&strength) {
+            return Err(fail(format!("emissive_strength {strength} is outside [0, {MOST}]")));
+        }
+        if spec.emissive_strength.is_some() && emissive.is_none() && imported.is_none() {
+            return Err(fail(
+                "emissive_strength multiplies emissive = [r, g, b], which this material does not give".into(),
+            ));
+        }
+        material.emissive = match emissive {
+            Some(emissive) => emissive * strength,
+            None => imported.as_ref().map_or(Vec3::ZERO, |m| m.emissive * strength),
+        };
+        material.unlit = spec.unlit.or(imported.as_ref().map(|m| m.unlit)).unwrap_or(false);
         self.material_ids.insert(name.clone(), self.materials.len() as u32);
         self.materials.push(material);
         Ok(())
@@ -193,6 +225,7 @@ impl Builder<'_> {
         };
         let texture = self.imported_texture(file, &material).map_err(gltf_error)?;
         let normal = self.imported_normal(file, &material).map_err(gltf_error)?;
+        let pbr = self.imported_pbr_textures(file, &material).map_err(gltf_error)?;
         if !(0.0..=1.0).contains(&material.alpha_cutoff) {
             return Err(invalid(
                 at,
@@ -203,7 +236,7 @@ impl Builder<'_> {
                 ),
             ));
         }
-        self.materials.push(Material {
+        let mut imported = Material {
             base_color_layer: texture.map(|texture| self.base_color_layers.insert(texture)),
             normal_layer: normal.map(|texture| self.normal_layers.insert(texture)),
             variant: imported_variant(&material),
@@ -211,8 +244,14 @@ impl Builder<'_> {
             base_color_uv: material.base_color_uv,
             normal_uv: material.normal_uv,
             normal_scale: material.normal_scale,
+            metallic: material.metallic,
+            roughness: material.roughness,
+            emissive: material.emissive,
+            unlit: material.unlit,
             ..Material::colored(name, material.base_color)
-        });
+        };
+        pbr.apply(&mut imported);
+        self.materials.push(imported);
         Ok(self.materials.len() as u32 - 1)
     }
 
@@ -231,8 +270,80 @@ impl Builder<'_> {
         let Some(image) = material.normal_image else { return Ok(None) };
         let budget = self.options.budget;
         let sampling = material.normal_sampling;
-        let texture = file.image_layer(image, budget.largest_texture(), sampling.filter, &mut self.images, budget)?;
-        Ok(Some(Texture { wrap: sampling.wrap, encoding: TextureEncoding::Linear, ..texture }))
+        let texture = file.image_layer_as(
+            image,
+            budget.largest_texture(),
+            sampling.filter,
+            TextureEncoding::Linear,
+            &mut self.images,
+            budget,
+        )?;
+        Ok(Some(Texture { wrap: sampling.wrap, ..texture }))
+    }
+}
+
+/// An imported material's metallic-roughness, occlusion and emissive textures, as layers.
+#[derive(Default)]
+struct PbrLayers {
+    metallic_roughness: Option<(u32, UvTransform)>,
+    occlusion: Option<(u32, UvTransform, f32)>,
+    emissive: Option<(u32, UvTransform)>,
+}
+
+impl PbrLayers {
+    fn apply(&self, material: &mut Material) {
+        if let Some((layer, uv)) = self.metallic_roughness {
+            (material.metallic_roughness_layer, material.metallic_roughness_uv) = (Some(layer), uv);
+        }
+        if let Some((layer, uv, strength)) = self.occlusion {
+            (material.occlusion_layer, material.occlusion_uv, material.occlusion_strength) =
+                (Some(layer), uv, strength);
+        }
+        if let Some((layer, uv)) = self.emissive {
+            (material.emissive_layer, material.emissive_uv) = (Some(layer), uv);
+        }
+    }
+}
+
+impl Builder<'_> {
+    /// One imported texture of a material at its size class, with its sampler's wrap modes
+    /// and the given encoding.
+    fn imported_image(
+        &mut self,
+        file: &GltfFile,
+        texture: &GltfTexture,
+        encoding: TextureEncoding,
+    ) -> Result<Texture, ImportError> {
+        let budget = self.options.budget;
+        let sampling = texture.sampling;
+        let image = file.image_layer_as(
+            texture.image,
+            budget.largest_texture(),
+            sampling.filter,
+            encoding,
+            &mut self.images,
+            budget,
+        )?;
+        Ok(Texture { wrap: sampling.wrap, ..image })
+    }
+
+    /// An imported material's metallic-roughness and occlusion textures (linear layers, shared
+    /// where they are one image, as in an ORM texture) and its emissive texture (sRGB).
+    fn imported_pbr_textures(&mut self, file: &GltfFile, material: &GltfMaterial) -> Result<PbrLayers, ImportError> {
+        let mut layers = PbrLayers::default();
+        if let Some(texture) = &material.metallic_roughness_texture {
+            let image = self.imported_image(file, texture, TextureEncoding::Linear)?;
+            layers.metallic_roughness = Some((self.normal_layers.insert(image), texture.uv));
+        }
+        if let Some(texture) = &material.occlusion_texture {
+            let image = self.imported_image(file, texture, TextureEncoding::Linear)?;
+            layers.occlusion = Some((self.normal_layers.insert(image), texture.uv, material.occlusion_strength));
+        }
+        if let Some(texture) = &material.emissive_texture {
+            let image = self.imported_image(file, texture, TextureEncoding::Srgb)?;
+            layers.emissive = Some((self.base_color_layers.insert(image), texture.uv));
+        }
+        Ok(layers)
     }
 }
 

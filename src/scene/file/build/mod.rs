@@ -167,6 +167,7 @@ pub(super) fn build(
     }
     let camera = builder.camera(spec.camera.as_ref())?;
     let sun = builder.sun(spec.sun.as_ref())?;
+    let environment = builder.environment(spec.environment.as_ref())?;
     builder.check_bounds()?;
 
     Ok(Scene {
@@ -176,6 +177,7 @@ pub(super) fn build(
         objects: builder.objects,
         camera,
         sun,
+        environment,
         animated: spec.scene.animated,
         base_color_textures: builder.base_color_layers.into_layers(),
         normal_textures: builder.normal_layers.into_layers(),
@@ -300,6 +302,48 @@ impl Builder<'_> {
             sun.illuminance = illuminance;
         }
         Ok(sun)
+    }
+
+    fn environment(
+        &self,
+        spec: Option<&super::spec::EnvironmentSpec>,
+    ) -> Result<crate::scene::Environment, SceneError> {
+        let mut environment = crate::scene::Environment::default();
+        let Some(spec) = spec else { return Ok(environment) };
+        let at = |message: String| invalid(self.file, format!("[environment] {message}"));
+        const MOST: f32 = 1000.0;
+        for (key, value, slot) in [
+            ("zenith", &spec.zenith, &mut environment.zenith),
+            ("horizon", &spec.horizon, &mut environment.horizon),
+            ("ground", &spec.ground, &mut environment.ground),
+        ] {
+            if let Some(color) = value {
+                let color = glam::Vec3::from(color.0);
+                if color.min_element() < 0.0 || color.max_element() > MOST {
+                    return Err(at(format!("{key} {color} is outside [0, {MOST}] (linear RGB)")));
+                }
+                *slot = color;
+            }
+        }
+        if let Some(intensity) = &spec.intensity {
+            if !(0.0..=MOST).contains(&intensity.0) {
+                return Err(at(format!("intensity {} is outside [0, {MOST}]", intensity.0)));
+            }
+            environment.intensity = intensity.0;
+        }
+        if let Some(exposure) = &spec.exposure {
+            if !(exposure.0 > 0.0 && exposure.0 <= MOST) {
+                return Err(at(format!("exposure {} is outside (0, {MOST}]", exposure.0)));
+            }
+            environment.exposure = exposure.0;
+        }
+        if let Some(tone_mapping) = spec.tone_mapping {
+            environment.tone_mapping = match tone_mapping {
+                super::spec::ToneMappingSpec::Neutral => crate::scene::ToneMapping::Neutral,
+                super::spec::ToneMappingSpec::None => crate::scene::ToneMapping::None,
+            };
+        }
+        Ok(environment)
     }
 
     /// `file:line:column` of a spanned value.

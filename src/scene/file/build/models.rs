@@ -46,7 +46,7 @@ pub(super) struct ModelPlan {
 }
 
 /// A shared mesh: (file, glTF mesh, primitive, baked linear matrix as f32 bits).
-pub(super) type MeshKey = (usize, usize, usize, Option<[u32; 9]>);
+pub(super) type MeshKey = (usize, String, Option<[u32; 9]>);
 
 /// A part's world matrix split into what an object carries and what must be baked.
 struct Split {
@@ -109,7 +109,12 @@ fn bake(data: &mut MeshData, linear: DMat3) {
 
 fn mesh_key(file: &Rc<GltfFile>, part: &ModelPart, bake: Option<DMat3>) -> MeshKey {
     let bits = bake.map(|m| m.to_cols_array().map(|x| (x as f32).to_bits()));
-    (Rc::as_ptr(file) as usize, part.mesh, part.primitive, bits)
+    // What the primitive reads, so that meshes sharing accessors share one import; a primitive
+    // that cannot be found keeps its own key (and fails where it is read).
+    let identity = file
+        .primitive_identity(part.mesh, part.primitive)
+        .unwrap_or_else(|_| format!("#{} primitive {}", part.mesh, part.primitive));
+    (Rc::as_ptr(file) as usize, identity, bits)
 }
 
 impl Builder<'_> {
