@@ -2,7 +2,7 @@
 //! (`passes::environment`): three compute entry points, each writing one texture level that
 //! `shaders/shared/lighting.wgsl` reads while shading.
 //!
-//! * `radiance`: one level of the equirectangular radiance map, the sky seen through a GGX lobe
+//! * `radiance`: one level of the octahedral radiance map, the sky seen through a GGX lobe
 //!   of the level's roughness (`params.roughness`; level 0 is the sky itself), by importance
 //!   sampling around the texel's direction (the split sum's first factor, with n = v = r).
 //! * `irradiance`: the cosine-weighted mean of the sky's radiance over the hemisphere around
@@ -47,12 +47,15 @@ fn sample_ggx(xi: vec2<f32>, n: vec3<f32>, alpha: f32) -> vec3<f32> {
     return basis(n) * vec3<f32>(sin_theta * cos(phi), sin_theta * sin(phi), cos_theta);
 }
 
-/// The unit direction of equirectangular coordinates `uv` (the inverse of `equirect_uv` in
+/// The unit direction of octahedral coordinates `uv` (the inverse of `octahedral_uv` in
 /// `shaders/shared/lighting.wgsl`).
 fn direction_of(uv: vec2<f32>) -> vec3<f32> {
-    let phi = (uv.x - 0.5) * 2.0 * PI;
-    let theta = uv.y * PI;
-    return vec3<f32>(sin(theta) * cos(phi), cos(theta), sin(theta) * sin(phi));
+    var f = uv * 2.0 - 1.0;
+    let y = 1.0 - abs(f.x) - abs(f.y);
+    if y < 0.0 {
+        f = (vec2<f32>(1.0) - abs(f.yx)) * select(vec2<f32>(-1.0), vec2<f32>(1.0), f >= vec2<f32>(0.0));
+    }
+    return normalize(vec3<f32>(f.x, y, f.y));
 }
 
 /// The unit direction through the centre of texel `texel` of the level being written.

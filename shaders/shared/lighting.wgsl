@@ -13,7 +13,7 @@ const PI: f32 = 3.14159265358979;
 const MIN_SUN_ROUGHNESS: f32 = 0.045;
 /// The reflectance at normal incidence of a dielectric (index of refraction 1.5).
 const DIELECTRIC_F0: f32 = 0.04;
-/// The layers of `environment_tables`: the irradiance (equirectangular) and the split sum's
+/// The layers of `environment_tables`: the irradiance (octahedral) and the split sum's
 /// BRDF table, one size.
 const IRRADIANCE_LAYER: u32 = 0u;
 const BRDF_TABLE_LAYER: u32 = 1u;
@@ -72,12 +72,15 @@ fn brdf(n: vec3<f32>, v: vec3<f32>, l: vec3<f32>, s: Surface) -> vec3<f32> {
     return mix(dielectric, metal, s.metallic);
 }
 
-/// Texture coordinates of a unit direction in an equirectangular map: u around the y axis
-/// (0 and 1 at −x), v from +y (0) to −y (1).
-fn equirect_uv(d: vec3<f32>) -> vec2<f32> {
-    let u = atan2(d.z, d.x) / (2.0 * PI) + 0.5;
-    let v = acos(clamp(d.y, -1.0, 1.0)) / PI;
-    return vec2<f32>(u, v);
+/// Texture coordinates of a unit direction in an octahedral map (+y at the centre, −y at the
+/// corners): no trigonometry, which the H200's few fragment units pay for dearly.
+fn octahedral_uv(d: vec3<f32>) -> vec2<f32> {
+    let p = d / (abs(d.x) + abs(d.y) + abs(d.z));
+    var xz = p.xz;
+    if p.y < 0.0 {
+        xz = (vec2<f32>(1.0) - abs(p.zx)) * select(vec2<f32>(-1.0), vec2<f32>(1.0), p.xz >= vec2<f32>(0.0));
+    }
+    return xz * 0.5 + 0.5;
 }
 
 /// The environment's light reflected towards `v` at normal `n`: the split-sum approximation
@@ -94,12 +97,12 @@ fn environment_light(n: vec3<f32>, v: vec3<f32>, s: Surface) -> vec3<f32> {
     let radiance = textureSampleLevel(
         environment_radiance,
         environment_sampler,
-        equirect_uv(r),
+        octahedral_uv(r),
         0,
         s.roughness * (levels - 1.0),
     ).rgb;
     let irradiance =
-        textureSampleLevel(environment_tables, environment_sampler, equirect_uv(n), IRRADIANCE_LAYER, 0.0).rgb;
+        textureSampleLevel(environment_tables, environment_sampler, octahedral_uv(n), IRRADIANCE_LAYER, 0.0).rgb;
     let f0 = mix(vec3<f32>(DIELECTRIC_F0), s.base_color, s.metallic);
     let single = f0 * scale_bias.x + scale_bias.y;
     let e_single = scale_bias.x + scale_bias.y;

@@ -128,7 +128,7 @@ pub struct EnvironmentMaps {
     pub radiance: wgpu::TextureView,
     /// Irradiance (layer 0) and BRDF table (layer 1).
     pub tables: wgpu::TextureView,
-    /// Linear, mipmapped; repeating around the horizon (u), clamped at the poles (v).
+    /// Linear, mipmapped, clamped (the maps are octahedral: their edges fold onto themselves).
     pub sampler: wgpu::Sampler,
     /// Bytes of both textures.
     pub bytes: u64,

@@ -2,7 +2,8 @@
 //! prefiltered on the GPU when the scene is uploaded, never in a frame. Three maps, read by
 //! `shaders/shared/lighting.wgsl` through the `textures` group:
 //!
-//! * the radiance map, equirectangular, [`RADIANCE_WIDTH`] × half that at level 0, one mip
+//! * the radiance map, octahedral (the upper hemisphere inside the diamond), [`RADIANCE_SIZE`]
+//!   square at level 0, one mip
 //!   level per roughness step ([`RADIANCE_LEVELS`]: level k is the sky through a GGX lobe of
 //!   roughness k / (levels − 1));
 //! * the irradiance (layer 0 of the tables) and the split sum's BRDF table (layer 1), both
@@ -29,8 +30,8 @@ pub const SHADER: PassShader = PassShader {
     groups: &[&ENVIRONMENT_IO],
 };
 
-/// Width of the radiance map's level 0 (its height is half).
-pub const RADIANCE_WIDTH: u32 = 128;
+/// Side of the radiance map's level 0.
+pub const RADIANCE_SIZE: u32 = 128;
 /// Mip levels of the radiance map, one per roughness step of 1 / (levels − 1).
 pub const RADIANCE_LEVELS: u32 = 6;
 /// Side of the irradiance map and of the BRDF table.
@@ -82,7 +83,7 @@ impl EnvironmentPass {
                 view_formats: &[],
             })
         };
-        let radiance = texture("environment radiance", RADIANCE_WIDTH, RADIANCE_WIDTH / 2, 1, RADIANCE_LEVELS);
+        let radiance = texture("environment radiance", RADIANCE_SIZE, RADIANCE_SIZE, 1, RADIANCE_LEVELS);
         let tables = texture("environment tables", TABLE_SIZE, TABLE_SIZE, 2, 1);
         let sky = |color: Vec3| (color * environment.intensity).extend(1.0);
         let params = |roughness: f32| EnvironmentParams {
@@ -150,7 +151,7 @@ impl EnvironmentPass {
         };
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("environment_sampler"),
-            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_u: wgpu::AddressMode::ClampToEdge,
             address_mode_v: wgpu::AddressMode::ClampToEdge,
             mag_filter: wgpu::FilterMode::Linear,
             min_filter: wgpu::FilterMode::Linear,
@@ -159,7 +160,7 @@ impl EnvironmentPass {
         });
         let texel_bytes = 8u64;
         let radiance_texels: u64 =
-            (0..RADIANCE_LEVELS).map(|l| u64::from((RADIANCE_WIDTH >> l) * ((RADIANCE_WIDTH / 2) >> l).max(1))).sum();
+            (0..RADIANCE_LEVELS).map(|l| u64::from((RADIANCE_SIZE >> l) * (RADIANCE_SIZE >> l))).sum();
         let bytes = (radiance_texels + 2 * u64::from(TABLE_SIZE * TABLE_SIZE)) * texel_bytes;
         EnvironmentMaps { radiance: view(&radiance), tables: view(&tables), sampler, bytes }
     }
