@@ -373,7 +373,7 @@ fn import(bytes: &[u8], dir: &Path, sandbox: &Sandbox, budget: &Budget) -> Reach
             for part in parts.iter().filter(|part| seen.insert((part.mesh, part.primitive))) {
                 assert!(part.world.is_finite(), "a part's world matrix is finite");
                 let planned = model.primitive_size(part.mesh, part.primitive);
-                if let Ok(primitive) = model.primitive(part.mesh, part.primitive) {
+                if let Ok(primitive) = model.primitive(part.mesh, part.primitive, Some(part.node)) {
                     let size = planned.expect("a primitive that imports has a size");
                     assert!(size.vertices >= primitive.vertices.len() as u64, "primitive_size under primitive");
                     assert_eq!(size.indices, primitive.indices.len() as u64, "primitive_size disagrees");

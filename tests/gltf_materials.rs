@@ -25,6 +25,9 @@ struct Quad {
     uv1: Option<[[f32; 2]; 4]>,
     colors: Option<[[f32; 4]; 4]>,
     tangents: Option<[[f32; 4]; 4]>,
+    /// One morph target moving every corner by this offset, with the mesh's and (optionally)
+    /// the node's weights.
+    morph: Option<([f32; 3], f32, Option<f32>)>,
 }
 
 /// The texture upright on the quad: u to the right, v down.
@@ -34,7 +37,7 @@ const MIRRORED: [[f32; 2]; 4] = [[1.0, 1.0], [0.0, 1.0], [0.0, 0.0], [1.0, 0.0]]
 
 impl Quad {
     fn upright() -> Quad {
-        Quad { normal: Vec3::Z, uv: UPRIGHT, uv1: None, colors: None, tangents: None }
+        Quad { normal: Vec3::Z, uv: UPRIGHT, uv1: None, colors: None, tangents: None, morph: None }
     }
 }
 
@@ -92,6 +95,12 @@ fn model(quad: &Quad, material: Value, images: &[Vec<u8>]) -> Vec<u8> {
     if let Some(tangents) = quad.tangents {
         push(tangents.concat(), "VEC4", "TANGENT", json!({}));
     }
+    if let Some((offset, _, _)) = quad.morph {
+        push(offset.repeat(4), "VEC3", "MORPH_POSITION", json!({ "min": offset, "max": offset }));
+    }
+    // The target's accessor, pushed as an attribute and moved to the target.
+    let targets: Vec<Value> =
+        attributes.remove("MORPH_POSITION").map(|accessor| json!({ "POSITION": accessor })).into_iter().collect();
     let index_offset = buffer.len();
     buffer.extend([0u16, 1, 2, 0, 2, 3].iter().flat_map(|i| i.to_le_bytes()));
     views.push(json!({ "buffer": 0, "byteOffset": index_offset, "byteLength": 12 }));
@@ -100,13 +109,24 @@ fn model(quad: &Quad, material: Value, images: &[Vec<u8>]) -> Vec<u8> {
     let images: Vec<Value> =
         images.iter().map(|png| json!({ "uri": format!("data:image/png;base64,{}", encode_base64(png)) })).collect();
     let textures: Vec<Value> = (0..images.len()).map(|i| json!({ "source": i, "sampler": 0 })).collect();
+    let mut primitive = json!({ "attributes": attributes, "indices": indices, "material": 0 });
+    let mut mesh = json!({});
+    let mut node = json!({ "mesh": 0 });
+    if let Some((_, mesh_weight, node_weight)) = quad.morph {
+        primitive["targets"] = Value::Array(targets);
+        mesh["weights"] = json!([mesh_weight]);
+        if let Some(weight) = node_weight {
+            node["weights"] = json!([weight]);
+        }
+    }
+    mesh["primitives"] = json!([primitive]);
     let document = json!({
         "asset": { "version": "2.0" },
         "extensionsUsed": ["KHR_texture_transform"],
         "scene": 0,
         "scenes": [{ "nodes": [0] }],
-        "nodes": [{ "mesh": 0 }],
-        "meshes": [{ "primitives": [{ "attributes": attributes, "indices": indices, "material": 0 }] }],
+        "nodes": [node],
+        "meshes": [mesh],
         "materials": [material],
         "images": images,
         "samplers": [{ "magFilter": 9728, "wrapS": 33071, "wrapT": 33071 }],
@@ -430,4 +450,24 @@ fn unlit_materials_show_their_base_colour() {
     for (x, y) in [(2, 2), (16, 16), (29, 29)] {
         assert_pixel(&image, x, y, expected, "KHR_materials_unlit");
     }
+}
+
+#[test]
+fn static_morph_weights_pose_the_mesh() {
+    // One target moving the quad (x from -1 to 1) right by 2: at the mesh's weight 0.5 it
+    // covers the right half of the view; a node weight of 0 overrides it, 1 moves it out.
+    let white = json!({ "pbrMetallicRoughness": { "baseColorFactor": [1.0, 1.0, 1.0, 1.0] } });
+    let posed = |name: &str, node: Option<f32>| {
+        let quad = Quad { morph: Some(([2.0, 0.0, 0.0], 0.5, node)), ..Quad::upright() };
+        halves(&render(name, &load(name, &model(&quad, white.clone(), &[])), true))
+    };
+    let background =
+        halves(&render("morph-none", &load("morph-none", &model(&Quad::upright(), white.clone(), &[])), true));
+    assert_eq!(background, [[255; 3]; 2], "the plain quad fills the view");
+    let [left, right] = posed("morph-mesh", None);
+    assert_eq!(right, [255; 3], "mesh weight 0.5: the right half is covered");
+    assert_ne!(left, [255; 3], "mesh weight 0.5: the left half is empty");
+    assert_eq!(posed("morph-node-0", Some(0.0)), [[255; 3]; 2], "node weight 0: as stored");
+    let [left, right] = posed("morph-node-1", Some(1.0));
+    assert!(left != [255; 3] && right != [255; 3], "node weight 1: moved out of view");
 }

@@ -33,8 +33,10 @@ impl GltfFile {
             vertices: Vec::with_capacity(size.vertices as usize),
             indices: Vec::with_capacity(size.indices as usize),
         };
+        let weights = self.morph_weights(index, None)?;
         for primitive in mesh.primitives() {
-            let part = self.read_primitive(&primitive, &primitive_label(index, names[index], primitive.index()))?;
+            let label = primitive_label(index, names[index], primitive.index());
+            let part = self.read_primitive(&primitive, &label, &weights)?;
             let base = data.vertices.len() as u32;
             data.vertices.extend(part.vertices);
             data.indices.extend(part.indices.iter().map(|i| i + base));
@@ -49,10 +51,12 @@ impl GltfFile {
     }
 
     /// One primitive of one mesh on its own, as a whole-model import needs it (each primitive
-    /// has its own material). `mesh` and `primitive` are indices the caller got from the file.
-    pub fn primitive(&self, mesh: usize, primitive: usize) -> Result<MeshData, ImportError> {
+    /// has its own material), posed at the morph weights of `node` (or of the mesh). `mesh`
+    /// and `primitive` are indices the caller got from the file.
+    pub fn primitive(&self, mesh: usize, primitive: usize, node: Option<usize>) -> Result<MeshData, ImportError> {
         let (found, what) = self.find_primitive(mesh, primitive)?;
-        let data = self.read_primitive(&found, &what)?;
+        let weights = self.morph_weights(mesh, node)?;
+        let data = self.read_primitive(&found, &what, &weights)?;
         if data.indices.is_empty() {
             return Err(ImportError::Corrupt { what, reason: "it has no triangles".into() });
         }
@@ -63,18 +67,56 @@ impl GltfFile {
     /// and attribute accessors, and the coordinate set its tangents are generated from. Two
     /// primitives with one key (of several meshes sharing accessors, as glTF exporters write
     /// one sphere under many materials) import the same geometry, so it is imported once.
-    pub fn primitive_identity(&self, mesh: usize, primitive: usize) -> Result<String, ImportError> {
+    pub fn primitive_identity(
+        &self,
+        mesh: usize,
+        primitive: usize,
+        node: Option<usize>,
+    ) -> Result<String, ImportError> {
         let (found, _) = self.find_primitive(mesh, primitive)?;
+        let weights: Vec<u32> = if found.morph_targets().len() > 0 {
+            self.morph_weights(mesh, node)?.iter().map(|w| w.to_bits()).collect()
+        } else {
+            Vec::new()
+        };
         let mut attributes: Vec<(String, usize)> =
             found.attributes().map(|(semantic, accessor)| (semantic.to_string(), accessor.index())).collect();
         attributes.sort();
+        let targets: Vec<Vec<(String, usize)>> = found
+            .morph_targets()
+            .map(|t| {
+                [("POSITION", t.positions()), ("NORMAL", t.normals()), ("TANGENT", t.tangents())]
+                    .into_iter()
+                    .filter_map(|(name, a)| Some((name.to_string(), a?.index())))
+                    .collect()
+            })
+            .collect();
         Ok(format!(
-            "{:?}|{:?}|{:?}|{:?}",
+            "{:?}|{:?}|{:?}|{:?}|{targets:?}|{weights:?}",
             found.mode(),
             found.indices().map(|a| a.index()),
             attributes,
             mikktspace_set(&found)
         ))
+    }
+
+    /// The static morph weights a primitive of `mesh` is posed at: `node`'s `weights` where
+    /// the node has them, else the mesh's, else none (every target at 0). Each must be finite.
+    fn morph_weights(&self, mesh: usize, node: Option<usize>) -> Result<Vec<f32>, ImportError> {
+        let node_weights = node.and_then(|n| self.document.nodes().nth(n)).and_then(|n| n.weights());
+        let mesh_weights = self.document.meshes().nth(mesh).and_then(|m| m.weights());
+        let weights = node_weights.or(mesh_weights).unwrap_or(&[]).to_vec();
+        if let Some(bad) = weights.iter().position(|w| !w.is_finite()) {
+            let owner = match (node_weights, node) {
+                (Some(_), Some(n)) => format!("nodes[{n}]"),
+                _ => format!("meshes[{mesh}]"),
+            };
+            return Err(ImportError::Corrupt {
+                what: format!("{owner} weights"),
+                reason: format!("weight {bad} is not finite"),
+            });
+        }
+        Ok(weights)
     }
 
     /// The vertex and index counts [`GltfFile::primitive`] would import, from the accessors.
@@ -96,7 +138,12 @@ impl GltfFile {
 
     /// One triangle primitive read and checked: indices in range, normals generated or
     /// repaired, every component finite. `what` names it in messages.
-    fn read_primitive(&self, primitive: &gltf::Primitive, what: &str) -> Result<MeshData, ImportError> {
+    fn read_primitive(
+        &self,
+        primitive: &gltf::Primitive,
+        what: &str,
+        weights: &[f32],
+    ) -> Result<MeshData, ImportError> {
         let what = what.to_string();
         let count = self.triangle_vertex_count(primitive, &what)?;
         let reader = primitive.reader(|buffer| self.buffers.get(buffer.index()).map(Vec::as_slice));
@@ -122,6 +169,27 @@ impl GltfFile {
             let normals = self.read_floats(normals, 3).ok_or_else(|| read_failed("NORMAL"))?;
             for (vertex, normal) in vertices.iter_mut().zip(normals.chunks_exact(3)) {
                 vertex.normal = [normal[0], normal[1], normal[2]];
+            }
+        }
+        // Static morph weights: each target's position and normal offsets, weighted, added
+        // (a weight past the targets, or a target past the weights, counts as 0).
+        for (target_index, (target, &weight)) in primitive.morph_targets().zip(weights).enumerate() {
+            if weight == 0.0 {
+                continue;
+            }
+            for (name, accessor, is_normal) in
+                [("POSITION", target.positions(), false), ("NORMAL", target.normals(), true)]
+            {
+                let Some(accessor) = accessor else { continue };
+                let label = format!("{what} morph target {target_index} {name}");
+                self.check_vertex_attribute(&accessor, &label, count, &[(Dimensions::Vec3, NORMAL_TYPES)])?;
+                let offsets = self.read_floats(accessor, 3).ok_or_else(|| read_failed(&label))?;
+                for (vertex, d) in vertices.iter_mut().zip(offsets.chunks_exact(3)) {
+                    let value = if is_normal { &mut vertex.normal } else { &mut vertex.position };
+                    for (v, offset) in value.iter_mut().zip(d) {
+                        *v += weight * offset;
+                    }
+                }
             }
         }
         for set in 0..2 {

@@ -24,7 +24,6 @@ impl GltfFile {
         let found = [
             (document.skins().len() > 0, "skins (drawn in the bind pose)"),
             (document.animations().len() > 0, "animations (drawn at rest)"),
-            (primitives.iter().any(|p| p.morph_targets().len() > 0), "morph targets (drawn without them)"),
             (primitives.iter().any(|p| !has_triangles(p)), "points and lines (left out)"),
             (
                 any_material(&|m| m.alpha_mode() == AlphaMode::Blend),

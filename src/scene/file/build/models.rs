@@ -112,7 +112,7 @@ fn mesh_key(file: &Rc<GltfFile>, part: &ModelPart, bake: Option<DMat3>) -> MeshK
     // What the primitive reads, so that meshes sharing accessors share one import; a primitive
     // that cannot be found keeps its own key (and fails where it is read).
     let identity = file
-        .primitive_identity(part.mesh, part.primitive)
+        .primitive_identity(part.mesh, part.primitive, Some(part.node))
         .unwrap_or_else(|_| format!("#{} primitive {}", part.mesh, part.primitive));
     (Rc::as_ptr(file) as usize, identity, bits)
 }
@@ -276,7 +276,8 @@ impl Builder<'_> {
         if let Some(&id) = self.gltf_mesh_ids.get(&key) {
             return Ok(id);
         }
-        let mut data = file.primitive(part.mesh, part.primitive).map_err(|e| self.model_error(at, path, e))?;
+        let mut data =
+            file.primitive(part.mesh, part.primitive, Some(part.node)).map_err(|e| self.model_error(at, path, e))?;
         let mut label = format!("{model}/{}/{}", mesh_label(file, part.mesh), part.primitive);
         if let Some(linear) = bake_matrix {
             bake(&mut data, linear);
