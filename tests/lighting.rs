@@ -375,3 +375,30 @@ transforms = [
         }
     }
 }
+
+/// A scene change with another sky prefilters it again: the frame after `set_scene` equals a
+/// new renderer's, and differs from the old sky's.
+#[test]
+fn a_new_scene_brings_its_own_sky() {
+    let ctx = common::context();
+    let body = |sky: &str| {
+        format!(
+            "[environment]\n{sky}\n\n[[mesh]]\nname = \"ball\"\nprocedural = \"sphere\"\n\n[[material]]\n\
+             name = \"steel\"\nbase_color = [0.9, 0.9, 0.9, 1.0]\nmetallic = 1.0\nroughness = 0.3\n\n\
+             [[objects]]\ntransforms = [{{ mesh = \"ball\", material = \"steel\", position = [0.0, 0.0, 0.0] }}]\n"
+        )
+    };
+    let blue = scene_of(&body("zenith = [0.1, 0.2, 0.9]\nhorizon = [0.1, 0.2, 0.9]\nground = [0.1, 0.2, 0.9]"));
+    let red = scene_of(&body("zenith = [0.9, 0.2, 0.1]\nhorizon = [0.9, 0.2, 0.1]\nground = [0.9, 0.2, 0.1]"));
+    let frame = |renderer: &mut multidraw::Renderer, scene: &Scene| {
+        common::render_image(&ctx, renderer, &FrameInput::new(scene.camera, DrawMode::Gpu), SIZE.0, SIZE.1)
+    };
+    let mut renderer = common::renderer(&ctx, &blue);
+    let under_blue = frame(&mut renderer, &blue);
+    renderer.set_scene(&ctx, &red).expect("the red scene uploads");
+    let switched = frame(&mut renderer, &red);
+    let fresh = frame(&mut common::renderer(&ctx, &red), &red);
+    common::assert_same_pixels("sky-switch", "set_scene against a new renderer", &fresh, &switched);
+    let changed = common::pixels_beyond(&under_blue, &switched, 8);
+    assert!(changed > 300, "the red sky is reflected, not the blue one: {changed} pixels changed");
+}

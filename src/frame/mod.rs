@@ -22,6 +22,7 @@ use crate::gpu::commands::{FrameCommands, FrameEncoder};
 use crate::gpu::target::FrameTarget;
 use crate::gpu::timer::{GpuPassTimes, GpuTimer};
 use crate::gpu::GpuContext;
+use crate::gpu_scene::textures::EnvironmentMaps;
 use crate::gpu_scene::types::GpuObject;
 use crate::gpu_scene::{check_scene, prepare, Layouts, PreparedScene, SceneBuffers, UploadError};
 use crate::passes::build::BuildPass;
@@ -229,6 +230,8 @@ pub struct Renderer {
     shadow: ShadowPass,
     /// Prefilters each scene's sky into the maps of its image-based light, at upload.
     environment: EnvironmentPass,
+    /// The maps prefiltered from `scene_environment`'s sky, bound with the scene's textures.
+    environment_maps: EnvironmentMaps,
     /// The scene's sky, exposure and tone mapping.
     scene_environment: Environment,
     /// The scene's sun: its light, and the direction its shadows fall.
@@ -324,13 +327,13 @@ impl Renderer {
             let uploaded = EnvironmentPass::new(&ctx.pipelines, &layouts).map(|environment| {
                 let maps = environment.prefilter(&ctx.device, &ctx.queue, &layouts, &scene.environment);
                 let buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &layouts, scene, &prepared, &maps);
-                (environment, buffers)
+                (environment, maps, buffers)
             });
             let upload_ms = upload_start.elapsed().as_secs_f64() * 1e3;
             let (passes, pipelines_ms) = compile.join().expect("pipeline compilation thread panicked");
             (passes, prepared, uploaded, pipelines_ms, upload_ms)
         });
-        let (environment, buffers) = buffers?;
+        let (environment, environment_maps, buffers) = buffers?;
         let (cull, build, main, pyramid, scatter) = (passes.0?, passes.1?, passes.2?, passes.3?, passes.4?);
         let raster = passes.5?.filter(|_| buffers.soft_buffers);
         let shadow = passes.6?;
@@ -348,6 +351,7 @@ impl Renderer {
             scatter,
             shadow,
             environment,
+            environment_maps,
             scene_environment: scene.environment,
             sun: scene.sun,
             scene_bounds: SceneBounds::of_objects(&prepared.objects),
@@ -401,9 +405,14 @@ impl Renderer {
         prepared: PreparedScene,
     ) -> Result<(), UploadError> {
         check_scene(scene, &ctx.limits)?;
-        let maps = self.environment.prefilter(&ctx.device, &ctx.queue, &self.layouts, &scene.environment);
-        self.buffers = SceneBuffers::upload(&ctx.device, &ctx.queue, &self.layouts, scene, &prepared, &maps);
-        self.scene_environment = scene.environment;
+        // The sky is prefiltered again only when it changed (a live scene re-uploads often).
+        if scene.environment != self.scene_environment {
+            self.environment_maps =
+                self.environment.prefilter(&ctx.device, &ctx.queue, &self.layouts, &scene.environment);
+            self.scene_environment = scene.environment;
+        }
+        self.buffers =
+            SceneBuffers::upload(&ctx.device, &ctx.queue, &self.layouts, scene, &prepared, &self.environment_maps);
         self.updates.rebind(&ctx.device, &self.layouts, &self.buffers);
         if !self.buffers.soft_buffers {
             self.raster = None;

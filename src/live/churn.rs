@@ -44,7 +44,15 @@ impl ChurnScene {
             .materials
             .iter()
             .map(|m| {
-                live.add_material(crate::scene::Material { base_color_layer: None, normal_layer: None, ..m.clone() })
+                // A live scene has no texture layers: its materials keep their factors only.
+                live.add_material(crate::scene::Material {
+                    base_color_layer: None,
+                    normal_layer: None,
+                    metallic_roughness_layer: None,
+                    occlusion_layer: None,
+                    emissive_layer: None,
+                    ..m.clone()
+                })
             })
             .collect();
         let mut objects = Vec::with_capacity(scene.objects.len());
