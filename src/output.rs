@@ -145,6 +145,22 @@ impl Drop for Temporary {
     }
 }
 
+/// Whether `a` and `b` name one file (the same path once symbolic links and the directory are
+/// resolved, whether or not the file exists yet): two outputs of one command, or an output and
+/// an input, that would overwrite each other.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    let absolute = |path: &Path| {
+        let path = resolve_links(path);
+        let directory = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let directory = std::fs::canonicalize(directory).unwrap_or_else(|_| directory.to_path_buf());
+        path.file_name().map(|name| directory.join(name))
+    };
+    match (absolute(a), absolute(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Checks, before the work, that `path` can be written as `format` (see the module docs).
 pub fn check(path: &Path, format: Format) -> Result<(), OutputError> {
     if let Plan::Replace { directory, file_name, .. } = plan(path, format)? {

@@ -164,6 +164,38 @@ fn a_directory_or_a_missing_directory_is_refused_before_rendering() {
     assert!(names(&dir.join("out")).is_empty());
 }
 
+/// Outputs that would overwrite each other or their input, and a pyramid level the frame
+/// does not have, are refused before any work, leaving no file (issue 27, class 3).
+#[test]
+fn colliding_outputs_and_missing_levels_are_refused_up_front() {
+    let dir = scratch("collide");
+    std::fs::create_dir(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("model.gltf"), b"{}").unwrap();
+    for (args, expected) in [
+        (
+            vec!["render", "--out", "f.png", "--pyramid-level", "0", "--pyramid-out", "f.png"],
+            vec!["--pyramid-out f.png is the file --out writes"],
+        ),
+        (
+            vec!["render", "--out", "f.png", "--pyramid-level", "0", "--pyramid-out", "sub/../f.png"],
+            vec!["is the file --out writes"],
+        ),
+        (
+            vec!["render", "--size", "64x64", "--out", "f.png", "--pyramid-level", "99", "--pyramid-out", "p.png"],
+            vec!["--pyramid-level 99", "levels 0 to 6"],
+        ),
+        (vec!["import", "model.gltf", "--out", "model.gltf"], vec!["is the model itself"]),
+        (vec!["import", "model.gltf", "--out", "./sub/../model.gltf"], vec!["is the model itself"]),
+    ] {
+        let run = multidraw(&dir, &args);
+        assert_refused(&run, &args, &expected);
+        assert!(run.elapsed < Duration::from_secs(2), "{args:?} took {:?}: refused after the work?", run.elapsed);
+        assert!(!run.stderr.contains("loading scene"), "{args:?} loaded the scene first:\n{}", run.stderr);
+    }
+    assert_eq!(names(&dir), ["model.gltf", "sub"], "nothing may be written");
+    assert_eq!(std::fs::read(dir.join("model.gltf")).unwrap(), b"{}", "the model is untouched");
+}
+
 #[cfg(unix)]
 #[test]
 fn a_full_device_says_so_and_stays_a_device() {

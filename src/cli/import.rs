@@ -35,6 +35,13 @@ pub fn run(args: &ImportArgs) -> Result<()> {
         anyhow::bail!("{} is not a glTF model: name a .gltf or .glb file", args.model.display());
     }
     if let Some(out) = &args.out {
+        if output::same_file(out, &args.model) {
+            anyhow::bail!(
+                "--out {} is the model itself: name a new .toml for the scene, e.g. --out {}",
+                out.display(),
+                args.model.with_extension("toml").display()
+            );
+        }
         output::check(out, Format::Any)?;
     }
     // Loading the model checks it, and measures it for the grid's spacing.

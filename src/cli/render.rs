@@ -66,7 +66,25 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     // Before the device and the scene: a bad path costs nothing to find.
     output::check(&args.out, Format::Png)?;
     if let Some(path) = &args.pyramid_out {
+        if output::same_file(path, &args.out) {
+            anyhow::bail!(
+                "--pyramid-out {} is the file --out writes: name another file for the pyramid",
+                path.display()
+            );
+        }
         output::check(path, Format::Png)?;
+    }
+    if let Some(level) = args.pyramid_level {
+        // The first view's pyramid, which is the one written: its size is the view's.
+        let width = args.size.width / args.views.views.max(1);
+        let levels = multidraw::passes::pyramid::level_sizes(width, args.size.height).len() as u32;
+        if level >= levels {
+            anyhow::bail!(
+                "--pyramid-level {level}: the pyramid of a {width}x{} view has levels 0 to {}",
+                args.size.height,
+                levels - 1
+            );
+        }
     }
     // Where the time goes, printed last: a render of a large scene spends seconds before and
     // after its frame, and the frame's own timings are a small part.
@@ -130,15 +148,7 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     output::write_png(&args.out, &image)?;
     times.lap("write");
     if let (Some(level), Some(path)) = (args.pyramid_level, &args.pyramid_out) {
-        let levels = renderer.pyramid(0).level_count();
-        if level >= levels {
-            anyhow::bail!(
-                "--pyramid-level {level}: the pyramid of a {}x{} frame has levels 0 to {}",
-                args.size.width,
-                args.size.height,
-                levels - 1
-            );
-        }
+        // The level was checked against the view's size before any work.
         let (width, height, gray) = renderer.pyramid(0).level_image(&ctx.device, &ctx.queue, level);
         let image = image::GrayImage::from_raw(width, height, gray).expect("one byte per texel");
         output::write_png(path, &image)?;
