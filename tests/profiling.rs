@@ -288,9 +288,7 @@ fn viewer_capture_places_late_readbacks_and_keeps_frames_their_own_length() {
 
 #[test]
 fn puffin_http_streams_frames_while_bench_runs() {
-    // A free port, found by binding to port 0.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let address = format!("127.0.0.1:{port}");
+    // Port 0: the program takes a free port and prints which.
     let mut child = Command::new(env!("CARGO_BIN_EXE_multidraw"))
         .args([
             "bench",
@@ -305,7 +303,7 @@ fn puffin_http_streams_frames_while_bench_runs() {
             "--size",
             "64x64",
             "--puffin-http",
-            &address,
+            "127.0.0.1:0",
         ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -321,7 +319,14 @@ fn puffin_http_streams_frames_while_bench_runs() {
             panic!("bench exited without serving puffin frames ({:?}):\n{stderr}", child.wait());
         }
     }
-    assert!(line.contains(&address), "{line}");
+    let address = line
+        .split("serving puffin frames on ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the address served")
+        .to_string();
+    let port: u16 = address.rsplit(':').next().and_then(|p| p.parse().ok()).expect("a port in the address");
+    assert!(address.starts_with("127.0.0.1:") && port != 0, "the port it got, not 0: {line}");
     let mut stream = std::net::TcpStream::connect(&address).expect("connect to --puffin-http");
     stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     let mut received = 0;

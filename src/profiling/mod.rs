@@ -196,8 +196,14 @@ impl Capture {
 /// (Feature `puffin-http`.)
 #[cfg(feature = "puffin-http")]
 pub fn serve(address: &str) -> anyhow::Result<puffin_http::Server> {
-    let server = puffin_http::Server::new(address)
-        .map_err(|error| anyhow::anyhow!("cannot serve puffin frames on {address}: {error:#}"))?;
+    let cannot = |error: &dyn std::fmt::Display| anyhow::anyhow!("cannot serve puffin frames on {address}: {error:#}");
+    // Port 0 asks the system for a free port; the server does not say which it got, so the
+    // port is found first (bound, read, released) and the server bound to it, and the address
+    // printed is one a viewer can connect to.
+    let bound = std::net::TcpListener::bind(address).map_err(|e| cannot(&e))?;
+    let address = bound.local_addr().map_err(|e| cannot(&e))?.to_string();
+    drop(bound);
+    let server = puffin_http::Server::new(&address).map_err(|e| cannot(&e))?;
     puffin::set_scopes_on(true);
     println!("serving puffin frames on {address} (watch live: puffin_viewer --url {address})");
     Ok(server)
