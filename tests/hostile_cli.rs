@@ -196,6 +196,28 @@ fn colliding_outputs_and_missing_levels_are_refused_up_front() {
     assert_eq!(std::fs::read(dir.join("model.gltf")).unwrap(), b"{}", "the model is untouched");
 }
 
+/// Negative and out-of-range pixel thresholds reach the flag's own check, which says what is
+/// wanted (not the parser's "unexpected argument '-1'"), before any work (issue 27, class 8).
+#[test]
+fn pixel_flags_say_what_they_want() {
+    let dir = scratch("pixels");
+    for (flag, value, expected) in [
+        ("--lod-error", "-1", "expected a positive number of pixels"),
+        ("--lod-error", "0", "expected a positive number of pixels"),
+        ("--lod-error", "1e308", "beyond 32-bit floats"),
+        ("--min-pixels", "-0.5", "0 or more"),
+        ("--min-pixels", "1e39", "beyond 32-bit floats"),
+    ] {
+        let args = ["render", "--out", "x.png", flag, value];
+        let run = multidraw(&dir, &args);
+        let quoted = format!("'{value}'");
+        let error = assert_refused(&run, &args, &[expected, &quoted]);
+        assert!(!error.contains("unexpected argument"), "{args:?}: {error}");
+        assert!(run.elapsed < Duration::from_secs(2), "{args:?} took {:?}", run.elapsed);
+    }
+    assert!(names(&dir).is_empty(), "files left behind: {:?}", names(&dir));
+}
+
 #[cfg(unix)]
 #[test]
 fn a_full_device_says_so_and_stays_a_device() {

@@ -18,10 +18,12 @@ pub struct DetailArgs {
     #[arg(long, value_enum, default_value_t = Switch::On)]
     lod: Switch,
     /// Largest error of a picked level, projected to the screen, in pixels.
-    #[arg(long, value_name = "PX", default_value_t = DEFAULT_LOD_ERROR_PX, value_parser = positive_pixels)]
+    #[arg(long, value_name = "PX", default_value_t = DEFAULT_LOD_ERROR_PX, value_parser = positive_pixels,
+          allow_negative_numbers = true)]
     lod_error: f32,
     /// Cull objects whose bounding sphere projects narrower than this many pixels; 0 culls none.
-    #[arg(long, value_name = "PX", default_value_t = DEFAULT_MIN_PIXELS, value_parser = pixels)]
+    #[arg(long, value_name = "PX", default_value_t = DEFAULT_MIN_PIXELS, value_parser = pixels,
+          allow_negative_numbers = true)]
     min_pixels: f32,
     /// Two-phase occlusion culling against a depth pyramid, in the GPU-culled modes.
     #[arg(long, value_enum, default_value_t = Switch::On)]
@@ -46,17 +48,22 @@ impl DetailArgs {
 
 /// A finite, non-negative number of pixels.
 fn pixels(text: &str) -> Result<f32, String> {
-    text.trim()
-        .parse::<f32>()
-        .ok()
-        .filter(|v| v.is_finite() && *v >= 0.0)
-        .ok_or_else(|| format!("expected a number of pixels, 0 or more, e.g. 1 or 0.5; got \"{text}\""))
+    let value =
+        text.trim().parse::<f64>().map_err(|_| "expected a number of pixels, 0 or more, e.g. 1 or 0.5".to_string())?;
+    if value.is_nan() || value < 0.0 {
+        return Err("expected a number of pixels, 0 or more, e.g. 1 or 0.5".to_string());
+    }
+    if value > f64::from(f32::MAX) {
+        return Err("beyond 32-bit floats: a frame is at most 16384 pixels wide".into());
+    }
+    Ok(value as f32)
 }
 
 /// A finite, positive number of pixels.
 fn positive_pixels(text: &str) -> Result<f32, String> {
-    pixels(text)
-        .ok()
-        .filter(|&v| v > 0.0)
-        .ok_or_else(|| format!("expected a positive number of pixels, e.g. 1 or 0.5; got \"{text}\""))
+    match pixels(text) {
+        Ok(v) if v > 0.0 => Ok(v),
+        Err(message) if message.contains("beyond") => Err(message),
+        _ => Err("expected a positive number of pixels, e.g. 1 or 0.5".into()),
+    }
 }

@@ -84,6 +84,15 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         "tib" => 1 << 40,
         _ => return Err(bad()),
     };
+    // A whole number is taken exactly (u64::MAX included: no limit worth the name).
+    if let Ok(whole) = number.parse::<u128>() {
+        let bytes = whole.saturating_mul(u128::from(scale));
+        return match u64::try_from(bytes) {
+            Ok(0) => Err(bad()),
+            Ok(bytes) => Ok(bytes),
+            Err(_) => Err(format!("invalid size \"{text}\": more than 2^64 bytes")),
+        };
+    }
     let value: f64 = number.parse().map_err(|_| bad())?;
     let bytes = value * scale as f64;
     if !(bytes.is_finite() && bytes >= 1.0 && bytes < u64::MAX as f64) {
@@ -104,6 +113,9 @@ mod tests {
         assert_eq!(parse_bytes("1.5GB"), Ok(1_500_000_000));
         assert_eq!(parse_bytes("2GiB"), Ok(2 << 30));
         assert_eq!(parse_bytes("64k"), Ok(64_000));
+        assert_eq!(parse_bytes("18446744073709551615"), Ok(u64::MAX));
+        assert!(parse_bytes("18446744073709551616").unwrap_err().contains("more than 2^64"));
+        assert!(parse_bytes("20000000000TB").unwrap_err().contains("more than 2^64"));
         for bad in ["", "GB", "-1GB", "1XB", "0", "1e400", "nan"] {
             assert!(parse_bytes(bad).is_err(), "{bad}");
         }
