@@ -16,8 +16,6 @@
 // Bindings: group `environment io`, declared from its table in src/gpu_scene/layout.rs ahead
 // of this file.
 
-const PI: f32 = 3.14159265358979;
-
 /// The sky's radiance in direction `d` (unit).
 fn sky(d: vec3<f32>) -> vec3<f32> {
     if d.y >= 0.0 {
@@ -111,15 +109,6 @@ fn irradiance(@builtin(global_invocation_id) id: vec3<u32>) {
     textureStore(level, id.xy, vec4<f32>(sum / f32(params.samples), 1.0));
 }
 
-/// Smith's height-correlated visibility, as `visibility_smith` in lighting.wgsl.
-fn visibility(n_l: f32, n_v: f32, alpha: f32) -> f32 {
-    let a2 = alpha * alpha;
-    let view = n_l * sqrt(n_v * n_v * (1.0 - a2) + a2);
-    let light = n_v * sqrt(n_l * n_l * (1.0 - a2) + a2);
-    let sum = view + light;
-    return select(0.0, 0.5 / sum, sum > 0.0);
-}
-
 @compute @workgroup_size(8, 8)
 fn brdf_table(@builtin(global_invocation_id) id: vec3<u32>) {
     if !in_level(id.xy) {
@@ -142,7 +131,7 @@ fn brdf_table(@builtin(global_invocation_id) id: vec3<u32>) {
         let n_h = h.z;
         if n_l > 0.0 && n_h > 0.0 && v_h > 0.0 {
             // f·(n·l)/pdf for a half vector of pdf D·(n·h)/(4 v·h): V·4·(n·l)(v·h)/(n·h).
-            let weight = visibility(n_l, n_v, alpha) * 4.0 * n_l * v_h / n_h;
+            let weight = visibility_smith(n_l, n_v, alpha) * 4.0 * n_l * v_h / n_h;
             let fresnel = pow(1.0 - v_h, 5.0);
             scale += (1.0 - fresnel) * weight;
             bias += fresnel * weight;

@@ -3,11 +3,11 @@
 //! of a metal and a dielectric by `metallic`) lit by the sun (with its shadow) and by the
 //! environment's image-based light (prefiltered once by `shaders/environment.wgsl`: radiance
 //! by roughness, irradiance, and the split-sum table, read here with multiple-scattering
-//! compensation), then emission, exposure and the tone mapper. Composed after `surface.wgsl`
+//! compensation), then emission, exposure and the tone mapper. Its GGX, Smith and Schlick
+//! terms are `shaders/shared/brdf.wgsl`'s, which the prefilter shares. Composed after `surface.wgsl`
 //! into every shader that shades: the draw shader's fragments and the compute rasteriser's
 //! shade dispatch call the same `lit_or_albedo`, so the two agree.
 
-const PI: f32 = 3.14159265358979;
 /// The smallest perceptual roughness the sun's highlight is computed at: at 0 a directional
 /// light's GGX lobe is a point of infinite height.
 const MIN_SUN_ROUGHNESS: f32 = 0.045;
@@ -29,27 +29,6 @@ struct Surface {
     emissive: vec3<f32>,
     /// `KHR_materials_unlit`: the base colour as given, no light.
     unlit: bool,
-}
-
-/// The GGX (Trowbridge-Reitz) normal distribution D(h) for `n_h` = n·h and α = `alpha`.
-fn distribution_ggx(n_h: f32, alpha: f32) -> f32 {
-    let a2 = alpha * alpha;
-    let d = n_h * n_h * (a2 - 1.0) + 1.0;
-    return a2 / (PI * d * d);
-}
-
-/// Smith's height-correlated visibility V = G / (4 n·l n·v).
-fn visibility_smith(n_l: f32, n_v: f32, alpha: f32) -> f32 {
-    let a2 = alpha * alpha;
-    let view = n_l * sqrt(n_v * n_v * (1.0 - a2) + a2);
-    let light = n_v * sqrt(n_l * n_l * (1.0 - a2) + a2);
-    let sum = view + light;
-    return select(0.0, 0.5 / sum, sum > 0.0);
-}
-
-/// Schlick's Fresnel term for reflectance `f0` at normal incidence and `v_h` = v·h.
-fn fresnel_schlick(f0: vec3<f32>, v_h: f32) -> vec3<f32> {
-    return f0 + (vec3<f32>(1.0) - f0) * pow(1.0 - v_h, 5.0);
 }
 
 /// The BRDF f(l, v) of glTF's metallic-roughness material (Appendix B), for unit normal `n`,

@@ -2,7 +2,8 @@
 //!
 //! Every pass's source is: constants generated from `crate::tunables`, the declarations of
 //! the bind groups the pass uses, generated from their tables in `gpu_scene::layout`, then
-//! `shaders/shared/types.wgsl`, `shaders/shared/math.wgsl` (only for passes that use the
+//! `shaders/shared/types.wgsl`, `shaders/shared/brdf.wgsl` (pure functions),
+//! `shaders/shared/math.wgsl` (only for passes that use the
 //! frame group, which it reads), `shaders/shared/surface.wgsl` and
 //! `shaders/shared/lighting.wgsl` (only for passes that use the textures group, which they
 //! sample), then the pass's own file. WGSL
@@ -14,6 +15,7 @@ use crate::pipelines::{shader_spec, ShaderSpec};
 use crate::tunables;
 
 const TYPES: &str = include_str!("../../shaders/shared/types.wgsl");
+const BRDF: &str = include_str!("../../shaders/shared/brdf.wgsl");
 const MATH: &str = include_str!("../../shaders/shared/math.wgsl");
 const SURFACE: &str = include_str!("../../shaders/shared/surface.wgsl");
 const LIGHTING: &str = include_str!("../../shaders/shared/lighting.wgsl");
@@ -38,8 +40,9 @@ impl PassShader {
         for group in self.groups {
             source.push_str(&group.wgsl());
         }
-        source.reserve(TYPES.len() + MATH.len() + SURFACE.len() + LIGHTING.len() + self.body.len());
+        source.reserve(TYPES.len() + BRDF.len() + MATH.len() + SURFACE.len() + LIGHTING.len() + self.body.len());
         source.push_str(TYPES);
+        source.push_str(BRDF);
         // math.wgsl reads `frame`, which the generated frame group declares (WGSL resolves
         // module-scope names in any order); a pass without that group, such as the pyramid,
         // uses none of its functions and could not compile them. Likewise surface.wgsl and the
