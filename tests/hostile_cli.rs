@@ -293,6 +293,12 @@ fn puffin_summary_of_a_bad_file_names_it() {
         assert_refused(&run, &args, &[&format!("{file} is not a readable .puffin capture"), cause]);
         assert!(run.stdout.is_empty(), "{args:?}: a table header before the error:\n{}", run.stdout);
     }
+    // A valid capture of no frame: said so, not an empty table and success (issue 27, class 5).
+    std::fs::write(dir.join("empty.puffin"), b"PUF0").unwrap();
+    let args = ["puffin-summary", "empty.puffin"];
+    let run = multidraw(&dir, &args);
+    assert_refused(&run, &args, &["empty.puffin holds no frames to summarize"]);
+    assert!(run.stdout.is_empty(), "{args:?}: output before the error:\n{}", run.stdout);
 }
 
 /// Writes a scene file whose mesh is named `name` (TOML basic-string escapes allowed) and whose

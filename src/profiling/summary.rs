@@ -69,7 +69,15 @@ impl Group {
 
 /// The summary of `path`, groups in the order of their first frame. Every error names the file.
 pub fn summarize(path: &std::path::Path) -> anyhow::Result<Vec<Group>> {
-    summarize_capture(path).with_context(|| format!("{} is not a readable .puffin capture", path.display()))
+    let groups =
+        summarize_capture(path).with_context(|| format!("{} is not a readable .puffin capture", path.display()))?;
+    if groups.is_empty() {
+        anyhow::bail!(
+            "{} holds no frames to summarize: capture some with `bench --puffin FILE` or `view --puffin FILE`",
+            path.display()
+        );
+    }
+    Ok(groups)
 }
 
 /// What went wrong reading a capture, in words: puffin says "failed to fill whole buffer" for a
