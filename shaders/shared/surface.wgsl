@@ -71,9 +71,7 @@ fn base_color_texel(m: u32, at: SurfaceUv) -> vec4<f32> {
         return vec4<f32>(1.0);
     }
     // The base-colour texture reads the main set by construction.
-    let coordinates = texture_coordinates(texture, at, at.uv);
-    let uv = wrapped_uv(texture.size_class, texture.wrap, coordinates);
-    return sample_base_color_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy);
+    return material_texel(texture, at, at.uv, true);
 }
 
 /// Unit normal `n` turned by material `m`'s normal map, which it must have, where `tangent`
@@ -88,10 +86,7 @@ fn mapped_normal(m: u32, n: vec3<f32>, tangent: vec4<f32>, at: SurfaceUv, other:
     let texture = materials[m].normal_texture;
     let t = normalize(along);
     let b = cross(n, t) * select(1.0, -1.0, tangent.w < 0.0);
-    let coordinates = texture_coordinates(texture, at, other);
-    let uv = wrapped_uv(texture.size_class, texture.wrap, coordinates);
-    let texel = sample_normal_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy).xyz;
-    let mapped = texel * 2.0 - 1.0;
+    let mapped = material_texel(texture, at, other, false).xyz * 2.0 - 1.0;
     let scaled = vec3<f32>(mapped.xy * texture.scale, mapped.z);
     let turned = t * scaled.x + b * scaled.y + n * scaled.z;
     return select(n, normalize(turned), dot(turned, turned) > 1e-12);

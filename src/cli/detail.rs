@@ -46,24 +46,28 @@ impl DetailArgs {
     }
 }
 
-/// A finite, non-negative number of pixels.
-fn pixels(text: &str) -> Result<f32, String> {
-    let value =
-        text.trim().parse::<f64>().map_err(|_| "expected a number of pixels, 0 or more, e.g. 1 or 0.5".to_string())?;
-    if value.is_nan() || value < 0.0 {
-        return Err("expected a number of pixels, 0 or more, e.g. 1 or 0.5".to_string());
-    }
+/// The number of pixels `text` gives, `None` where it is no number; refused outright only when
+/// it is beyond 32-bit floats (the two flags' checks below say what else they want).
+fn pixel_number(text: &str) -> Result<Option<f32>, String> {
+    let Some(value) = text.trim().parse::<f64>().ok().filter(|v| !v.is_nan()) else { return Ok(None) };
     if value > f64::from(f32::MAX) {
         return Err("beyond 32-bit floats: a frame is at most 16384 pixels wide".into());
     }
-    Ok(value as f32)
+    Ok(Some(value as f32))
+}
+
+/// A finite, non-negative number of pixels.
+fn pixels(text: &str) -> Result<f32, String> {
+    match pixel_number(text)? {
+        Some(v) if v >= 0.0 => Ok(v),
+        _ => Err("expected a number of pixels, 0 or more, e.g. 1 or 0.5".into()),
+    }
 }
 
 /// A finite, positive number of pixels.
 fn positive_pixels(text: &str) -> Result<f32, String> {
-    match pixels(text) {
-        Ok(v) if v > 0.0 => Ok(v),
-        Err(message) if message.contains("beyond") => Err(message),
+    match pixel_number(text)? {
+        Some(v) if v > 0.0 => Ok(v),
         _ => Err("expected a positive number of pixels, e.g. 1 or 0.5".into()),
     }
 }

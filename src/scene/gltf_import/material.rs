@@ -97,15 +97,16 @@ impl GltfFile {
                     reason: "emissiveStrength must be a non-negative number".into(),
                 })?,
         };
-        let info = |info: Option<gltf::texture::Info>, role: &str| -> Result<Option<GltfTexture>, ImportError> {
-            info.map(|info| {
-                Ok(GltfTexture {
-                    image: info.texture().source().index(),
-                    sampling: sampling(&info.texture().sampler()),
-                    uv: uv_transform(info.tex_coord(), info.extension_value(TEXTURE_TRANSFORM), &what, role)?,
-                })
+        // A texture reference (an Info, or the occlusion texture's own type) as the scene takes it.
+        let texture = |texture: gltf::Texture, tex_coord: u32, extension: Option<&serde_json::Value>, role: &str| {
+            Ok::<_, ImportError>(GltfTexture {
+                image: texture.source().index(),
+                sampling: sampling(&texture.sampler()),
+                uv: uv_transform(tex_coord, extension, &what, role)?,
             })
-            .transpose()
+        };
+        let info = |info: Option<gltf::texture::Info>, role: &str| {
+            info.map(|i| texture(i.texture(), i.tex_coord(), i.extension_value(TEXTURE_TRANSFORM), role)).transpose()
         };
         let metallic_roughness_texture = info(pbr.metallic_roughness_texture(), "metallicRoughnessTexture")?;
         let emissive_texture = info(material.emissive_texture(), "emissiveTexture")?;
@@ -118,13 +119,7 @@ impl GltfFile {
             });
         }
         let occlusion_texture = occlusion
-            .map(|o| -> Result<GltfTexture, ImportError> {
-                Ok(GltfTexture {
-                    image: o.texture().source().index(),
-                    sampling: sampling(&o.texture().sampler()),
-                    uv: uv_transform(o.tex_coord(), o.extension_value(TEXTURE_TRANSFORM), &what, "occlusionTexture")?,
-                })
-            })
+            .map(|o| texture(o.texture(), o.tex_coord(), o.extension_value(TEXTURE_TRANSFORM), "occlusionTexture"))
             .transpose()?;
         Ok(GltfMaterial {
             metallic_roughness_texture,

@@ -259,26 +259,15 @@ impl Builder<'_> {
     /// modes.
     fn imported_texture(&mut self, file: &GltfFile, material: &GltfMaterial) -> Result<Option<Texture>, ImportError> {
         let Some(image) = material.base_color_image else { return Ok(None) };
-        let budget = self.options.budget;
-        let sampling = material.base_color_sampling;
-        let texture = file.image_layer(image, budget.largest_texture(), sampling.filter, &mut self.images, budget)?;
-        Ok(Some(Texture { wrap: sampling.wrap, ..texture }))
+        let texture = GltfTexture { image, sampling: material.base_color_sampling, uv: material.base_color_uv };
+        self.imported_image(file, &texture, TextureEncoding::Srgb).map(Some)
     }
 
     /// An imported material's normal map: like its base-colour texture, but the data linear.
     fn imported_normal(&mut self, file: &GltfFile, material: &GltfMaterial) -> Result<Option<Texture>, ImportError> {
         let Some(image) = material.normal_image else { return Ok(None) };
-        let budget = self.options.budget;
-        let sampling = material.normal_sampling;
-        let texture = file.image_layer_as(
-            image,
-            budget.largest_texture(),
-            sampling.filter,
-            TextureEncoding::Linear,
-            &mut self.images,
-            budget,
-        )?;
-        Ok(Some(Texture { wrap: sampling.wrap, ..texture }))
+        let texture = GltfTexture { image, sampling: material.normal_sampling, uv: material.normal_uv };
+        self.imported_image(file, &texture, TextureEncoding::Linear).map(Some)
     }
 }
 
