@@ -28,6 +28,12 @@
 //! `instances[frame.soft_base..]` instead, behind the `COUNTER_SOFT` count, and counted as drawn
 //! here (the build pass counts only batches).
 //!
+//! Blended objects (variant `VARIANT_BLEND`) are never batched: the last phase (`PHASE_ONLY` or
+//! `PHASE_LATE`, whatever their visibility bit says) lists each visible one with its sort key
+//! behind the `COUNTER_BLEND` count, for the blend sort (`shaders/blend.wgsl`), and counts it
+//! as drawn here; the first phase draws none, so nothing blended is in the depth pyramid. Views
+//! with `frame.blend_list` 0 (shadow cascades) draw no blended object.
+//!
 //! Counters (`draw_counts[COUNTER_*]`, read back through a ring) are summed per workgroup
 //! first, so each costs one global atomic per workgroup instead of one per object.
 //!
@@ -202,7 +208,7 @@ fn is_soft(object: GpuObject, level: u32, center: vec3<f32>, radius: f32, distan
     return radius * frame.soft_factor * distance_sq <= (distance - radius) * w * w;
 }
 
-fn classify(id: u32, object: GpuObject, phase: u32) -> Decision {
+fn classify(id: u32, object: GpuObject, phase: u32, blended: bool) -> Decision {
     var decision = Decision(false, 0u, false);
     let counting = phase != PHASE_EARLY;
     let center = animate_point(object, object.bounds.xyz);
@@ -228,22 +234,55 @@ fn classify(id: u32, object: GpuObject, phase: u32) -> Decision {
     }
     switch phase {
         case PHASE_EARLY: {
-            decision.draw = visible && visibility[id] != 0u;
+            decision.draw = visible && visibility[id] != 0u && !blended;
         }
         case PHASE_LATE: {
             if visible && culling && is_occluded(center, radius) {
                 visible = false;
                 count(COUNTER_OCCLUDED, 1u);
             }
-            decision.draw = visible && visibility[id] == 0u;
+            decision.draw = visible && (visibility[id] == 0u || blended);
             visibility[id] = select(0u, 1u, visible);
         }
         default: {
             decision.draw = visible;
         }
     }
-    decision.soft = decision.draw && is_soft(object, decision.level, center, radius, distance_sq);
+    decision.soft = decision.draw && !blended && is_soft(object, decision.level, center, radius, distance_sq);
     return decision;
+}
+
+/// Whether the object is blended: drawn by the blend sort's draws, not from a batch.
+fn is_blended(object: GpuObject) -> bool {
+    return batches[object.batch].variant == VARIANT_BLEND;
+}
+
+/// The blend sort's key of an object whose bounding sphere is centred at `center`: the bits of
+/// its squared distance from the drawing camera, complemented so that an ascending sort puts
+/// the farthest first (non-negative floats order as their bits).
+fn blend_key(center: vec3<f32>) -> u32 {
+    let to_camera = center - frame.camera_position.xyz;
+    return ~bitcast<u32>(dot(to_camera, to_camera));
+}
+
+/// Lists a drawn blended object for the blend sort and counts it as drawn (`phase` is the
+/// last one); a view that lists none (a shadow cascade) draws none.
+fn list_blended(id: u32, object: GpuObject, level: u32, phase: u32) {
+    if frame.blend_list == 0u {
+        return;
+    }
+    let slot = atomicAdd(&draw_counts[COUNTER_BLEND], 1u);
+    // Cannot fail: each blended object is listed once per view; kept so a corrupt table can
+    // never write past the keys.
+    if slot >= frame.blend_capacity {
+        return;
+    }
+    let center = animate_point(object, object.bounds.xyz);
+    instances[frame.blend_key_base + 2u * slot] = blend_key(center);
+    instances[frame.blend_key_base + 2u * slot + 1u] = id | (level << LEVEL_SHIFT);
+    count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);
+    count(COUNTER_LEVELS + level, 1u);
+    count_triangles(batches[object.batch + level].index_count / 3u);
 }
 
 /// Lists a drawn object for the compute rasteriser and counts it as drawn; false when the list
@@ -265,14 +304,17 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
     let id = object_index(gid);
     if id < frame.object_count {
         let object = objects[id];
-        let decision = classify(id, object, phase);
+        let blended = is_blended(object);
+        let decision = classify(id, object, phase, blended);
         // Not `draw && !(soft && list_soft(..))`: naga evaluates both sides of `&&` where the
         // right one calls a function, so the call is kept behind its own `if`.
         var listed = false;
         if decision.soft {
             listed = list_soft(id, object, decision.level, phase);
         }
-        if decision.draw && !listed {
+        if decision.draw && blended {
+            list_blended(id, object, decision.level, phase);
+        } else if decision.draw && !listed {
             let index = object.batch + decision.level;
             let batch = batches[index];
             let slot = atomicAdd(&batch_counts[index], 1u);
@@ -291,21 +333,26 @@ fn cull_per_object(gid: vec3<u32>, local_index: u32, phase: u32) {
     let id = object_index(gid);
     if id < frame.object_count {
         let object = objects[id];
-        let decision = classify(id, object, phase);
+        let blended = is_blended(object);
+        let decision = classify(id, object, phase, blended);
+        let drawn_here = decision.draw && !blended;
+        if decision.draw && blended {
+            list_blended(id, object, decision.level, phase);
+        }
         let batch = batches[object.batch + decision.level];
         var args: DrawIndexedIndirectArgs;
         args.index_count = batch.index_count;
-        args.instance_count = select(0u, 1u, decision.draw);
+        args.instance_count = select(0u, 1u, drawn_here);
         args.first_index = batch.first_index;
         args.base_vertex = batch.base_vertex;
         args.first_instance = frame.identity_base + decision.level * frame.object_count + id;
-        if decision.draw {
+        if drawn_here {
             count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);
             count(COUNTER_LEVELS + decision.level, 1u);
             count_triangles(batch.index_count / 3u);
         }
         if frame.compact != 0u {
-            if decision.draw {
+            if drawn_here {
                 let slot = atomicAdd(&draw_counts[batch.variant], 1u);
                 draws[batch.variant_first_object + slot] = args;
             }

@@ -221,6 +221,21 @@ fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     return lit_or_albedo(fragment_surface(in, shown, at), facing_normal(in, front, at), surface_world(in));
 }
 
+/// Blended: lit like the others, its alpha (base colour × texture × vertex) kept for the
+/// blend state, which draws it over what is behind; back faces only where the material is
+/// double-sided (the pipeline culls none, so one pipeline draws both kinds in sorted order).
+@fragment
+fn fs_blend(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    if !front && materials[in.ids.x].double_sided == 0u {
+        discard;
+    }
+    let at = surface_uv(in);
+    let color = surface_color(in.ids.x, vertex_color(in), at);
+    let shown = debug_color(color, level_of(in));
+    let lit = lit_or_albedo(fragment_surface(in, shown, at), facing_normal(in, front, at), surface_world(in));
+    return vec4<f32>(lit.rgb, clamp(color.a, 0.0, 1.0));
+}
+
 /// One colour per mesh, from a hash, lit so shapes stay readable.
 @fragment
 fn fs_debug(in: VertexOut) -> @location(0) vec4<f32> {

@@ -16,9 +16,14 @@ pub const PYRAMID_WORKGROUP_SIDE: u32 = 8;
 /// second dimension.
 pub const MAX_WORKGROUPS_PER_DIMENSION: u32 = 65_535;
 
-/// Number of render pipeline variants (opaque, masked, double-sided, debug). Each owns a
-/// range of batches and one count slot, so the main pass issues one multi-draw per variant.
-pub const VARIANT_COUNT: u32 = 4;
+/// Number of render pipeline variants (opaque, masked, double-sided, debug, blend). Each owns
+/// a range of batches and one count slot, so the main pass issues one multi-draw per variant
+/// (the blended one's draws come from the blend sort instead, `passes::blend`).
+pub const VARIANT_COUNT: u32 = 5;
+
+/// `Variant::Blend as u32`, for the shaders (the cull pass lists blended objects for the blend
+/// sort instead of batching them).
+pub const VARIANT_BLEND: u32 = 4;
 
 /// `Variant::DoubleSided as u32`, for the shaders (the raster pass culls no back faces of it);
 /// `gpu_scene::prepare` asserts that they agree.
@@ -92,8 +97,11 @@ pub const COUNTER_LEVELS: u32 = VARIANT_COUNT + 8;
 pub const COUNTER_SOFT: u32 = VARIANT_COUNT + 8 + LOD_LEVELS;
 /// The length of that list after the first phase, where the second phase's entries start.
 pub const COUNTER_SOFT_EARLY: u32 = COUNTER_SOFT + 1;
+/// Blended objects the last culling phase listed for the blend sort (`passes::blend`): the
+/// length of its key list, then the count of its sorted draws.
+pub const COUNTER_BLEND: u32 = COUNTER_SOFT + 2;
 /// Number of counter slots after the draw counts.
-pub const COUNTER_SLOTS: u32 = 10 + LOD_LEVELS;
+pub const COUNTER_SLOTS: u32 = 11 + LOD_LEVELS;
 
 /// Objects whose bounding sphere projects to at most this radius, in pixels, wherever it is on
 /// screen (at its nearest distance, stretched by its angle off the view axis: `is_soft` in
@@ -245,9 +253,9 @@ pub const CASCADE_PASSES: usize = 3;
 pub const SHADOW_MAP_MAX_SIZE: u32 = 2048;
 pub const SHADOW_MAP_MIN_SIZE: u32 = 256;
 
-/// Most passes one view records: its fullest schedule (two phases with the compute rasteriser;
-/// `frame::plan`'s tests check it).
-pub const MAX_VIEW_PASSES: usize = 9;
+/// Most passes one view records: its fullest schedule (two phases with the compute rasteriser,
+/// then the blend sort and the blended draws; `frame::plan`'s tests check it).
+pub const MAX_VIEW_PASSES: usize = 11;
 
 /// Most passes one frame records: every view's and its cascades', and the scatter of changed object records;
 /// sizes the timestamp slots and the per-frame command counts.
@@ -287,6 +295,7 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const MAX_WORKGROUPS_PER_DIMENSION: u32 = {MAX_WORKGROUPS_PER_DIMENSION}u;\n\
          const VARIANT_DOUBLE_SIDED: u32 = {VARIANT_DOUBLE_SIDED}u;\n\
          const VARIANT_MASKED: u32 = {VARIANT_MASKED}u;\n\
+         const VARIANT_BLEND: u32 = {VARIANT_BLEND}u;\n\
          const PYRAMID_WORKGROUP_SIDE: u32 = {PYRAMID_WORKGROUP_SIDE}u;\n\
          const VARIANT_COUNT: u32 = {VARIANT_COUNT}u;\n\
          const ANIMATION_CLASSES: u32 = {ANIMATION_CLASSES}u;\n\
@@ -318,6 +327,7 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const COUNTER_LEVELS: u32 = {COUNTER_LEVELS}u;\n\
          const COUNTER_SOFT: u32 = {COUNTER_SOFT}u;\n\
          const COUNTER_SOFT_EARLY: u32 = {COUNTER_SOFT_EARLY}u;\n\
+         const COUNTER_BLEND: u32 = {COUNTER_BLEND}u;\n\
          const COUNTER_SLOTS: u32 = {COUNTER_SLOTS}u;\n"
     )
 }

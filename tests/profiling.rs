@@ -443,6 +443,7 @@ fn fullest_view_pass_names() -> Vec<&'static str> {
         frozen: false,
         raster_available: true,
         pyramid_current: false,
+        blend: true,
     };
     let mut names: Vec<_> = plan.schedule(&request).pass_names().collect();
     assert_eq!(names.len(), multidraw::tunables::MAX_VIEW_PASSES, "{names:?}");

@@ -268,6 +268,7 @@ fn host_structs_match_wgsl() {
                 emissive,
                 metallic,
                 roughness,
+                double_sided,
                 _pad,
                 metallic_roughness_texture,
                 occlusion_texture,
@@ -358,12 +359,16 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         exposure: 1800.0,
         tone_mapping: 1801,
         environment_levels: 1802,
-        _pad_end: 1803,
+        blend_list: 1803,
+        blend_capacity: 1804,
+        blend_key_base: 1805,
+        blend_draw_base: 1806,
+        _pad_end: 1807,
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 38] = [
+    let expected_first: [(&str, [u8; 4]); 42] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -401,7 +406,11 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("exposure", 1800f32.to_le_bytes()),
         ("tone_mapping", 1801u32.to_le_bytes()),
         ("environment_levels", 1802u32.to_le_bytes()),
-        ("_pad_end", 1803u32.to_le_bytes()),
+        ("blend_list", 1803u32.to_le_bytes()),
+        ("blend_capacity", 1804u32.to_le_bytes()),
+        ("blend_key_base", 1805u32.to_le_bytes()),
+        ("blend_draw_base", 1806u32.to_le_bytes()),
+        ("_pad_end", 1807u32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");

@@ -82,6 +82,16 @@ struct FrameUniforms {
     /// Mip levels of the environment's radiance map: level k is prefiltered for roughness
     /// k / (levels − 1).
     environment_levels: u32,
+    /// 1: the last culling phase lists blended objects for the blend sort
+    /// (`shaders/blend.wgsl`); 0 (shadow cascades): blended objects are not drawn.
+    blend_list: u32,
+    /// Blended objects of the scene: the room of the blend sort's draws.
+    blend_capacity: u32,
+    /// First word of the blend sort's keys in `instances[]`, two words per key: the sort key
+    /// (farther first), then the object id tagged with its level.
+    blend_key_base: u32,
+    /// First slot of the blend sort's draws in `draws[]`.
+    blend_draw_base: u32,
     _pad_end: u32,
 }
 
@@ -173,7 +183,9 @@ struct GpuMaterial {
     metallic: f32,
     /// Perceptual roughness.
     roughness: f32,
-    _pad: vec2<u32>,
+    /// 1: a blended material whose back faces are drawn too.
+    double_sided: u32,
+    _pad: u32,
     /// B: metalness, G: roughness, multiplying the factors (a linear layer).
     metallic_roughness_texture: GpuTextureRef,
     /// R: ambient occlusion; `scale` its strength (a linear layer).

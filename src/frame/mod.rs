@@ -25,6 +25,7 @@ use crate::gpu::GpuContext;
 use crate::gpu_scene::textures::EnvironmentMaps;
 use crate::gpu_scene::types::GpuObject;
 use crate::gpu_scene::{check_scene, prepare, Layouts, PreparedScene, SceneBuffers, UploadError};
+use crate::passes::blend::BlendSortPass;
 use crate::passes::build::BuildPass;
 use crate::passes::cull::cpu::CpuCounts;
 use crate::passes::cull::{CullPass, GpuCounters};
@@ -218,6 +219,8 @@ pub struct Renderer {
     /// The build pass's pipelines.
     #[doc(hidden)]
     pub build: BuildPass,
+    /// The blend sort's pipeline.
+    blend: BlendSortPass,
     /// The main pass's pipelines (one per variant).
     #[doc(hidden)]
     pub main: MainPass,
@@ -296,9 +299,11 @@ impl Renderer {
         let (passes, prepared, buffers, pipelines_ms, upload_ms) = std::thread::scope(|scope| {
             let compile = scope.spawn(|| {
                 let start = Instant::now();
-                let (cull, build, main, pyramid, scatter, raster, shadow) = std::thread::scope(|passes| {
+                let (cull, build, main, pyramid, scatter, raster, shadow, blend) = std::thread::scope(|passes| {
                     let cull = passes.spawn(|| CullPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
+                    let blend =
+                        passes.spawn(|| BlendSortPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let pyramid = passes.spawn(|| PyramidPass::new(&ctx.device, &ctx.pipelines, &layouts));
                     let scatter = passes.spawn(|| ScatterPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let shadow = passes.spawn(|| ShadowPass::new(&ctx.pipelines, &layouts));
@@ -316,9 +321,9 @@ impl Renderer {
                     let (cull, build) = (cull.join().expect(joined), build.join().expect(joined));
                     let (pyramid, scatter) = (pyramid.join().expect(joined), scatter.join().expect(joined));
                     let (raster, shadow) = (raster.join().expect(joined), shadow.join().expect(joined));
-                    (cull, build, main, pyramid, scatter, raster, shadow)
+                    (cull, build, main, pyramid, scatter, raster, shadow, blend.join().expect(joined))
                 });
-                ((cull, build, main, pyramid, scatter, raster, shadow), start.elapsed().as_secs_f64() * 1e3)
+                ((cull, build, main, pyramid, scatter, raster, shadow, blend), start.elapsed().as_secs_f64() * 1e3)
             });
             let upload_start = Instant::now();
             let prepared = prepare(scene);
@@ -336,7 +341,7 @@ impl Renderer {
         let (environment, environment_maps, buffers) = buffers?;
         let (cull, build, main, pyramid, scatter) = (passes.0?, passes.1?, passes.2?, passes.3?, passes.4?);
         let raster = passes.5?.filter(|_| buffers.soft_buffers);
-        let shadow = passes.6?;
+        let (shadow, blend) = (passes.6?, passes.7?);
         let updates = ObjectUpdates::new(&ctx.device, &layouts, &buffers, options.workgroup_size);
         let capabilities = Capabilities::of(ctx);
         let first_view = ViewState::new(&ctx.device, &layouts, &buffers, &pyramid, raster.as_ref());
@@ -346,6 +351,7 @@ impl Renderer {
             layouts,
             cull,
             build,
+            blend,
             main,
             pyramid,
             scatter,
@@ -381,6 +387,7 @@ impl Renderer {
         let passes = prewarm::Passes {
             cull: &self.cull,
             build: &self.build,
+            blend: &self.blend,
             main: &self.main,
             shadow: &self.shadow,
             scatter: (&self.scatter, &self.updates),
@@ -530,6 +537,7 @@ impl Renderer {
             frozen: view.cull_camera.is_some(),
             raster_available: self.raster.is_some() && self.soft_records > 0,
             pyramid_current,
+            blend: self.buffers.blend_capacity > 0,
         })
     }
 

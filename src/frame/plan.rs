@@ -10,7 +10,7 @@
 use crate::gpu::GpuContext;
 use crate::passes::cull::CullOutput;
 use crate::passes::main::indirect::IndirectDraws;
-use crate::passes::{build, cull, main, pyramid, raster, shadow, Phase};
+use crate::passes::{blend, build, cull, main, pyramid, raster, shadow, Phase};
 use crate::tunables::{DEFAULT_LOD_ERROR_PX, DEFAULT_MIN_PIXELS, MAX_VIEW_PASSES};
 
 /// How much a frame draws, and how: level of detail, the size threshold, occlusion culling
@@ -228,6 +228,12 @@ impl FramePlan {
             }
             schedule.push(Step::Main { phase, resolve: soft && last });
         }
+        // Blended objects over everything, farthest first, sorted on the GPU where it culls
+        // (the CPU modes sort them and draw them last in their main pass).
+        if request.blend && self.indirect().is_some() {
+            schedule.push(Step::BlendSort);
+            schedule.push(Step::Blend);
+        }
         if self.cull.is_some() {
             schedule.push(Step::CopyCounters);
         }
@@ -272,6 +278,8 @@ pub struct ViewRequest {
     /// The view's pyramid was built with this view's depth buffer and is still valid (a frozen
     /// view keeps testing against it).
     pub pyramid_current: bool,
+    /// The scene has blended objects.
+    pub blend: bool,
 }
 
 /// One step of a view's frame, in recording order.
@@ -301,6 +309,10 @@ pub enum Step {
         /// The compute rasteriser's resolve first.
         resolve: bool,
     },
+    /// The blended objects the last phase listed, sorted farthest first into draws.
+    BlendSort,
+    /// The blended pass: those draws over the last main pass's colour and depth.
+    Blend,
     /// The view's counters copied into its readback ring (not a pass).
     CopyCounters,
     /// The cull pass of shadow cascade k (a view of its own, one phase).
@@ -321,6 +333,8 @@ impl Step {
             Step::Build(phase) => Some(phase.pass_name(build::NAME, build::LATE_NAME)),
             Step::Raster { phase, .. } => Some(phase.pass_name(raster::NAME, raster::LATE_NAME)),
             Step::Main { phase, .. } => Some(phase.pass_name(main::NAME, main::LATE_NAME)),
+            Step::BlendSort => Some(blend::SORT_NAME),
+            Step::Blend => Some(blend::NAME),
             Step::CopyCounters => None,
             Step::ShadowCull(k) => Some(shadow::CULL_NAMES[k]),
             Step::ShadowBuild(k) => Some(shadow::BUILD_NAMES[k]),
@@ -330,7 +344,7 @@ impl Step {
 }
 
 /// Steps of the fullest view: two phases of cull, build, raster and main, the pyramid, the
-/// counter copy.
+/// blend sort and the blended pass, the counter copy.
 const MAX_STEPS: usize = MAX_VIEW_PASSES + 1;
 
 /// What one view of a frame records: the decisions and the steps that follow from them.
@@ -384,6 +398,7 @@ mod tests {
                     frozen: false,
                     raster_available: true,
                     pyramid_current: false,
+                    blend: true,
                 };
                 let schedule = plan.schedule(&request);
                 assert!(schedule.pass_names().count() <= MAX_VIEW_PASSES, "{mode}: {schedule:?}");
@@ -400,7 +415,9 @@ mod tests {
                             "cull late",
                             "build late",
                             "raster late",
-                            "main late"
+                            "main late",
+                            "blend sort",
+                            "blend"
                         ]
                     );
                     assert_eq!(names.len(), MAX_VIEW_PASSES, "MAX_VIEW_PASSES is the fullest view");

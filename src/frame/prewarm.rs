@@ -14,6 +14,7 @@ use crate::gpu::commands::FrameEncoder;
 use crate::gpu::target::{depth_texture, FrameTarget};
 use crate::gpu::GpuContext;
 use crate::gpu_scene::{Layouts, SceneBuffers};
+use crate::passes::blend::BlendSortPass;
 use crate::passes::build::BuildPass;
 use crate::passes::cull::CullPass;
 use crate::passes::main::MainPass;
@@ -24,6 +25,7 @@ use crate::passes::shadow::ShadowPass;
 pub(crate) struct Passes<'a> {
     pub cull: &'a CullPass,
     pub build: &'a BuildPass,
+    pub blend: &'a BlendSortPass,
     pub main: &'a MainPass,
     pub shadow: &'a ShadowPass,
     pub scatter: (&'a ScatterPass, &'a ObjectUpdates),
@@ -57,6 +59,7 @@ pub(crate) fn prewarm(
     passes.scatter.0.prewarm(&mut frame, passes.scatter.1);
     passes.cull.prewarm(&mut frame, buffers, &view.gpu);
     passes.build.prewarm(&mut frame, buffers, &view.gpu);
+    passes.blend.prewarm(&mut frame, buffers, &view.gpu);
     let raster = view.raster.as_mut().map(|raster| {
         raster.fit(&ctx.device, layouts, buffers, 1, 1);
         raster.prewarm_compute(&mut frame, buffers, &view.gpu);

@@ -315,6 +315,8 @@ impl Renderer {
                     };
                     self.main.record(encoder, target, &self.buffers, &state.gpu, &self.prepared, draws, phase);
                 }
+                Step::BlendSort => self.blend.record(encoder, &self.buffers, &state.gpu),
+                Step::Blend => self.main.record_blend(encoder, target, &self.buffers, &state.gpu, plan.compact()),
                 Step::CopyCounters => state.counters.copy(encoder, &self.buffers, frame),
             }
         }

@@ -92,6 +92,10 @@ impl Renderer {
             exposure: self.scene_environment.exposure,
             tone_mapping: self.scene_environment.tone_mapping as u32,
             environment_levels: crate::passes::environment::RADIANCE_LEVELS,
+            blend_list: 1,
+            blend_capacity: self.buffers.blend_capacity,
+            blend_key_base: self.buffers.blend_key_base,
+            blend_draw_base: self.buffers.blend_draw_base,
             _pad_end: 0,
         }
     }
@@ -131,5 +135,7 @@ pub(super) fn cascade_uniforms(
     uniforms.small_factor = 2.0 / (cascade.texel_size * detail.min_pixels.max(f32::MIN_POSITIVE));
     uniforms.target_size = glam::Vec2::splat(map_size as f32);
     uniforms.shadow_cascades = 0;
+    // Blended objects receive shadows but cast none.
+    uniforms.blend_list = 0;
     uniforms
 }

@@ -22,8 +22,9 @@ pub fn object_limit(limits: &wgpu::Limits) -> (u32, &'static str, u64) {
     let binding = limits.max_storage_buffer_binding_size as u64;
     let buffer = limits.max_buffer_size;
     // objects[] is the largest per-object array (instances[] holds at most (2 × LOD_LEVELS + 1)
-    // × 4 = 52 bytes, draws[] 20). Ids must also stay below LEVEL_SHIFT's bit.
-    const _: () = assert!((2 * LOD_LEVELS as u64 + 1) * 4 <= OBJECT_BYTES);
+    // words and four blend-sort words, 68 bytes; draws[] two commands, 40). Ids must also stay
+    // below LEVEL_SHIFT's bit.
+    const _: () = assert!((2 * LOD_LEVELS as u64 + 1 + 4) * 4 <= OBJECT_BYTES);
     let ids = 1u64 << LEVEL_SHIFT;
     if binding <= buffer {
         ((binding / OBJECT_BYTES).min(ids) as u32, "max_storage_buffer_binding_size", binding)
@@ -214,12 +215,14 @@ pub struct SceneBuffers {
     /// slices (every level of a (variant, mesh) has room for all its objects) written by cull
     /// each frame, then one identity range of `N` entries per level written at upload
     /// (per-object draws use `first_instance = identity_base + level × N + id`), then `N`
-    /// entries from `soft_base`: the objects the cull pass listed for the compute rasteriser.
-    /// Read by main, raster and its resolve.
+    /// entries from `soft_base`: the objects the cull pass listed for the compute rasteriser,
+    /// then from `blend_key_base` two words per blended object (the room rounded up to a power
+    /// of two): the blend sort's keys (`passes::blend`). Read by main, raster and its resolve.
     pub instances: wgpu::Buffer,
     /// Visible objects per batch. Cleared each frame, incremented by cull, read by build.
     pub batch_counts: wgpu::Buffer,
-    /// Indirect draws: written by build (or cull in per-object mode), read by main as INDIRECT.
+    /// Indirect draws: written by build (or cull in per-object mode), read by main as INDIRECT;
+    /// then from `blend_draw_base` one per blended object, written by the blend sort.
     pub draws: wgpu::Buffer,
     /// The compute rasteriser's dispatch and its resolve's draw (`RasterArgs`): written by
     /// build each phase, read by raster and the resolve as INDIRECT.
@@ -243,8 +246,14 @@ pub struct SceneBuffers {
     pub batch_count: u32,
     /// First slot of the identity range of `instances[]`.
     pub identity_base: u32,
-    /// Capacity of `draws[]` in commands: max(objects, batches).
+    /// Capacity of `draws[]` in commands before the blend sort's: max(objects, batches).
     pub draw_capacity: u32,
+    /// Objects of the blend variant (spare slots of a live scene included).
+    pub blend_capacity: u32,
+    /// First word of the blend sort's keys in `instances[]`.
+    pub blend_key_base: u32,
+    /// First slot of the blend sort's draws in `draws[]` (= `draw_capacity`).
+    pub blend_draw_base: u32,
     /// First slot of the compute rasteriser's list in `instances[]` (after the identity ranges).
     pub soft_base: u32,
     /// Whether the vertex and index arenas can be bound as storage (`soft_usage`), so the
@@ -295,6 +304,7 @@ impl SceneBuffers {
         let object_count = prepared.objects.len() as u32;
         let batch_count = prepared.batches.len() as u32;
         let draw_capacity = object_count.max(batch_count).max(1);
+        let blend_capacity = prepared.variants[crate::scene::Variant::Blend as usize].object_count;
         let split = SplitVertices::new(&scene.meshes.vertices);
         let (vertex_usage, index_usage) =
             (soft_usage(&split.stream, limits), soft_usage(&scene.meshes.indices, limits));
@@ -349,9 +359,12 @@ impl SceneBuffers {
         let identity = (0..LOD_LEVELS).flat_map(|level| (0..object_count).map(move |id| id | level << LEVEL_SHIFT));
         // Then the compute rasteriser's list, at most one entry per object.
         let soft_base = identity_base + LOD_LEVELS * object_count;
+        // Then the blend sort's keys, padded to a power of two for its bitonic network.
+        let blend_key_base = soft_base + object_count;
+        let blend_key_words = if blend_capacity == 0 { 0 } else { 2 * blend_capacity.next_power_of_two() };
         let instance_data: Vec<u32> = std::iter::repeat_n(0, identity_base as usize)
             .chain(identity)
-            .chain(std::iter::repeat_n(0, object_count as usize))
+            .chain(std::iter::repeat_n(0, (object_count + blend_key_words) as usize))
             .collect();
         let instances =
             storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), 4, wgpu::BufferUsages::COPY_SRC);
@@ -368,7 +381,7 @@ impl SceneBuffers {
             device,
             &wgpu::BufferDescriptor {
                 label: Some("draws"),
-                size: draw_capacity as u64 * DRAW_ARGS_SIZE,
+                size: (draw_capacity + blend_capacity) as u64 * DRAW_ARGS_SIZE,
                 usage: wgpu::BufferUsages::STORAGE
                     | wgpu::BufferUsages::INDIRECT
                     | wgpu::BufferUsages::COPY_DST
@@ -433,6 +446,9 @@ impl SceneBuffers {
             batch_count,
             identity_base,
             draw_capacity,
+            blend_capacity,
+            blend_key_base,
+            blend_draw_base: draw_capacity,
             soft_base,
             soft_buffers: !(vertex_usage | index_usage).is_empty() && vertex_usage == index_usage,
         }

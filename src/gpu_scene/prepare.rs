@@ -150,7 +150,8 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
             emissive: m.emissive.extend(0.0),
             metallic: m.metallic,
             roughness: m.roughness,
-            _pad: [0; 2],
+            double_sided: (m.variant == Variant::Blend && m.double_sided) as u32,
+            _pad: 0,
         })
         .collect();
     PreparedScene { objects, batches, materials, variants, identity_base: next_instance, textures }

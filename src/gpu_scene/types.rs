@@ -85,6 +85,15 @@ pub struct FrameUniforms {
     pub tone_mapping: u32,
     /// Mip levels of the environment's radiance map.
     pub environment_levels: u32,
+    /// 1: the last culling phase lists blended objects for the blend sort; 0 (shadow
+    /// cascades): blended objects are not drawn.
+    pub blend_list: u32,
+    /// Blended objects of the scene: the room of the blend sort's draws.
+    pub blend_capacity: u32,
+    /// First word of the blend sort's keys in `instances[]` (two words per key).
+    pub blend_key_base: u32,
+    /// First slot of the blend sort's draws in `draws[]`.
+    pub blend_draw_base: u32,
     pub _pad_end: u32,
 }
 
@@ -198,7 +207,9 @@ pub struct GpuMaterial {
     pub emissive: Vec4,
     pub metallic: f32,
     pub roughness: f32,
-    pub _pad: [u32; 2],
+    /// 1: a blended material whose back faces are drawn too.
+    pub double_sided: u32,
+    pub _pad: u32,
     pub metallic_roughness_texture: GpuTextureRef,
     /// `scale`: the occlusion's strength.
     pub occlusion_texture: GpuTextureRef,

@@ -13,8 +13,10 @@
 //! shadow cascade of the view, cull, build and [`shadow`] (the casters' depth into the cascade's
 //! layer of the view's shadow map). With occlusion culling these are the first phase, followed by [`pyramid`] (the
 //! depth buffer → a Hi-Z mip chain) and the second phase: cull, build and main again, as
-//! "cull late", "build late" and "main late" ([`Phase`]).
+//! "cull late", "build late" and "main late" ([`Phase`]). Last, where the scene has blended
+//! objects, [`blend`]'s sort and the blended pass draw them farthest first over everything.
 
+pub mod blend;
 pub mod build;
 pub mod cull;
 pub mod environment;
@@ -66,7 +68,7 @@ impl Phase {
 }
 
 /// Every pass's shader, for validation and tools.
-pub const SHADERS: [&PassShader; 11] = [
+pub const SHADERS: [&PassShader; 12] = [
     &cull::SHADER,
     &build::SHADER,
     &raster::SHADER,
@@ -78,6 +80,7 @@ pub const SHADERS: [&PassShader; 11] = [
     &scatter::SHADER,
     &shadow::SHADER,
     &environment::SHADER,
+    &blend::SHADER,
 ];
 
 #[cfg(test)]

@@ -47,9 +47,9 @@ pub enum ShadowDraws<'a> {
     Bundle(&'a bundle::RecordedBundle),
 }
 
-/// The depth-only pipelines of every variant, on the universal layout.
+/// The depth-only pipelines of every casting variant (all but blend), on the universal layout.
 pub struct ShadowPass {
-    /// By `Variant as usize`.
+    /// By `Variant as usize`; none for `Variant::Blend`.
     pipelines: Vec<wgpu::RenderPipeline>,
 }
 
@@ -101,9 +101,13 @@ pub fn variant_spec(layouts: &Layouts, variant: Variant) -> RenderSpec {
 }
 
 impl ShadowPass {
-    /// Gets every variant's pipeline from the cache, compiled in parallel.
+    /// Gets every casting variant's pipeline from the cache, compiled in parallel: all but the
+    /// blend variant (last), whose objects receive shadows but cast none (the cull lists none
+    /// in a cascade, `FrameUniforms::blend_list`).
     pub fn new(cache: &PipelineCache, layouts: &Layouts) -> Result<Self, PipelineError> {
-        let specs: Vec<_> = Variant::ALL.iter().map(|&v| variant_spec(layouts, v)).collect();
+        const _: () = assert!(Variant::Blend as usize == Variant::ALL.len() - 1);
+        let casting = Variant::ALL.iter().filter(|&&v| v != Variant::Blend);
+        let specs: Vec<_> = casting.map(|&v| variant_spec(layouts, v)).collect();
         let pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
         Ok(Self { pipelines })
     }

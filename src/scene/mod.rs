@@ -45,21 +45,27 @@ pub enum Variant {
     DoubleSided = 2,
     /// One colour per mesh.
     Debug = 3,
+    /// Alpha-blended over everything opaque, back to front: depth-tested without writing
+    /// depth, after the last culling phase's opaque draws (`passes::blend`); never in the depth
+    /// pyramid, the compute rasteriser or the shadow map. Back faces are drawn only where the
+    /// material is [`Material::double_sided`].
+    Blend = 4,
 }
 
 impl Variant {
     /// Every variant, in discriminant order.
     pub const ALL: [Variant; crate::tunables::VARIANT_COUNT as usize] =
-        [Variant::Opaque, Variant::Masked, Variant::DoubleSided, Variant::Debug];
+        [Variant::Opaque, Variant::Masked, Variant::DoubleSided, Variant::Debug, Variant::Blend];
 
     /// The variant's name in reports and scene files: `opaque`, `masked`, `double-sided`,
-    /// `debug`.
+    /// `debug`, `blend`.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Opaque => "opaque",
             Variant::Masked => "masked",
             Variant::DoubleSided => "double-sided",
             Variant::Debug => "debug",
+            Variant::Blend => "blend",
         }
     }
 }
@@ -81,6 +87,9 @@ pub struct Material {
     pub variant: Variant,
     /// Masked variant: fragments with alpha below this are discarded.
     pub alpha_cutoff: f32,
+    /// Blend variant: back faces are drawn too (lit with the flipped normal). The other
+    /// variants say it by their variant (`DoubleSided` draws both faces, the rest the front).
+    pub double_sided: bool,
     /// Which texture coordinates the base-colour texture reads, and how they are transformed.
     pub base_color_uv: UvTransform,
     /// Which texture coordinates the normal map reads, and how they are transformed.
@@ -126,6 +135,7 @@ impl Material {
             normal_layer: None,
             variant: Variant::Opaque,
             alpha_cutoff: 0.5,
+            double_sided: false,
             base_color_uv: UvTransform::default(),
             normal_uv: UvTransform::default(),
             normal_scale: 1.0,

@@ -6,7 +6,7 @@
 use glam::{Vec3, Vec4, Vec4Swizzles};
 
 use crate::gpu_scene::types::{FrameUniforms, GpuBatch, GpuObject};
-use crate::tunables::{LOD_LEVELS, SPIN_MASK};
+use crate::tunables::{LEVEL_SHIFT, LOD_LEVELS, SPIN_MASK, VARIANT_BLEND};
 
 /// One object to draw: its id and the batch of the level it is drawn at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -103,8 +103,24 @@ pub fn is_visible(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObjec
     matches!(classify(frame, batches, object), Decision::Drawn { .. })
 }
 
-/// The objects to draw, in id order, appended to `drawn` (cleared first, so a per-frame caller
-/// can reuse its allocation), and what was counted.
+/// The blend sort's key of `object` (`blend_key` in `shaders/cull.wgsl`): the complemented
+/// bits of its squared distance from the drawing camera, so that ascending keys run from the
+/// farthest to the nearest.
+pub fn blend_key(frame: &FrameUniforms, object: &GpuObject) -> u32 {
+    let to_camera = animate_point(frame, object, object.bounds.xyz()) - frame.camera_position.xyz();
+    !(to_camera.x * to_camera.x + to_camera.y * to_camera.y + to_camera.z * to_camera.z).to_bits()
+}
+
+/// Whether `object` is blended: its batches are the blend variant's.
+pub fn is_blended(batches: &[GpuBatch], object: &GpuObject) -> bool {
+    batches[object.batch as usize].variant == VARIANT_BLEND
+}
+
+/// The objects to draw appended to `drawn` (cleared first, so a per-frame caller can reuse its
+/// allocation), and what was counted. Opaque, masked and debug objects come in id order (hence
+/// grouped by variant); blended ones after them (their variant is last), ordered as the GPU's
+/// blend sort orders them: by [`blend_key`], then by id tagged with the level. A view with
+/// `frame.blend_list` 0 (a shadow cascade) draws no blended object, as on the GPU.
 pub fn cull_into(
     frame: &FrameUniforms,
     objects: &[GpuObject],
@@ -124,6 +140,9 @@ pub fn cull_into(
             Decision::Drawn { level } => {
                 counts.in_frustum += 1;
                 counts.visible += 1;
+                if frame.blend_list == 0 && is_blended(batches, object) {
+                    continue;
+                }
                 counts.levels[level as usize] += 1;
                 let batch = object.batch + level;
                 counts.triangles += (batches[batch as usize].index_count / 3) as u64;
@@ -131,6 +150,11 @@ pub fn cull_into(
             }
         }
     }
+    let first_blended = drawn.partition_point(|d| batches[d.batch as usize].variant != VARIANT_BLEND);
+    drawn[first_blended..].sort_by_cached_key(|d| {
+        let object = &objects[d.id as usize];
+        (blend_key(frame, object), d.id | (d.batch - object.batch) << LEVEL_SHIFT)
+    });
     counts
 }
 
@@ -255,6 +279,10 @@ mod tests {
             exposure: 1.0,
             tone_mapping: 0,
             environment_levels: 1,
+            blend_list: 1,
+            blend_capacity: 0,
+            blend_key_base: 0,
+            blend_draw_base: 0,
             _pad_end: 0,
         }
     }

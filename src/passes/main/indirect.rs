@@ -6,6 +6,7 @@ use super::{CountingRenderPass, VariantPipelines};
 use crate::gpu_scene::types::DRAW_ARGS_SIZE;
 use crate::gpu_scene::{PreparedScene, SceneBuffers};
 use crate::passes::cull::CullOutput;
+use crate::scene::Variant;
 
 /// How the GPU-written draws are laid out and consumed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +36,8 @@ impl IndirectDraws {
     }
 }
 
-/// Per variant of the scene, `pipelines`' pipeline and one multi-draw of the variant's draws.
+/// Per variant of the scene, `pipelines`' pipeline and one multi-draw of the variant's draws;
+/// the blend variant's are the blended pass's (`MainPass::record_blend`), not this one's.
 pub(crate) fn record(
     pipelines: &impl VariantPipelines,
     pass: &mut CountingRenderPass<'_>,
@@ -44,7 +46,7 @@ pub(crate) fn record(
     draws: IndirectDraws,
 ) {
     for (variant, range) in prepared.variants.iter().enumerate() {
-        if range.object_count == 0 {
+        if range.object_count == 0 || variant == Variant::Blend as usize {
             continue;
         }
         pass.set_pipeline(pipelines.variant_pipeline(variant));

@@ -17,7 +17,9 @@ use crate::passes::raster::RasterPass;
 use crate::passes::Phase;
 use crate::pipelines::{render_all, Constants, PipelineCache, PipelineError, RenderSpec, ShaderSpec, VertexBufferSpec};
 use crate::scene::Variant;
-use crate::tunables::WORKGROUP_SIZE;
+use crate::gpu_scene::types::DRAW_ARGS_SIZE;
+use crate::passes::blend;
+use crate::tunables::{COUNTER_BLEND, WORKGROUP_SIZE};
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
 pub const NAME: &str = "main";
@@ -125,6 +127,8 @@ pub fn variant_state(variant: Variant) -> VariantState {
         Variant::Masked => VariantState { fragment_entry: "fs_masked", cull_mode: Some(wgpu::Face::Back) },
         Variant::DoubleSided => VariantState { fragment_entry: "fs_opaque", cull_mode: None },
         Variant::Debug => VariantState { fragment_entry: "fs_debug", cull_mode: Some(wgpu::Face::Back) },
+        // Back faces are discarded in the shader unless the material is double-sided.
+        Variant::Blend => VariantState { fragment_entry: "fs_blend", cull_mode: None },
     }
 }
 
@@ -151,7 +155,7 @@ pub fn variant_spec(
         }],
         targets: vec![Some(wgpu::ColorTargetState {
             format: color_format,
-            blend: None,
+            blend: (variant == Variant::Blend).then_some(wgpu::BlendState::ALPHA_BLENDING),
             write_mask: wgpu::ColorWrites::ALL,
         })],
         primitive: wgpu::PrimitiveState {
@@ -160,7 +164,8 @@ pub fn variant_spec(
             cull_mode: state.cull_mode,
             ..Default::default()
         },
-        depth_stencil: Some(depth_test()),
+        // Blended surfaces are hidden by nearer opaque ones and hide nothing themselves.
+        depth_stencil: Some(wgpu::DepthStencilState { depth_write_enabled: variant != Variant::Blend, ..depth_test() }),
         multisample: Default::default(),
     }
 }
@@ -312,6 +317,36 @@ impl MainPass {
             }
             // A bundle sets its own bind groups and buffers: pass state does not reach it.
             Draws::Bundle(recorded) => pass.execute_bundle(&recorded.bundle, &recorded.commands),
+        }
+    }
+
+    /// Records the blended pass ([`blend::NAME`]): over the last phase's colour and depth, the
+    /// blend variant's pipeline and one multi-draw over the blend sort's draws, behind its
+    /// count where `counted`.
+    pub fn record_blend(
+        &self,
+        frame: &mut FrameEncoder<'_>,
+        target: &FrameTarget<'_>,
+        buffers: &SceneBuffers,
+        view: &ViewBuffers,
+        counted: bool,
+    ) {
+        profile_scope!(blend::NAME);
+        let mut pass = self.begin(frame, blend::NAME, target, LoadOps::Load, wgpu::StoreOp::Store);
+        Self::bind_scene(&mut pass, buffers, view);
+        pass.set_pipeline(&self.pipelines[Variant::Blend as usize]);
+        let offset = buffers.blend_draw_base as u64 * DRAW_ARGS_SIZE;
+        if counted {
+            let count_offset = COUNTER_BLEND as u64 * 4;
+            pass.multi_draw_indexed_indirect_count(
+                &buffers.draws,
+                offset,
+                &buffers.draw_counts,
+                count_offset,
+                buffers.blend_capacity,
+            );
+        } else {
+            pass.multi_draw_indexed_indirect(&buffers.draws, offset, buffers.blend_capacity);
         }
     }
 

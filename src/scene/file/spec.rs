@@ -132,6 +132,8 @@ pub(super) struct MaterialSpec {
     pub(super) texture: Option<TextureKind>,
     pub(super) normal_texture: Option<NormalTextureKind>,
     pub(super) variant: Option<VariantSpec>,
+    /// Blend variant: draw back faces too.
+    pub(super) double_sided: Option<bool>,
     pub(super) alpha_cutoff: Option<Finite<f32>>,
     /// 0 a dielectric to 1 a metal.
     pub(super) metallic: Option<Finite<f32>>,
@@ -179,6 +181,7 @@ pub(super) enum VariantSpec {
     Masked,
     DoubleSided,
     Debug,
+    Blend,
 }
 
 impl From<VariantSpec> for Variant {
@@ -188,6 +191,7 @@ impl From<VariantSpec> for Variant {
             VariantSpec::Masked => Variant::Masked,
             VariantSpec::DoubleSided => Variant::DoubleSided,
             VariantSpec::Debug => Variant::Debug,
+            VariantSpec::Blend => Variant::Blend,
         }
     }
 }

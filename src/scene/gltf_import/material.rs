@@ -22,6 +22,7 @@ impl GltfMaterial {
             normal_uv: UvTransform::default(),
             normal_scale: 1.0,
             masked: false,
+            blended: false,
             alpha_cutoff: 0.5,
             double_sided: false,
             metallic_roughness_texture: None,
@@ -139,9 +140,8 @@ impl GltfFile {
             normal_sampling: normal.as_ref().map(|info| sampling(&info.texture().sampler())).unwrap_or_default(),
             normal_uv,
             normal_scale,
-            // BLEND is drawn as MASK at its cutoff (there is no blended variant);
-            // `GltfFile::unsupported` says so once per file.
-            masked: material.alpha_mode() != gltf::material::AlphaMode::Opaque,
+            masked: material.alpha_mode() == gltf::material::AlphaMode::Mask,
+            blended: material.alpha_mode() == gltf::material::AlphaMode::Blend,
             alpha_cutoff: material.alpha_cutoff().unwrap_or(0.5),
             double_sided: material.double_sided(),
         })

@@ -125,6 +125,8 @@ pub struct GltfMaterial {
     pub normal_scale: f32,
     /// `alphaMode: MASK`.
     pub masked: bool,
+    /// `alphaMode: BLEND`.
+    pub blended: bool,
     pub alpha_cutoff: f32,
     pub double_sided: bool,
     /// `metallicRoughnessTexture` (B metal, G roughness, × the factors).

@@ -3,7 +3,6 @@
 //! is dropped without a word. What a file *requires* and the engine cannot read is refused
 //! when it is opened instead.
 
-use gltf::material::AlphaMode;
 
 use super::material::{EMISSIVE_STRENGTH, TEXTURE_TRANSFORM, UNLIT};
 use super::nodes::{has_triangles, INSTANCING};
@@ -25,10 +24,6 @@ impl GltfFile {
             (document.skins().len() > 0, "skins (drawn in the bind pose)"),
             (document.animations().len() > 0, "animations (drawn at rest)"),
             (primitives.iter().any(|p| !has_triangles(p)), "points and lines (left out)"),
-            (
-                any_material(&|m| m.alpha_mode() == AlphaMode::Blend),
-                "alphaMode BLEND (drawn as MASK at its alphaCutoff)",
-            ),
             (
                 any_material(&|m| {
                     let pbr = m.pbr_metallic_roughness();

@@ -136,7 +136,18 @@ impl Builder<'_> {
             Some((material, texture, normal, pbr)) => (Some(material), texture, normal, pbr),
             None => (None, None, None, PbrLayers::default()),
         };
-        let mut material = Material { variant, alpha_cutoff, ..Material::colored(name, base_color) };
+        let double_sided = match spec.double_sided {
+            Some(_) if variant != Variant::Blend => {
+                return Err(fail(format!(
+                    "double_sided only matters for variant = \"blend\" (the others say it by their variant: \
+                     \"double-sided\"), and this material is \"{}\"",
+                    variant.name()
+                )))
+            }
+            Some(on) => on,
+            None => variant == Variant::Blend && imported.as_ref().is_some_and(|m| m.double_sided),
+        };
+        let mut material = Material { variant, alpha_cutoff, double_sided, ..Material::colored(name, base_color) };
         pbr.apply(&mut material);
         match (spec.texture, imported_texture) {
             (Some(kind), _) => {
@@ -241,6 +252,7 @@ impl Builder<'_> {
             normal_layer: normal.map(|texture| self.normal_layers.insert(texture)),
             variant: imported_variant(&material),
             alpha_cutoff: material.alpha_cutoff,
+            double_sided: material.blended && material.double_sided,
             base_color_uv: material.base_color_uv,
             normal_uv: material.normal_uv,
             normal_scale: material.normal_scale,
@@ -338,7 +350,9 @@ impl Builder<'_> {
 
 /// The pipeline variant an imported material asks for by its alpha mode and sidedness.
 fn imported_variant(material: &GltfMaterial) -> Variant {
-    if material.masked {
+    if material.blended {
+        Variant::Blend
+    } else if material.masked {
         Variant::Masked
     } else if material.double_sided {
         Variant::DoubleSided
