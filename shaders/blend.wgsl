@@ -99,7 +99,7 @@ fn store_chunk(base: u32, chunk: u32, thread: u32) {
     workgroupBarrier();
 }
 
-/// The bitonic sort of the first `size` (a power of two) keys.
+/// The bitonic sort of the first `size` (a power of two, at least 2) keys.
 fn sort_keys(size: u32, thread: u32) {
     let chunk = min(size, LOCAL_KEYS);
     // Each chunk sorted on its own: every merge up to runs of the chunk's length.
@@ -147,7 +147,10 @@ fn sort(@builtin(local_invocation_index) thread: u32) {
         set_key(i, vec2<u32>(PAST_THE_END));
     }
     storageBarrier();
-    sort_keys(size, thread);
+    // (A list of 0 or 1 is sorted; the loops below assume at least 2.)
+    if size > 1u {
+        sort_keys(size, thread);
+    }
     let id_mask = (1u << LEVEL_SHIFT) - 1u;
     for (var i = thread; i < frame.blend_capacity; i += SORT_THREADS) {
         var args = DrawIndexedIndirectArgs(0u, 0u, 0u, 0, 0u);

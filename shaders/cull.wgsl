@@ -32,7 +32,8 @@
 //! `PHASE_LATE`, whatever their visibility bit says) lists each visible one with its sort key
 //! behind the `COUNTER_BLEND` count, for the blend sort (`shaders/blend.wgsl`), and counts it
 //! as drawn here; the first phase draws none, so nothing blended is in the depth pyramid. Views
-//! with `frame.blend_list` 0 (shadow cascades) draw no blended object.
+//! with `frame.blend_list` 0 (shadow cascades) leave blended objects out altogether (`takes`):
+//! tested, counted and drawn as if they were not there.
 //!
 //! Counters (`draw_counts[COUNTER_*]`, read back through a ring) are summed per workgroup
 //! first, so each costs one global atomic per workgroup instead of one per object.
@@ -265,12 +266,15 @@ fn blend_key(center: vec3<f32>) -> u32 {
     return ~bitcast<u32>(dot(to_camera, to_camera));
 }
 
+/// Whether the view has the object at all: a shadow cascade (`frame.blend_list` 0) has no
+/// blended objects, which cast no shadow.
+fn takes(blended: bool) -> bool {
+    return !blended || frame.blend_list != 0u;
+}
+
 /// Lists a drawn blended object for the blend sort and counts it as drawn (`phase` is the
-/// last one); a view that lists none (a shadow cascade) draws none.
+/// last one).
 fn list_blended(id: u32, object: GpuObject, level: u32, phase: u32) {
-    if frame.blend_list == 0u {
-        return;
-    }
     let slot = atomicAdd(&draw_counts[COUNTER_BLEND], 1u);
     // Cannot fail: each blended object is listed once per view; kept so a corrupt table can
     // never write past the keys.
@@ -305,7 +309,10 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
     if id < frame.object_count {
         let object = objects[id];
         let blended = is_blended(object);
-        let decision = classify(id, object, phase, blended);
+        var decision = Decision(false, 0u, false);
+        if takes(blended) {
+            decision = classify(id, object, phase, blended);
+        }
         // Not `draw && !(soft && list_soft(..))`: naga evaluates both sides of `&&` where the
         // right one calls a function, so the call is kept behind its own `if`.
         var listed = false;
@@ -334,7 +341,10 @@ fn cull_per_object(gid: vec3<u32>, local_index: u32, phase: u32) {
     if id < frame.object_count {
         let object = objects[id];
         let blended = is_blended(object);
-        let decision = classify(id, object, phase, blended);
+        var decision = Decision(false, 0u, false);
+        if takes(blended) {
+            decision = classify(id, object, phase, blended);
+        }
         let drawn_here = decision.draw && !blended;
         if decision.draw && blended {
             list_blended(id, object, decision.level, phase);

@@ -8,6 +8,8 @@
 //!
 //! The same readback checks every indirect command against the mesh table and the batch
 //! slices: this is the guarantee that lets the engine run without wgpu's indirect validation.
+//! The stress scene's blended objects come from the blend sort's draws, which must list them
+//! in the CPU's order (farthest first).
 
 mod common;
 
@@ -20,8 +22,8 @@ use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu_scene::types::{DrawIndexedIndirectArgs, DRAW_ARGS_SIZE};
 use multidraw::passes::cull::cpu::{self, DrawnObject};
 use multidraw::passes::cull::GpuCounters;
-use multidraw::scene::{Camera, Scene};
-use multidraw::tunables::{COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT, WORKGROUP_SIZE};
+use multidraw::scene::{Camera, Scene, Variant};
+use multidraw::tunables::{COUNTER_BLEND, COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT, WORKGROUP_SIZE};
 use multidraw::{Detail, DrawMode, FrameInput, GpuContext, Renderer};
 
 const POISON: u8 = 0xAB;
@@ -40,15 +42,38 @@ fn read_draws(ctx: &GpuContext, buffer: &wgpu::Buffer, count: u64) -> Vec<DrawIn
     bytemuck::cast_slice(&read_buffer(&ctx.device, &ctx.queue, buffer, 0, count * DRAW_ARGS_SIZE)).to_vec()
 }
 
+/// The object and level batch a draw of one identity slot draws (`first_instance = identity_base
+/// + level × n + id`), checked against the mesh it names.
+fn identity_draw(
+    d: &DrawIndexedIndirectArgs,
+    prepared: &multidraw::gpu_scene::PreparedScene,
+    identity_base: u32,
+    n: u32,
+    label: &str,
+) -> DrawnObject {
+    let slot = d.first_instance - identity_base;
+    let (id, tagged_level) = (slot % n, slot / n);
+    let first = prepared.objects[id as usize].batch;
+    let level = (first..first + prepared.batches[first as usize].level_count)
+        .find(|&b| prepared.batches[b as usize].first_index == d.first_index)
+        .unwrap_or_else(|| panic!("{label}: object {id} drawn with another mesh's indices"));
+    assert_eq!(prepared.batches[level as usize].level, tagged_level, "{label}: object {id} level slot");
+    DrawnObject { id, batch: level }
+}
+
 fn poison(ctx: &GpuContext, renderer: &Renderer) {
     let b = &renderer.buffers;
     let fill = |buffer: &wgpu::Buffer, size: u64| ctx.queue.write_buffer(buffer, 0, &vec![POISON; size as usize]);
     // Only the batch slices of instances[]: the identity range is data, not output.
     fill(&b.instances, (b.identity_base.max(1) as u64) * 4);
-    // And the compute rasteriser's list after the identity ranges.
+    // And the compute rasteriser's list after the identity ranges, and the blend sort's keys.
     let soft = vec![POISON; b.object_count as usize * 4];
     ctx.queue.write_buffer(&b.instances, b.soft_base as u64 * 4, &soft);
-    fill(&b.draws, b.draw_capacity as u64 * DRAW_ARGS_SIZE);
+    if b.blend_capacity > 0 {
+        let keys = vec![POISON; b.blend_capacity.next_power_of_two() as usize * 8];
+        ctx.queue.write_buffer(&b.instances, b.blend_key_base as u64 * 4, &keys);
+    }
+    fill(&b.draws, (b.draw_capacity + b.blend_capacity) as u64 * DRAW_ARGS_SIZE);
     fill(&b.batch_counts, b.batch_count.max(1) as u64 * 4);
     fill(&b.draw_counts, (VARIANT_COUNT + COUNTER_SLOTS) as u64 * 4);
 }
@@ -113,8 +138,8 @@ fn check_frame(
     assert_eq!(compact, mode != DrawMode::GpuNocount, "lavapipe has MULTI_DRAW_INDIRECT_COUNT");
     let uniforms = renderer.frame_uniforms(&input, target.width, target.height);
     let prepared = &renderer.prepared;
-    let (drawn, cpu_counts) = cpu::cull(&uniforms, &prepared.objects, &prepared.batches);
-    let expected: BTreeSet<DrawnObject> = drawn.into_iter().collect();
+    let (expected_order, cpu_counts) = cpu::cull(&uniforms, &prepared.objects, &prepared.batches);
+    let expected: BTreeSet<DrawnObject> = expected_order.iter().copied().collect();
     let boundary: BTreeSet<u32> = (0..prepared.objects.len() as u32)
         .filter(|&id| cpu::on_boundary(&uniforms, &prepared.batches, &prepared.objects[id as usize]))
         .collect();
@@ -143,7 +168,9 @@ fn check_frame(
         assert_eq!(counters.triangles, cpu_counts.triangles, "{label}: triangles");
     }
 
-    let draws = read_draws(ctx, &renderer.buffers.draws, renderer.buffers.draw_capacity as u64);
+    let all_draws =
+        read_draws(ctx, &renderer.buffers.draws, (renderer.buffers.draw_capacity + renderer.buffers.blend_capacity) as u64);
+    let (draws, blend_draws) = all_draws.split_at(renderer.buffers.draw_capacity as usize);
     // Every command the main pass may read stays inside the index buffer and instances[].
     let check_bounds = |d: &DrawIndexedIndirectArgs| {
         assert!(
@@ -159,6 +186,28 @@ fn check_frame(
         });
         assert!(mesh_ok, "{label}: draw does not name a mesh of the arena: {d:?}");
     };
+
+    // The blend sort's draws: one per listed blended object (the rest empty without a count
+    // buffer), each an identity slot, in the CPU's order (farthest first).
+    let blend_count = draw_counts[COUNTER_BLEND as usize] as usize;
+    assert!(blend_count <= blend_draws.len(), "{label}: {blend_count} blended objects listed, room for {}", blend_draws.len());
+    let mut blended = Vec::new();
+    for d in &blend_draws[..blend_count] {
+        check_bounds(d);
+        assert_eq!(d.instance_count, 1, "{label}: a blended object's draw draws one instance");
+        blended.push(identity_draw(d, prepared, identity_base as u32, n as u32, label));
+    }
+    if !compact {
+        assert!(blend_draws[blend_count..].iter().all(|d| d.instance_count == 0), "{label}: unused blend draws are empty");
+    }
+    let cpu_blended: Vec<DrawnObject> = expected_order
+        .iter()
+        .copied()
+        .filter(|d| prepared.batches[d.batch as usize].variant == Variant::Blend as u32)
+        .collect();
+    if slack == 0 {
+        assert_eq!(blended, cpu_blended, "{label}: blended objects in the CPU's order");
+    }
 
     match mode {
         DrawMode::Gpu | DrawMode::GpuNocount => {
@@ -195,6 +244,10 @@ fn check_frame(
                 assert!(ids.insert(id), "{label}: object {id} written twice");
                 seen.insert(DrawnObject { id, batch: first + level });
             }
+            for &d in &blended {
+                assert!(ids.insert(d.id), "{label}: object {} written twice", d.id);
+                seen.insert(d);
+            }
             assert_same_but_boundary(&seen, &expected, &boundary, &format!("{label}: GPU (object, level) set"));
 
             // The build pass's draws: per variant, exactly the non-empty batches (compacted) or
@@ -226,16 +279,13 @@ fn check_frame(
                 for d in &draws[range.first_object as usize..range.first_object as usize + count] {
                     check_bounds(d);
                     assert_eq!(d.instance_count, 1, "{label}: per-object draw must draw one instance");
-                    let slot = d.first_instance - identity_base as u32;
-                    let (id, tagged_level) = (slot % n as u32, slot / n as u32);
-                    let first = prepared.objects[id as usize].batch;
-                    assert_eq!(prepared.batches[first as usize].variant, v as u32);
-                    let level = (first..first + prepared.batches[first as usize].level_count)
-                        .find(|&b| prepared.batches[b as usize].first_index == d.first_index)
-                        .unwrap_or_else(|| panic!("{label}: object {id} drawn with another mesh's indices"));
-                    assert_eq!(prepared.batches[level as usize].level, tagged_level, "{label}: object {id} level slot");
-                    assert!(seen.insert(DrawnObject { id, batch: level }), "{label}: object {id} drawn twice");
+                    let drawn = identity_draw(d, prepared, identity_base as u32, n as u32, label);
+                    assert_eq!(prepared.batches[drawn.batch as usize].variant, v as u32);
+                    assert!(seen.insert(drawn), "{label}: object {} drawn twice", drawn.id);
                 }
+            }
+            for &d in &blended {
+                assert!(seen.insert(d), "{label}: object {} drawn twice", d.id);
             }
             assert_same_but_boundary(&seen, &expected, &boundary, &format!("{label}: per-object (object, level) set"));
         }

@@ -2,13 +2,14 @@
 //! occlusion culling and the compute rasteriser on (two phases, the pyramid, the raster passes
 //! and their resolves) and off, sets each bind group once per pass (the pyramid once per
 //! level; the main pass group 0 and 1 once more for the resolve), and calls `set_pipeline`
-//! once per variant in use (and once for the resolve).
+//! once per variant in use (and once for the resolve); the stress scene's blended set adds the
+//! blend sort (one dispatch) and the blended pass (one pipeline, one multi-draw).
 
 mod common;
 
 use multidraw::gpu::commands::FrameCommands;
 use multidraw::gpu::target::OffscreenTarget;
-use multidraw::passes::{build, cull, main, pyramid, raster};
+use multidraw::passes::{blend, build, cull, main, pyramid, raster};
 use multidraw::{Detail, DrawMode, FrameInput, GpuContext};
 
 const SIZE: u32 = 64;
@@ -55,6 +56,8 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
             if !soft {
                 expected.retain(|&name| name != raster::NAME && name != raster::LATE_NAME);
             }
+            // The stress scene has a blended set: sorted, then drawn over everything.
+            expected.extend([blend::SORT_NAME, blend::NAME]);
             assert_eq!(passes, expected, "{label}: passes recorded");
             // The compute rasteriser shades and resolves once, in the frame's last phase (its
             // last raster pass lists the drawn pixels and shades them; the last main pass
@@ -82,13 +85,21 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
             for name in [main::NAME, main::LATE_NAME].into_iter().filter(|n| passes.contains(n)) {
                 let main_pass = small.pass(name);
                 let resolve = soft_in(name);
-                let variants = variants_small as u32 + resolve;
+                // The blend variant draws in its own pass.
+                let variants = variants_small as u32 - 1 + resolve;
                 assert_eq!(main_pass.set_pipeline, variants, "{label}: one set_pipeline per variant (and resolve)");
                 assert_eq!(main_pass.draw_commands(), variants, "{label}: one multi-draw per variant (and resolve)");
                 assert_eq!(main_pass.draw, resolve, "{label}: the resolve's one indirect full-screen draw");
                 assert_eq!(main_pass.draw_indexed, 0, "{label}: no direct draws");
                 assert_eq!(main_pass.set_vertex_buffer + main_pass.set_index_buffer, 2);
             }
+            let blended = small.pass(blend::NAME);
+            assert_eq!(
+                (blended.set_pipeline, blended.draw_commands(), blended.draw_indexed),
+                (1, 1, 0),
+                "{label}: the blended pass: one pipeline, one multi-draw"
+            );
+            assert_eq!(small.pass(blend::SORT_NAME).dispatch, 1, "{label}: the blend sort: one workgroup");
         }
     }
 }
@@ -108,5 +119,5 @@ fn cpu_baseline_draws_once_per_visible_object_without_rebinding() {
     assert_eq!(stats.commands.iter().count(), 1, "the baseline records the main pass alone");
     assert_eq!(main_pass.draw_indexed, visible);
     assert_eq!(main_pass.set_bind_group, [1, 1, 1], "baseline sets each bind group once");
-    assert!(main_pass.set_pipeline <= 4, "baseline sets pipelines once per variant");
+    assert!(main_pass.set_pipeline <= 5, "baseline sets pipelines once per variant");
 }

@@ -111,7 +111,7 @@ fn wgpu_validation_error_is_caught_by_the_scope() {
 fn every_variant_shares_the_bind_groups() {
     let ctx = common::context();
     let mut scene = common::scene(4_000, true);
-    // One material per variant: the scene then uses all four.
+    // One material per variant: the scene then uses all five.
     for (material, variant) in scene.materials.iter_mut().zip(Variant::ALL) {
         material.variant = variant;
     }
@@ -128,7 +128,14 @@ fn every_variant_shares_the_bind_groups() {
         let resolve = stats.soft as u32;
         assert_eq!(resolve == 1, mode != DrawMode::Cpu, "{mode}: the compute rasteriser runs on lavapipe");
         assert_eq!(main_pass.set_bind_group, [1 + resolve, 1 + resolve, 1], "{mode}: each group set once");
-        assert_eq!(main_pass.set_pipeline, 4 + resolve, "{mode}: one set_pipeline per variant (and the resolve)");
+        // The GPU-driven modes draw the blend variant in a pass of its own, the CPU modes last in
+        // their main pass.
+        let in_main = if mode == DrawMode::Cpu { 5 } else { 4 };
+        assert_eq!(main_pass.set_pipeline, in_main + resolve, "{mode}: one set_pipeline per variant (and the resolve)");
+        if mode != DrawMode::Cpu {
+            let blended = stats.commands.pass(multidraw::passes::blend::NAME);
+            assert_eq!((blended.set_pipeline, blended.set_bind_group), (1, [1, 1, 1]), "{mode}: the blended pass");
+        }
     }
     common::assert_no_gpu_errors(&ctx);
 }
@@ -140,10 +147,10 @@ fn renderer_start_up_compiles_each_pipeline_once_and_prewarms() {
     let first = common::renderer(&ctx, &scene);
     let compiled = ctx.pipelines.compilations();
     assert_eq!(
-        compiled, 29,
-        "6 cull (batched and per object, one per phase) + 2 build + 3 pyramid + 1 scatter + 2 raster + 2 shade \
-         list + 2 shade compute + 4 render + 1 resolve + 3 shadow depth (opaque and debug draw the same depth: \
-         one pipeline) + 3 environment prefilter pipelines"
+        compiled, 31,
+        "6 cull (batched and per object, one per phase) + 2 build + 1 blend sort + 3 pyramid + 1 scatter + 2 \
+         raster + 2 shade list + 2 shade compute + 5 render + 1 resolve + 3 shadow depth (opaque and debug draw \
+         the same depth: one pipeline; blended objects cast none) + 3 environment prefilter pipelines"
     );
     assert!(first.startup.prewarm_ms > 0.0);
     let _second = common::renderer(&ctx, &scene);

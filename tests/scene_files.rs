@@ -851,7 +851,7 @@ fn every_feature_loads() {
     assert_eq!(scene.objects.len(), 2 + 24 + 20 + 25 + 5 + 30);
     // Declared meshes and materials first, then the stress generator's own.
     assert_eq!(scene.meshes.meshes.len(), 8 + procedural::BUILTIN_NAMES.len());
-    assert_eq!(scene.materials.len(), 4 + 10);
+    assert_eq!(scene.materials.len(), 4 + 11);
     // lattice, checker, noise; the stress set's lattice is the same layer as "grid"'s.
     assert_eq!(scene.base_color_textures.layers.len(), 3);
     assert_eq!(scene.normal_textures.layers.len(), 1);

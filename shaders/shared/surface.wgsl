@@ -50,17 +50,25 @@ fn wrap_coordinate(t: f32, mode: u32, inset: f32) -> f32 {
     return folded;
 }
 
-/// The coordinates to sample a texture of size class `size_class` with, given its wrap bits (u in
-/// bits 0-1, v in bits 2-3). The inset is half a texel of the coarser of the two mip levels
-/// trilinear filtering reads (the level from the same derivatives the sampler uses).
-fn wrapped_uv(size_class: u32, wrap: u32, at: TexCoord) -> vec2<f32> {
-    if wrap == WRAP_REPEAT {
-        return at.uv;
+/// The coordinates (and their derivatives) to sample a texture of size class `size_class` with,
+/// in its layer, given its wrap bits (u in bits 0-1, v in bits 2-3) and its copies of the image
+/// per axis (log2 in bits 4-7 and 8-11: a non-square image tiles its shorter axis, so the
+/// image's coordinates scale by 2^-k there). Wrapping folds the image's coordinates first; a
+/// repeating axis needs nothing (the copies and the sampler's repeat continue the image). The
+/// inset is half a texel of the coarser of the two mip levels trilinear filtering reads (the
+/// level from the same derivatives the sampler uses), in the image's texels along each axis.
+fn wrapped_uv(size_class: u32, wrap: u32, at: TexCoord) -> TexCoord {
+    let copies = vec2<f32>(exp2(-f32((wrap >> 4u) & 15u)), exp2(-f32((wrap >> 8u) & 15u)));
+    let ddx = at.ddx * copies;
+    let ddy = at.ddy * copies;
+    if (wrap & 15u) == WRAP_REPEAT {
+        return TexCoord(at.uv * copies, ddx, ddy);
     }
     let size = f32(SMALLEST_TEXTURE_CLASS << size_class);
-    let level = ceil(max(log2(max(length(at.ddx), length(at.ddy)) * size), 0.0));
-    let inset = min(0.5, 0.5 * exp2(level) / size);
-    return vec2<f32>(wrap_coordinate(at.uv.x, wrap & 3u, inset), wrap_coordinate(at.uv.y, wrap >> 2u, inset));
+    let level = ceil(max(log2(max(length(ddx), length(ddy)) * size), 0.0));
+    let inset = min(vec2<f32>(0.5), 0.5 * exp2(level) / (size * copies));
+    let folded = vec2<f32>(wrap_coordinate(at.uv.x, wrap & 3u, inset.x), wrap_coordinate(at.uv.y, (wrap >> 2u) & 3u, inset.y));
+    return TexCoord(folded * copies, ddx, ddy);
 }
 
 /// The texel of material `m`'s base-colour texture at `at` (which must be the texture's set);
@@ -109,12 +117,11 @@ fn material_surface(m: u32, color: vec4<f32>) -> Surface {
 /// The texel of `texture` at `at` (or at `other`, the other coordinate set, where the texture
 /// reads it) from the arrays of `srgb` or linear layers.
 fn material_texel(texture: GpuTextureRef, at: SurfaceUv, other: vec2<f32>, srgb: bool) -> vec4<f32> {
-    let coordinates = texture_coordinates(texture, at, other);
-    let uv = wrapped_uv(texture.size_class, texture.wrap, coordinates);
+    let c = wrapped_uv(texture.size_class, texture.wrap, texture_coordinates(texture, at, other));
     if srgb {
-        return sample_base_color_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy);
+        return sample_base_color_class(texture.size_class, texture.layer, c.uv, c.ddx, c.ddy);
     }
-    return sample_normal_class(texture.size_class, texture.layer, uv, coordinates.ddx, coordinates.ddy);
+    return sample_normal_class(texture.size_class, texture.layer, c.uv, c.ddx, c.ddy);
 }
 
 /// As `material_surface`, with the material's metallic-roughness (B metal, G roughness),

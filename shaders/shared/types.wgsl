@@ -159,7 +159,8 @@ struct GpuTextureRef {
     /// Size class (0: the smallest), which picks the array of its role.
     size_class: u32,
     /// Wrap modes: u in bits 0-1, v in bits 2-3 (WRAP_REPEAT, WRAP_CLAMP_TO_EDGE,
-    /// WRAP_MIRRORED_REPEAT).
+    /// WRAP_MIRRORED_REPEAT); then log2 of the copies of the image the layer holds along u
+    /// (bits 4-7) and v (bits 8-11): a non-square image, kept at its aspect (`wrapped_uv`).
     wrap: u32,
     /// Texture-coordinate set: 0 (TEXCOORD_0) or 1 (TEXCOORD_1).
     uv_set: u32,

@@ -106,7 +106,7 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
                 offset,
                 layer: layer as i32,
                 size_class: slot,
-                wrap: textures::wrap_bits(t.wrap),
+                wrap: textures::wrap_bits(t.wrap, t.tiles_log2),
                 uv_set: uv.set,
                 ..GpuTextureRef::NONE
             }

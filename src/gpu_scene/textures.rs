@@ -20,7 +20,7 @@
 //! docs/BENCHMARKS.md § "Texture sampling on llvmpipe"). A GPU runs only the case a fragment takes;
 //! llvmpipe runs every case under a mask, so each case costs every fragment a sample there:
 //! one switch per role of one sample per class, not one per (class, sampler), is why there
-//! is a single sampler (see `wrapped_uv` in `shaders/draw.wgsl` for the wrap modes it
+//! is a single sampler (see `wrapped_uv` in `shaders/shared/surface.wgsl` for the wrap modes it
 //! serves).
 
 use std::fmt::Write;
@@ -54,9 +54,10 @@ pub fn slot_of(size: u32, encoding: TextureEncoding) -> Option<u32> {
     (0..SLOT_COUNT).find(|&slot| slot_class(slot) == (size, encoding))
 }
 
-/// The wrap modes as the shader reads them: u in bits 0–1, v in bits 2–3.
-pub fn wrap_bits(wrap: [Wrap; 2]) -> u32 {
-    wrap[0] as u32 | (wrap[1] as u32) << 2
+/// The wrap modes as the shader reads them: u in bits 0–1, v in bits 2–3; and the layer's
+/// copies of the image per axis (`Texture::tiles_log2`), u in bits 4–7, v in bits 8–11.
+pub fn wrap_bits(wrap: [Wrap; 2], tiles_log2: [u32; 2]) -> u32 {
+    wrap[0] as u32 | (wrap[1] as u32) << 2 | tiles_log2[0].min(15) << 4 | tiles_log2[1].min(15) << 8
 }
 
 /// Where each texture of the scene lives: (size class, layer) per base-colour and per normal

@@ -45,11 +45,16 @@ pub fn default_camera(half_extent: f32) -> Camera {
     }
 }
 
+/// The stress scene's blended objects: one in `GLASS_STRIDE`, or in scenes of more than
+/// `GLASS_STRIDE × GLASS_OBJECTS` objects about `GLASS_OBJECTS` of them.
+const GLASS_STRIDE: u32 = 32;
+const GLASS_OBJECTS: u32 = 1024;
+
 /// The built-in stress scene: every built-in procedural mesh with its levels of detail, eight
 /// plain paints (rough and glossy dielectrics, two metals, one emissive), a double-sided and a
-/// masked textured material, and `params.objects`
-/// objects of random mesh, material, scale and animation classes in a box of
-/// [`half_extent`], seen by [`default_camera`].
+/// masked textured material, a blended glass set, and `params.objects` objects of random mesh,
+/// material, scale and animation classes in a box of [`half_extent`], seen by
+/// [`default_camera`].
 pub fn stress_scene(params: &StressParams) -> Scene {
     let mut meshes = MeshArena::default();
     for name in procedural::BUILTIN_NAMES {
@@ -94,6 +99,15 @@ pub fn stress_scene(params: &StressParams) -> Scene {
     let extent = half_extent(params.objects);
     let mesh_ids: Vec<u32> = (0..meshes.meshes.len() as u32).collect();
     let material_ids: Vec<u32> = (0..materials.len() as u32).collect();
+    // One blended set, glossy glass: every `GLASS_STRIDE`-th object or, in large scenes, few
+    // enough that there are about `GLASS_OBJECTS` of them (drawn farthest first after all
+    // the rest, `passes::blend`).
+    let glass = materials.len() as u32;
+    materials.push(Material {
+        variant: Variant::Blend,
+        roughness: 0.08,
+        ..Material::colored("glass", Vec4::new(0.55, 0.8, 0.95, 0.35))
+    });
     let moving = ClassRange { lo: 1, hi: ANIMATION_CLASSES as u16 - 1 };
     let palette = Palette {
         meshes: &mesh_ids,
@@ -105,6 +119,10 @@ pub fn stress_scene(params: &StressParams) -> Scene {
     let mut objects = Vec::with_capacity(params.objects as usize);
     let set = random::RandomBox { count: params.objects, center: Vec3::ZERO, half_extent: extent, seed: params.seed };
     random::place(&set, &palette, &mut objects);
+    let stride = GLASS_STRIDE.max(params.objects / GLASS_OBJECTS) as usize;
+    for object in objects.iter_mut().step_by(stride) {
+        object.material = glass;
+    }
 
     Scene {
         name: format!("stress-{}", params.objects),

@@ -273,6 +273,13 @@ pub struct Texture {
     pub encoding: TextureEncoding,
     /// (u, v).
     pub wrap: [Wrap; 2],
+    /// (u, v): the layer holds 2^k copies of the image side by side along each axis. A
+    /// non-square image keeps its aspect (rounded to a power of two) this way instead of being
+    /// stretched to the square: its shorter axis is tiled, and the shaders scale that
+    /// coordinate by 2^-k after wrapping it (`wrapped_uv` in `shaders/shared/surface.wgsl`), so
+    /// a repeating texture still filters across its edges and the mip level follows the
+    /// image's own texels. 0 for a square image.
+    pub tiles_log2: [u32; 2],
     /// `size * size * 4` bytes.
     pub rgba: Vec<u8>,
 }
@@ -280,7 +287,7 @@ pub struct Texture {
 impl Texture {
     /// A linear texture that repeats.
     pub fn linear(size: u32, rgba: Vec<u8>) -> Self {
-        Self { size, encoding: TextureEncoding::Linear, wrap: [Wrap::Repeat; 2], rgba }
+        Self { size, encoding: TextureEncoding::Linear, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba }
     }
 }
 

@@ -33,7 +33,7 @@ pub fn colour_texture(size: u32, linear_rgba: Vec<u8>) -> Texture {
             *channel = linear_to_srgb(*channel as f32 / 255.0);
         }
     }
-    Texture { size, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], rgba }
+    Texture { size, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba }
 }
 
 /// How an image is resampled to its size class (from the glTF sampler's `magFilter`).
@@ -58,6 +58,36 @@ pub struct Sampling {
 /// [`LARGEST_TEXTURE_CLASS`] where the adapter allows it).
 pub fn size_class(width: u32, height: u32, max_size: u32) -> u32 {
     width.max(height).max(SMALLEST_TEXTURE_CLASS).checked_next_power_of_two().unwrap_or(u32::MAX).min(max_size)
+}
+
+/// How many copies (log2, per axis) of a `width` × `height` image a layer of `size` holds when
+/// the image keeps its aspect: the ratio of its sides rounded to the nearest power of two, on
+/// its shorter axis, as far as that axis keeps one texel (`Texture::tiles_log2`).
+pub fn tiles_log2(width: u32, height: u32, size: u32) -> [u32; 2] {
+    let (long, short) = (width.max(height) as f64, width.min(height).max(1) as f64);
+    let k = ((long / short).log2().round() as u32).min(size.max(1).ilog2());
+    if width >= height {
+        [0, k]
+    } else {
+        [k, 0]
+    }
+}
+
+/// `width` × `height` RGBA8 texels (`rgba`) repeated to fill `size` × `size` (each a power of
+/// two dividing `size`).
+pub fn tile(rgba: &[u8], width: u32, height: u32, size: u32) -> Vec<u8> {
+    if (width, height) == (size, size) {
+        return rgba.to_vec();
+    }
+    let row = width as usize * 4;
+    let mut out = Vec::with_capacity(size as usize * size as usize * 4);
+    for y in 0..size as usize {
+        let source = &rgba[(y % height as usize) * row..][..row];
+        for _ in 0..size / width {
+            out.extend_from_slice(source);
+        }
+    }
+    out
 }
 
 /// The largest size class on an adapter whose `max_texture_dimension_2d` is `max_dimension`
@@ -204,7 +234,8 @@ mod tests {
     #[test]
     fn srgb_mips_average_in_linear_light() {
         let rgba = [[0u8, 0, 0, 255], [255, 255, 255, 255], [255, 255, 255, 255], [0, 0, 0, 255]].concat();
-        let mut texture = Texture { size: 2, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], rgba };
+        let mut texture =
+            Texture { size: 2, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba };
         assert_eq!(mip_chain(&texture), vec![vec![188, 188, 188, 255]]);
         texture.encoding = TextureEncoding::Linear;
         assert_eq!(mip_chain(&texture), vec![vec![128, 128, 128, 255]]);

@@ -120,7 +120,8 @@ pub fn is_blended(batches: &[GpuBatch], object: &GpuObject) -> bool {
 /// allocation), and what was counted. Opaque, masked and debug objects come in id order (hence
 /// grouped by variant); blended ones after them (their variant is last), ordered as the GPU's
 /// blend sort orders them: by [`blend_key`], then by id tagged with the level. A view with
-/// `frame.blend_list` 0 (a shadow cascade) draws no blended object, as on the GPU.
+/// `frame.blend_list` 0 (a shadow cascade) leaves blended objects out (neither counted nor
+/// drawn), as the GPU does.
 pub fn cull_into(
     frame: &FrameUniforms,
     objects: &[GpuObject],
@@ -131,6 +132,9 @@ pub fn cull_into(
     drawn.clear();
     let mut counts = CpuCounts::default();
     for (id, object) in objects.iter().enumerate() {
+        if frame.blend_list == 0 && is_blended(batches, object) {
+            continue;
+        }
         match classify(frame, batches, object) {
             Decision::OutsideFrustum => {}
             Decision::TooSmall => {
@@ -140,9 +144,6 @@ pub fn cull_into(
             Decision::Drawn { level } => {
                 counts.in_frustum += 1;
                 counts.visible += 1;
-                if frame.blend_list == 0 && is_blended(batches, object) {
-                    continue;
-                }
                 counts.levels[level as usize] += 1;
                 let batch = object.batch + level;
                 counts.triangles += (batches[batch as usize].index_count / 3) as u64;

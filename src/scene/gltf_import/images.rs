@@ -218,10 +218,13 @@ fn decode_texture(
     DECODED.fetch_add(1, Ordering::Relaxed);
     let image = DynamicImage::from_decoder(decoder).map_err(corrupt)?.into_rgba8();
     let size = textures::size_class(width, height, max_size);
-    let rgba = if (width, height) == (size, size) {
+    let tiles_log2 = textures::tiles_log2(width, height, size);
+    // The image at its aspect (a power of two) within the size class, then tiled to the square.
+    let (to_width, to_height) = (size >> tiles_log2[0], size >> tiles_log2[1]);
+    let rgba = if (width, height) == (to_width, to_height) {
         image.into_raw()
     } else if filter == Filter::Nearest {
-        imageops::resize(&image, size, size, FilterType::Nearest).into_raw()
+        imageops::resize(&image, to_width, to_height, FilterType::Nearest).into_raw()
     } else if encoding == TextureEncoding::Srgb {
         // Filtered in linear light: averaging encoded values darkens every edge between
         // colours (a black-and-white texel pair filters to 0.5 encoded, 0.21 in light).
@@ -229,7 +232,7 @@ fn decode_texture(
             let [r, g, b, a] = image.get_pixel(x, y).0;
             image::Rgba([srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b), f32::from(a) / 255.0])
         });
-        let resized = imageops::resize(&linear, size, size, FilterType::Triangle);
+        let resized = imageops::resize(&linear, to_width, to_height, FilterType::Triangle);
         resized
             .pixels()
             .flat_map(|p| {
@@ -238,9 +241,10 @@ fn decode_texture(
             })
             .collect()
     } else {
-        imageops::resize(&image, size, size, FilterType::Triangle).into_raw()
+        imageops::resize(&image, to_width, to_height, FilterType::Triangle).into_raw()
     };
-    Ok(Texture { size, encoding, wrap: [Wrap::Repeat; 2], rgba })
+    let rgba = textures::tile(&rgba, to_width, to_height, size);
+    Ok(Texture { size, encoding, wrap: [Wrap::Repeat; 2], tiles_log2, rgba })
 }
 
 #[cfg(test)]
