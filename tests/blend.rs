@@ -11,8 +11,8 @@ mod common;
 use glam::{Vec2, Vec3, Vec4, Vec4Swizzles};
 use multidraw::frame::Detail;
 use multidraw::gpu::target::OffscreenTarget;
-use multidraw::passes::main::CLEAR_COLOR;
 use multidraw::mesh::{MeshData, Vertex};
+use multidraw::passes::main::CLEAR_COLOR;
 use multidraw::scene::{Material, Scene, Variant};
 use multidraw::{DrawMode, FrameInput, GpuContext};
 

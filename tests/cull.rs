@@ -168,8 +168,11 @@ fn check_frame(
         assert_eq!(counters.triangles, cpu_counts.triangles, "{label}: triangles");
     }
 
-    let all_draws =
-        read_draws(ctx, &renderer.buffers.draws, (renderer.buffers.draw_capacity + renderer.buffers.blend_capacity) as u64);
+    let all_draws = read_draws(
+        ctx,
+        &renderer.buffers.draws,
+        (renderer.buffers.draw_capacity + renderer.buffers.blend_capacity) as u64,
+    );
     let (draws, blend_draws) = all_draws.split_at(renderer.buffers.draw_capacity as usize);
     // Every command the main pass may read stays inside the index buffer and instances[].
     let check_bounds = |d: &DrawIndexedIndirectArgs| {
@@ -190,7 +193,11 @@ fn check_frame(
     // The blend sort's draws: one per listed blended object (the rest empty without a count
     // buffer), each an identity slot, in the CPU's order (farthest first).
     let blend_count = draw_counts[COUNTER_BLEND as usize] as usize;
-    assert!(blend_count <= blend_draws.len(), "{label}: {blend_count} blended objects listed, room for {}", blend_draws.len());
+    assert!(
+        blend_count <= blend_draws.len(),
+        "{label}: {blend_count} blended objects listed, room for {}",
+        blend_draws.len()
+    );
     let mut blended = Vec::new();
     for d in &blend_draws[..blend_count] {
         check_bounds(d);
@@ -198,7 +205,10 @@ fn check_frame(
         blended.push(identity_draw(d, prepared, identity_base as u32, n as u32, label));
     }
     if !compact {
-        assert!(blend_draws[blend_count..].iter().all(|d| d.instance_count == 0), "{label}: unused blend draws are empty");
+        assert!(
+            blend_draws[blend_count..].iter().all(|d| d.instance_count == 0),
+            "{label}: unused blend draws are empty"
+        );
     }
     let cpu_blended: Vec<DrawnObject> = expected_order
         .iter()

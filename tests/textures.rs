@@ -91,7 +91,7 @@ fn render_albedo(name: &str, scene: &Scene, size: u32) -> image::RgbaImage {
 }
 
 fn solid(size: u32, encoding: TextureEncoding, rgba: [u8; 4]) -> Texture {
-    Texture { size, encoding, wrap: [Wrap::Repeat; 2], rgba: rgba.repeat((size * size) as usize) }
+    Texture { size, encoding, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba: rgba.repeat((size * size) as usize) }
 }
 
 #[test]
@@ -200,7 +200,7 @@ fn mips_average_a_distant_checker() {
     let rgba: Vec<u8> = (0..size * size)
         .flat_map(|i| if (i % size + i / size) % 2 == 0 { [255, 255, 255, 255] } else { [0, 0, 0, 255] })
         .collect();
-    let texture = Texture { size, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], rgba };
+    let texture = Texture { size, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba };
     // At distance 8 the quad is 8 × 8 pixels of 64 × 64: 128 texels per pixel, mip level 7.
     let image = render_albedo("distant-checker", &quad_scene(texture, Vec2::ZERO, Vec2::ONE, 8.0), 64);
     for y in 29..35 {
@@ -235,7 +235,7 @@ fn wrap_modes_read_the_expected_texels_outside_the_unit_square() {
         ([Wrap::ClampToEdge, Wrap::MirroredRepeat], [clamp, mirror]),
         ([Wrap::MirroredRepeat, Wrap::Repeat], [mirror, repeat]),
     ] {
-        let texture = Texture { size, encoding: TextureEncoding::Srgb, wrap, rgba: rgba.clone() };
+        let texture = Texture { size, encoding: TextureEncoding::Srgb, wrap, tiles_log2: [0; 2], rgba: rgba.clone() };
         let name = format!("wrap-{:?}-{:?}", wrap[0], wrap[1]);
         let image = render_albedo(&name, &quad_scene(texture, Vec2::splat(-1.0), Vec2::splat(2.0), 1.0), 96);
         let pixel = |t: f32| ((t + 1.0) / 3.0 * 96.0) as u32;
@@ -244,6 +244,72 @@ fn wrap_modes_read_the_expected_texels_outside_the_unit_square() {
                 let texel = image.get_pixel(pixel(u), pixel(v)).0;
                 let seen = [texel[0] > 128, texel[1] > 128];
                 assert_eq!(seen, [expected[0][i], expected[1][j]], "{name}: (u, v) = ({u}, {v}) read {texel:?}");
+            }
+        }
+    }
+}
+
+fn png(image: &image::RgbImage) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    image.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png).expect("encode a PNG");
+    bytes
+}
+
+/// A 4:1 image keeps its aspect: its layer holds four copies of it down the shorter axis, and
+/// the shaders scale that coordinate, so where the image is drawn at one of its texels per
+/// pixel on both axes the sampler stays at mip level 0 and 2-texel stripes along its long axis
+/// stay black and white. Stretched to the square, the same view reads level 2 (four layer
+/// texels per pixel down v) and the stripes average to grey: the blur of stretched labels.
+#[test]
+fn a_wide_image_keeps_its_aspect_and_its_sharpness() {
+    let (width, height) = (256, 64);
+    let stripes = image::RgbImage::from_fn(width, height, |x, _| {
+        if (x / 2) % 2 == 0 {
+            image::Rgb([255, 255, 255])
+        } else {
+            image::Rgb([0, 0, 0])
+        }
+    });
+    let (_, texture) = import(&model_with_image(&png(&stripes), "image/png", [10497, 10497], 9729)).expect("imports");
+    assert_eq!((texture.size, texture.tiles_log2), (256, [0, 2]), "four copies down v");
+    // v from 0 to 4 over the 256-pixel quad: 256 of the image's texels per axis.
+    let image = render_albedo("wide-stripes", &quad_scene(texture, Vec2::ZERO, Vec2::new(1.0, 4.0), 1.0), 256);
+    for y in [40, 128, 200] {
+        for x in 100..108 {
+            let (value, want_white) = (image.get_pixel(x, y).0[0], (x / 2) % 2 == 0);
+            assert!(
+                if want_white { value >= 250 } else { value <= 5 },
+                "pixel ({x}, {y}): {value}, want {} (a stretched image blurs here)",
+                if want_white { "white" } else { "black" }
+            );
+        }
+    }
+}
+
+/// Clamped and mirrored, a tall image (1:2) reads its own edge texels outside [0, 1], not the
+/// next copy's: red in its left half, green in its top half.
+#[test]
+fn a_tall_image_wraps_as_itself() {
+    let (width, height) = (32, 64);
+    let quadrants = image::RgbImage::from_fn(width, height, |x, y| {
+        image::Rgb([if x < width / 2 { 255 } else { 0 }, if y < height / 2 { 255 } else { 0 }, 0])
+    });
+    let probes = [-0.75, -0.25, 0.25, 0.75, 1.25, 1.75];
+    let clamp = [true, true, true, false, false, false];
+    let mirror = [false, true, true, false, false, true];
+    for (gl_wrap, expected) in [(33071, clamp), (33648, mirror)] {
+        let (material, mut texture) =
+            import(&model_with_image(&png(&quadrants), "image/png", [gl_wrap, gl_wrap], 9729)).expect("imports");
+        texture.wrap = material.base_color_sampling.wrap;
+        assert_eq!((texture.size, texture.tiles_log2), (64, [1, 0]), "two copies across u");
+        let name = format!("tall-wrap-{gl_wrap}");
+        let image = render_albedo(&name, &quad_scene(texture, Vec2::splat(-1.0), Vec2::splat(2.0), 1.0), 96);
+        let pixel = |t: f32| ((t + 1.0) / 3.0 * 96.0) as u32;
+        for (i, &u) in probes.iter().enumerate() {
+            for (j, &v) in probes.iter().enumerate() {
+                let texel = image.get_pixel(pixel(u), pixel(v)).0;
+                let seen = [texel[0] > 128, texel[1] > 128];
+                assert_eq!(seen, [expected[i], expected[j]], "{name}: (u, v) = ({u}, {v}) read {texel:?}");
             }
         }
     }

@@ -302,8 +302,7 @@ impl Renderer {
                 let (cull, build, main, pyramid, scatter, raster, shadow, blend) = std::thread::scope(|passes| {
                     let cull = passes.spawn(|| CullPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
-                    let blend =
-                        passes.spawn(|| BlendSortPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
+                    let blend = passes.spawn(|| BlendSortPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let pyramid = passes.spawn(|| PyramidPass::new(&ctx.device, &ctx.pipelines, &layouts));
                     let scatter = passes.spawn(|| ScatterPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let shadow = passes.spawn(|| ShadowPass::new(&ctx.pipelines, &layouts));

@@ -47,7 +47,7 @@ pub fn default_camera(half_extent: f32) -> Camera {
 
 /// The stress scene's blended objects: one in `GLASS_STRIDE`, or in scenes of more than
 /// `GLASS_STRIDE × GLASS_OBJECTS` objects about `GLASS_OBJECTS` of them.
-const GLASS_STRIDE: u32 = 32;
+const GLASS_STRIDE: u32 = 16;
 const GLASS_OBJECTS: u32 = 1024;
 
 /// The built-in stress scene: every built-in procedural mesh with its levels of detail, eight
@@ -106,7 +106,7 @@ pub fn stress_scene(params: &StressParams) -> Scene {
     materials.push(Material {
         variant: Variant::Blend,
         roughness: 0.08,
-        ..Material::colored("glass", Vec4::new(0.55, 0.8, 0.95, 0.35))
+        ..Material::colored("glass", Vec4::new(0.35, 0.7, 1.0, 0.4))
     });
     let moving = ClassRange { lo: 1, hi: ANIMATION_CLASSES as u16 - 1 };
     let palette = Palette {

@@ -11,14 +11,14 @@ use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::{depth_test, FrameTarget};
 use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
 use crate::gpu_scene::shader::PassShader;
+use crate::gpu_scene::types::DRAW_ARGS_SIZE;
 use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers, ViewBuffers};
+use crate::passes::blend;
 use crate::passes::cull::cpu::DrawnObject;
 use crate::passes::raster::RasterPass;
 use crate::passes::Phase;
 use crate::pipelines::{render_all, Constants, PipelineCache, PipelineError, RenderSpec, ShaderSpec, VertexBufferSpec};
 use crate::scene::Variant;
-use crate::gpu_scene::types::DRAW_ARGS_SIZE;
-use crate::passes::blend;
 use crate::tunables::{COUNTER_BLEND, WORKGROUP_SIZE};
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.

@@ -3,7 +3,6 @@
 //! is dropped without a word. What a file *requires* and the engine cannot read is refused
 //! when it is opened instead.
 
-
 use super::material::{EMISSIVE_STRENGTH, TEXTURE_TRANSFORM, UNLIT};
 use super::nodes::{has_triangles, INSTANCING};
 use super::{GltfFile, QUANTIZATION};
