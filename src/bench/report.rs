@@ -85,6 +85,13 @@ impl GpuMs {
         self.passes.iter().filter(|(name, _)| cascade_pass(name)).fold(0.0, |sum, (_, ms)| sum + ms)
     }
 
+    /// The blend sort and the blended pass together, 0 without blended objects (both are in
+    /// `passes` by name too).
+    pub fn blend_passes(&self) -> f64 {
+        use crate::passes::blend;
+        [blend::SORT_NAME, blend::NAME].iter().filter_map(|name| self.passes.get(*name)).fold(0.0, |a, b| a + b)
+    }
+
     /// The second phase and the pyramid together, 0 without them.
     pub fn occlusion_passes(&self) -> f64 {
         // From +0.0: an empty float sum is -0.0, which prints as "-0.000".

@@ -108,6 +108,10 @@ fn columns(wide: bool) -> Vec<Column> {
     ]);
     if wide {
         columns.extend([
+            Column::new("blend", "ms", 7, |r| {
+                let ran = r.gpu_ms.as_ref().is_some_and(|g| g.passes.contains_key(crate::passes::blend::NAME));
+                gpu(r, ran, GpuMs::blend_passes)
+            }),
             Column::new("gpu p95", "ms", 7, |r| r.gpu_total_p95_ms.map_or("n/a".into(), ms)),
             Column::new("wall", unit, 17, |r| r.wall_ms.cell()),
             Column::new("coverage", "% of wait", 9, |r| {
@@ -241,7 +245,7 @@ impl BenchReport {
         let mut prose = String::new();
         prose += "lod/occ/sr: levels of detail / occlusion culling / compute rasteriser for small objects; drawn: objects \
                   drawn by phase 1 + phase 2, of which soft: by the compute rasteriser; raster: its GPU ms (both phases; \
-                  its resolve is part of main); occl: GPU ms of the pyramid and the second phase; shadow: every shadow cascade's cull, build and depth passes (--shadows); gpu sum: every pass's \
+                  its resolve is part of main); occl: GPU ms of the pyramid and the second phase; shadow: every shadow cascade's cull, build and depth passes (--shadows); blend (--wide): the blend sort and the blended pass; gpu sum: every pass's \
                   timestamps; wall: the frame by the wall clock, from recording until the CPU sees the GPU done\n";
         if self.rows.iter().any(|r| r.timestamps_short) {
             prose += &format!(
@@ -253,7 +257,8 @@ impl BenchReport {
         }
         if !wide {
             prose +=
-                "(--wide: p95 of every time, the build pass, occluded objects, timestamp coverage, bind-group sets, casters per cascade)\n";
+                "(--wide: p95 of every time, the build pass, occluded objects, the blend sort and blended pass, timestamp \
+                 coverage, bind-group sets, casters per cascade)\n";
         }
         prose += &self.summary();
         for note in &self.notes {
