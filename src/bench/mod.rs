@@ -417,11 +417,14 @@ fn run_row(
     let mut commands = Default::default();
     let mut indirect_call = None;
     let mut counts = FrameCounts::default();
-    let mut two_phase = false;
-    let mut soft = false;
+    // Measured frames that ran two phases / the compute rasteriser (the adaptive frame may
+    // change its mind, `Detail::auto`).
+    let (mut two_phase_frames, mut soft_frames) = (0u32, 0u32);
     let mut shadow_cascades = 0;
     let mut casters = Vec::new();
     renderer.invalidate_bundle();
+    // Each row's adaptive frame starts afresh, judged by this row's own frames.
+    renderer.reset_adaptive();
     for i in 0..config.frames + config.warmup {
         let measured = i >= config.warmup;
         let input =
@@ -456,6 +459,7 @@ fn run_row(
                 wait(ctx, config.gpu_wait);
             }
             let wall_ms = frame_start.elapsed().as_secs_f64() * 1e3;
+            renderer.report_frame_time(stats.frame, wall_ms);
             let readbacks: Vec<FrameReadback> = renderer.collect(&ctx.device);
             let readback = readbacks.iter().find(|r| r.frame == stats.frame).copied().unwrap_or_default();
             if let Some(times) = readback.gpu {
@@ -489,8 +493,8 @@ fn run_row(
             }
             commands = stats.commands;
             indirect_call = stats.indirect;
-            two_phase = stats.two_phase;
-            soft = stats.soft;
+            two_phase_frames += stats.two_phase as u32;
+            soft_frames += stats.soft as u32;
             shadow_cascades = stats.shadow_cascades;
             casters = (0..stats.shadow_cascades as usize)
                 .map(|k| {
@@ -554,8 +558,12 @@ fn run_row(
         lod: detail.lod,
         lod_error_px: detail.lod_error_px,
         min_pixels: detail.min_pixels,
-        occlusion: two_phase,
-        soft_raster: soft,
+        occlusion: 2 * two_phase_frames > config.frames,
+        soft_raster: 2 * soft_frames > config.frames,
+        occlusion_auto: detail.auto_occlusion && detail.occlusion && mode.gpu_culled(),
+        soft_auto: detail.auto_soft && detail.soft && mode.gpu_culled(),
+        two_phase_frames,
+        soft_frames,
         soft_drawn: counts.soft,
         triangles: counts.triangles,
         in_frustum: counts.in_frustum,

@@ -140,11 +140,24 @@ pub struct Row {
     pub lod_error_px: f32,
     /// The size threshold, in pixels (0: no size culling).
     pub min_pixels: f32,
-    /// Whether the frames ran two-phase occlusion culling (GPU-culled modes only).
+    /// Whether most measured frames ran two-phase occlusion culling (GPU-culled modes only).
     pub occlusion: bool,
-    /// Whether small objects went to the compute rasteriser (`passes::raster`).
+    /// Whether small objects went to the compute rasteriser (`passes::raster`) in most
+    /// measured frames.
     #[serde(default)]
     pub soft_raster: bool,
+    /// `--occlusion auto`: the renderer chose, frame by frame (`frame::adapt`).
+    #[serde(default)]
+    pub occlusion_auto: bool,
+    /// `--soft-raster auto`.
+    #[serde(default)]
+    pub soft_auto: bool,
+    /// Measured frames that ran two phases.
+    #[serde(default)]
+    pub two_phase_frames: u32,
+    /// Measured frames in which the compute rasteriser ran.
+    #[serde(default)]
+    pub soft_frames: u32,
     /// Of the objects drawn, those the compute rasteriser drew, last measured frame.
     #[serde(default)]
     pub soft_drawn: u32,

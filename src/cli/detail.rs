@@ -12,6 +12,16 @@ pub enum Switch {
     Off,
 }
 
+/// A switch the renderer may also decide frame by frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AutoSwitch {
+    /// Used where it pays, judged from recent frames' counters and times (docs/ARCHITECTURE.md
+    /// § "The adaptive frame").
+    Auto,
+    On,
+    Off,
+}
+
 #[derive(Args, Clone, Copy, Debug)]
 pub struct DetailArgs {
     /// Level of detail per object, picked on the GPU (and by the same function for cpu mode).
@@ -25,13 +35,15 @@ pub struct DetailArgs {
     #[arg(long, value_name = "PX", default_value_t = DEFAULT_MIN_PIXELS, value_parser = pixels,
           allow_negative_numbers = true)]
     min_pixels: f32,
-    /// Two-phase occlusion culling against a depth pyramid, in the GPU-culled modes.
-    #[arg(long, value_enum, default_value_t = Switch::On)]
-    occlusion: Switch,
+    /// Two-phase occlusion culling against a depth pyramid, in the GPU-culled modes; auto: in
+    /// the frames where it pays.
+    #[arg(long, value_enum, default_value_t = AutoSwitch::Auto)]
+    occlusion: AutoSwitch,
     /// Small objects drawn by the compute rasteriser (GPU modes that cull into batches, on
-    /// adapters with 64-bit atomics); off: every object by the hardware.
-    #[arg(long, value_enum, default_value_t = Switch::On)]
-    soft_raster: Switch,
+    /// adapters with 64-bit atomics); off: every object by the hardware; auto: in the frames
+    /// where it pays.
+    #[arg(long, value_enum, default_value_t = AutoSwitch::Auto)]
+    soft_raster: AutoSwitch,
 }
 
 impl DetailArgs {
@@ -40,8 +52,10 @@ impl DetailArgs {
             lod: self.lod == Switch::On,
             lod_error_px: self.lod_error,
             min_pixels: self.min_pixels,
-            occlusion: self.occlusion == Switch::On,
-            soft: self.soft_raster == Switch::On,
+            occlusion: self.occlusion != AutoSwitch::Off,
+            soft: self.soft_raster != AutoSwitch::Off,
+            auto_occlusion: self.occlusion == AutoSwitch::Auto,
+            auto_soft: self.soft_raster == AutoSwitch::Auto,
         }
     }
 }

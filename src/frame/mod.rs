@@ -7,6 +7,7 @@
 //! the renderer is made; per view, the plan's [`FramePlan::schedule`] decides the steps, and
 //! the renderer walks them (`setup.rs`), each pass recording itself.
 
+pub mod adapt;
 pub mod plan;
 pub mod prewarm;
 mod setup;
@@ -231,6 +232,8 @@ pub struct Renderer {
     pub scatter: ScatterPass,
     /// The shadow cascades' depth pass's pipelines.
     shadow: ShadowPass,
+    /// Wall-clock frame times the caller reported (`report_frame_time`), newest last.
+    reported_times: std::collections::VecDeque<(u64, f64)>,
     /// Prefilters each scene's sky into the maps of its image-based light, at upload.
     environment: EnvironmentPass,
     /// The maps prefiltered from `scene_environment`'s sky, bound with the scene's textures.
@@ -366,6 +369,7 @@ impl Renderer {
             soft_records: soft_records(&prepared.objects),
             prepared,
             views: vec![first_view],
+            reported_times: std::collections::VecDeque::new(),
             frame_number: 0,
             pending: Vec::new(),
             startup: StartupTimes { pipelines_ms, upload_ms, prewarm_ms: 0.0, total_ms: 0.0 },
@@ -694,7 +698,45 @@ impl Renderer {
         self.pending = waiting;
         let mut done = done;
         done.sort_by_key(|r| r.frame);
+        // The adaptive frame learns from every frame read back, whoever asked for it.
+        for readback in &done {
+            let cost = if self.reported_times.is_empty() {
+                readback.gpu.map(|g| g.total())
+            } else {
+                self.reported_times.iter().find(|(f, _)| *f == readback.frame).map(|&(_, ms)| ms)
+            };
+            for (index, view) in self.views.iter_mut().enumerate() {
+                view.auto.observe(readback.frame, readback.view_counters[index].as_ref(), cost);
+            }
+        }
         done
+    }
+
+    /// Forgets what the adaptive frame learned: every view starts again from every auto switch
+    /// on (the bench does so at each row).
+    pub fn reset_adaptive(&mut self) {
+        for view in &mut self.views {
+            view.auto = Default::default();
+        }
+        self.reported_times.clear();
+    }
+
+    /// Tells the renderer how long frame `frame` took by the wall clock (from recording until
+    /// the CPU saw its GPU work done), in ms. From the first report on, the adaptive frame
+    /// (`frame::adapt`, `Detail::auto`) judges by these times rather than by the GPU's
+    /// timestamps, which miss work on some adapters (lavapipe's compute rasteriser). Report
+    /// before the [`Renderer::collect`] that returns the frame.
+    pub fn report_frame_time(&mut self, frame: u64, ms: f64) {
+        self.reported_times.push_back((frame, ms));
+        while self.reported_times.len() > 4 * crate::tunables::READBACK_RING {
+            self.reported_times.pop_front();
+        }
+    }
+
+    /// What the adaptive frame runs for view `index` now (outside its probes), and why; `None`
+    /// for a view not drawn yet.
+    pub fn auto_choice(&self, index: usize) -> Option<(adapt::Choice, adapt::Reason)> {
+        self.views.get(index).map(|v| (v.auto.current(), v.auto.reason))
     }
 
     fn entry(&mut self, frame: u64) -> &mut FrameReadback {

@@ -14,8 +14,10 @@ use crate::passes::{blend, build, cull, main, pyramid, raster, shadow, Phase};
 use crate::tunables::{DEFAULT_LOD_ERROR_PX, DEFAULT_MIN_PIXELS, MAX_VIEW_PASSES};
 
 /// How much a frame draws, and how: level of detail, the size threshold, occlusion culling
-/// and the compute rasteriser for small objects. The default is all four on; [`Detail::FULL`] is all off (every object in the frustum at
-/// level 0, the engine before LOD and occlusion culling).
+/// and the compute rasteriser for small objects. The default is all four on; [`Detail::FULL`]
+/// is all off (every object in the frustum at level 0, the engine before LOD and occlusion
+/// culling); [`Detail::auto`] leaves occlusion culling and the compute rasteriser to the
+/// renderer, frame by frame.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Detail {
     /// Pick a level of detail per object (`--lod`); off: level 0 always.
@@ -30,6 +32,11 @@ pub struct Detail {
     /// Small objects drawn by the compute rasteriser in the GPU-culled modes that cull into
     /// batches, where the adapter has 64-bit atomics (`--soft-raster`).
     pub soft: bool,
+    /// `--occlusion auto`: `occlusion` is allowed, and the renderer turns it off in the frames
+    /// where it does not pay (`frame::adapt`).
+    pub auto_occlusion: bool,
+    /// `--soft-raster auto`: likewise for the compute rasteriser.
+    pub auto_soft: bool,
 }
 
 impl Default for Detail {
@@ -40,6 +47,8 @@ impl Default for Detail {
             min_pixels: DEFAULT_MIN_PIXELS,
             occlusion: true,
             soft: true,
+            auto_occlusion: false,
+            auto_soft: false,
         }
     }
 }
@@ -47,8 +56,22 @@ impl Default for Detail {
 impl Detail {
     /// Every object in the frustum at full detail, drawn by the hardware: LOD, size culling,
     /// occlusion culling and the compute rasteriser off.
-    pub const FULL: Detail =
-        Detail { lod: false, lod_error_px: DEFAULT_LOD_ERROR_PX, min_pixels: 0.0, occlusion: false, soft: false };
+    pub const FULL: Detail = Detail {
+        lod: false,
+        lod_error_px: DEFAULT_LOD_ERROR_PX,
+        min_pixels: 0.0,
+        occlusion: false,
+        soft: false,
+        auto_occlusion: false,
+        auto_soft: false,
+    };
+
+    /// The default detail with occlusion culling and the compute rasteriser left to the
+    /// renderer (`--occlusion auto --soft-raster auto`, the command line's default): each is
+    /// used in the frames where it pays (`frame::adapt`).
+    pub fn auto() -> Self {
+        Self { auto_occlusion: true, auto_soft: true, ..Self::default() }
+    }
 }
 
 /// The ways of drawing. Each has one kebab-case name (`gpu-nocount`), the same on the command

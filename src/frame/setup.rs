@@ -146,7 +146,11 @@ impl Renderer {
         view: &View,
         index: usize,
     ) -> ViewSetup {
-        let state = &self.views[index];
+        let frame = self.frame_number - 1;
+        let state = &mut self.views[index];
+        let detail = state.auto.apply(view.detail, frame);
+        state.auto.expire(frame);
+        let view = &View { detail, ..*view };
         let pyramid_current =
             state.pyramid_view_proj.is_some() && state.pyramid.fits(target.depth, target.width, target.height);
         let schedule = self.schedule(input, view, pyramid_current);

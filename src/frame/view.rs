@@ -113,6 +113,8 @@ pub(crate) struct ViewState {
     pub own_target: Option<OffscreenTarget>,
     /// The view's shadow map and cascades, once a frame with shadows has drawn it.
     pub shadow: Option<ViewShadow>,
+    /// What the adaptive frame chose for this view (`frame::adapt`).
+    pub auto: super::adapt::AutoDetail,
 }
 
 /// A view's shadow: its map (one depth layer per cascade) and one view state per cascade (each
@@ -195,6 +197,7 @@ impl ViewState {
             uniform_bytes: Vec::new(),
             own_target: None,
             shadow: None,
+            auto: Default::default(),
         }
     }
 

@@ -415,12 +415,13 @@ impl Viewer {
             ..FrameInput::new(self.camera.camera, self.panel.mode)
         }
         .with_shadows(self.panel.shadows);
-        let two_phase = self.renderer.two_phase(&input);
         self.lane.submitted(self.renderer.next_tag(input.mode));
         let frame_target = self.surface.frame_target(&view);
         let views = View::side_by_side(&input, self.views.0, self.views.1, frame_target.width, frame_target.height);
         let stats = self.renderer.render_views(&self.ctx, &frame_target, &input, &views);
         self.stats.record_frame(&stats);
+        // What the frame ran (the adaptive frame may have turned the second phase off).
+        let two_phase = stats.two_phase;
         if let Some(path) = self.screenshots.scene_path(last) {
             puffin::profile_scope!("screenshot");
             screenshot::save_scene(

@@ -179,9 +179,16 @@ fn detail_controls(ui: &mut egui::Ui, panel: &mut PanelState) {
     );
     ui.add(egui::Slider::new(&mut panel.detail.min_pixels, 0.0..=8.0).text("min size px"));
     // While frozen, the pyramid of the frozen view is kept: what it hides disappears too.
-    ui.checkbox(&mut panel.detail.occlusion, "Occlusion culling");
+    // "auto": used in the frames where it pays (`frame::adapt`).
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut panel.detail.occlusion, "Occlusion culling");
+        ui.add_enabled(panel.detail.occlusion, egui::Checkbox::new(&mut panel.detail.auto_occlusion, "auto"));
+    });
     // Off while culling is frozen and in the modes that do not cull into batches.
-    ui.checkbox(&mut panel.detail.soft, "Compute rasteriser for small objects");
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut panel.detail.soft, "Compute rasteriser for small objects");
+        ui.add_enabled(panel.detail.soft, egui::Checkbox::new(&mut panel.detail.auto_soft, "auto"));
+    });
     ui.checkbox(&mut panel.lod_colors, "Colour by LOD level");
     let mut shadows = panel.shadows > 0;
     if ui.checkbox(&mut shadows, "Sun shadows").changed() {
@@ -209,6 +216,8 @@ fn number_rows(panel: &PanelState, view: &PanelView<'_>) -> Vec<(String, String)
     let mut row = |name: &str, value: String| rows.push((name.to_string(), value));
     let pending = || "…".to_string();
     row("objects", view.rebuild.object_count.to_string());
+    let ran = |on: bool| if on { "on" } else { "off" };
+    row("frame ran", format!("occlusion {}, compute raster {}", ran(stats.two_phase), ran(stats.soft)));
     row("visible", stats.visible.map_or_else(pending, |v| v.to_string()));
     let counts = stats.counters.as_ref();
     let count = |value: fn(&CpuOrGpuCounts) -> String| counts.map_or_else(pending, value);

@@ -1,0 +1,337 @@
+//! The adaptive frame (`--occlusion auto`, `--soft-raster auto`): per view, whether the second
+//! culling phase with its depth pyramid, and the compute rasteriser, pay for themselves on this
+//! scene, camera and adapter, decided from what recent frames measured.
+//!
+//! Each switch the view's [`Detail`] leaves to `auto` is on at first (the fullest frame). The
+//! controller keeps the cost of the frames it has read back (the GPU's pass timestamps summed,
+//! or the wall-clock time the caller reports with `Renderer::report_frame_time`, which wins:
+//! on adapters whose timestamps miss work that is the truth), tagged with the configuration
+//! each frame ran. It tries the configuration with one switch flipped, or both, for a few
+//! frames, each kind once as soon as it has costs to compare (the search of the first frames),
+//! then one every `PROBE_PERIOD` frames (`PROBE_FRAMES`; the first `SETTLE_FRAMES` after a change are not
+//! judged, since turning occlusion culling on starts from stale visibility bits, as after a
+//! camera cut), and keeps it where its median cost is below `1 − HYSTERESIS` of the current
+//! configuration's, otherwise goes back. Two counted facts decide without a probe: a frame whose
+//! compute rasteriser drew nothing gains nothing from it, and a frame whose pyramid hid no
+//! object gains nothing from the second phase; a switch is turned off after `IDLE_FRAMES` such
+//! frames in a row.
+//!
+//! Neither choice can cost a wrong frame: with one phase or two, with the compute rasteriser or
+//! without, every visible object is drawn (the first frame after turning occlusion on draws
+//! last frame's visible set and then whatever the pyramid cannot hide, as after a camera
+//! cut). Without costs (no timestamps, nothing reported) nothing is probed and every switch
+//! stays on.
+
+use std::collections::VecDeque;
+
+use super::plan::Detail;
+use crate::passes::cull::GpuCounters;
+
+/// Frames between probes of the other configuration (after the first, which comes as soon as
+/// the current one has `SAMPLES` judged frames).
+const PROBE_PERIOD: u64 = 60;
+/// Frames after a change that are not judged.
+const SETTLE_FRAMES: u64 = 2;
+/// Judged frames a configuration needs before it is compared.
+const SAMPLES: usize = 2;
+/// Frames a probe runs the other configuration: settling, then its samples. Its verdict comes
+/// when their readbacks do, a few frames later, while the current configuration runs again.
+const PROBE_FRAMES: u64 = SETTLE_FRAMES + SAMPLES as u64;
+/// How much cheaper the other configuration must be to be adopted.
+const HYSTERESIS: f64 = 0.05;
+/// Frames in a row of a switch doing nothing before it is turned off without a probe.
+const IDLE_FRAMES: u32 = 8;
+/// Frames of history kept (the readback ring is a few frames deep).
+const HISTORY: usize = 16;
+
+/// What one frame of a view ran: occlusion culling (two phases) and the compute rasteriser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Choice {
+    pub occlusion: bool,
+    pub soft: bool,
+}
+
+/// Why the controller last changed its choice, for the viewer and the bench.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// Nothing changed yet: every auto switch on.
+    Start,
+    /// A probe measured the other configuration cheaper.
+    Cheaper,
+    /// A probe measured the other configuration no cheaper: kept.
+    Kept,
+    /// The compute rasteriser drew no object for a while.
+    NoSmallObjects,
+    /// The pyramid hid no object for a while.
+    NothingOccluded,
+}
+
+/// The controller's state for one view.
+#[derive(Clone, Debug)]
+pub struct AutoDetail {
+    current: Choice,
+    /// The configuration being tried, and the frame it started.
+    probe: Option<(Choice, u64)>,
+    /// The frame the current configuration started.
+    since: u64,
+    /// Frames before this one ran just after a change of what ran: not judged.
+    settled_from: u64,
+    /// What the last frame ran.
+    last_ran: Option<Choice>,
+    /// The last frame a probe ended (or the controller started).
+    last_probe: u64,
+    /// Probes so far: the next flips occlusion, the compute rasteriser or both, in turn (of
+    /// those the view leaves to auto).
+    probes: u32,
+    /// (frame, what it ran, whether it is judged) of the frames recorded lately.
+    ran: VecDeque<(u64, Choice, bool)>,
+    /// Judged costs (ms) of the current configuration and of the probe, newest last.
+    current_costs: Vec<f64>,
+    probe_costs: Vec<f64>,
+    idle_soft: u32,
+    idle_occlusion: u32,
+    /// Why the current configuration was chosen.
+    pub reason: Reason,
+}
+
+impl Default for AutoDetail {
+    fn default() -> Self {
+        Self {
+            current: Choice { occlusion: true, soft: true },
+            probe: None,
+            since: 0,
+            settled_from: 0,
+            last_ran: None,
+            last_probe: 0,
+            probes: 0,
+            ran: VecDeque::new(),
+            current_costs: Vec::new(),
+            probe_costs: Vec::new(),
+            idle_soft: 0,
+            idle_occlusion: 0,
+            reason: Reason::Start,
+        }
+    }
+}
+
+impl AutoDetail {
+    /// What frame `frame` of a view asking for `detail` runs: `detail` itself where it leaves
+    /// nothing to auto, else with the auto switches as the controller chose (or probes).
+    pub fn apply(&mut self, detail: Detail, frame: u64) -> Detail {
+        if !detail.auto_occlusion && !detail.auto_soft {
+            return detail;
+        }
+        let choice = match self.probe {
+            Some((probe, start)) if frame < start + PROBE_FRAMES => probe,
+            _ => self.current,
+        };
+        let occlusion = if detail.auto_occlusion { detail.occlusion && choice.occlusion } else { detail.occlusion };
+        let soft = if detail.auto_soft { detail.soft && choice.soft } else { detail.soft };
+        if self.last_ran != Some(choice) {
+            self.settled_from = frame + SETTLE_FRAMES;
+            self.last_ran = Some(choice);
+        }
+        self.ran.push_back((frame, choice, frame >= self.settled_from));
+        while self.ran.len() > HISTORY {
+            self.ran.pop_front();
+        }
+        self.maybe_start_probe(detail, frame);
+        Detail { occlusion, soft, ..detail }
+    }
+
+    /// The configuration the view runs when not probing.
+    pub fn current(&self) -> Choice {
+        self.current
+    }
+
+    /// Whether a probe of the other configuration is running.
+    pub fn probing(&self) -> bool {
+        self.probe.is_some()
+    }
+
+    fn maybe_start_probe(&mut self, detail: Detail, frame: u64) {
+        if self.probe.is_some() || self.current_costs.len() < SAMPLES {
+            return;
+        }
+        // What may be flipped: occlusion alone, the compute rasteriser alone, both (two small
+        // gains that each stay under the hysteresis can add up past it).
+        let auto = [detail.auto_occlusion && detail.occlusion, detail.auto_soft && detail.soft];
+        let flips: Vec<[bool; 2]> = [[true, false], [false, true], [true, true]]
+            .into_iter()
+            .filter(|flip| flip.iter().zip(auto).all(|(&f, a)| !f || a))
+            .collect();
+        if flips.is_empty() {
+            return;
+        }
+        // The first probe of each kind comes as soon as there is something to compare with;
+        // then one every PROBE_PERIOD frames.
+        let searching = (self.probes as usize) < flips.len();
+        if !searching && frame < self.last_probe + PROBE_PERIOD {
+            return;
+        }
+        let flip = flips[self.probes as usize % flips.len()];
+        let other = Choice { occlusion: self.current.occlusion ^ flip[0], soft: self.current.soft ^ flip[1] };
+        self.probes += 1;
+        self.probe = Some((other, frame + 1));
+        self.probe_costs.clear();
+    }
+
+    /// Takes in one read-back frame: its number, its view's counters (GPU modes) and its cost
+    /// in ms (`None` where nothing measured it).
+    pub fn observe(&mut self, frame: u64, counters: Option<&GpuCounters>, cost_ms: Option<f64>) {
+        let Some(&(_, ran, judged)) = self.ran.iter().find(|(f, ..)| *f == frame) else { return };
+        if let Some(counters) = counters {
+            self.count_idle(ran, counters);
+        }
+        let Some(cost) = cost_ms.filter(|c| c.is_finite() && *c > 0.0) else { return };
+        if !judged {
+            return;
+        }
+        match self.probe {
+            Some((probe, _)) if ran == probe => self.probe_costs.push(cost),
+            _ if ran == self.current => {
+                self.current_costs.push(cost);
+                if self.current_costs.len() > 2 * SAMPLES {
+                    self.current_costs.remove(0);
+                }
+            }
+            _ => {}
+        }
+        if let Some((probe, start)) = self.probe {
+            if self.probe_costs.len() >= SAMPLES {
+                let cheaper = median(&self.probe_costs) < median(&self.current_costs) * (1.0 - HYSTERESIS);
+                if cheaper {
+                    self.adopt(probe, start, Reason::Cheaper);
+                } else {
+                    self.reason = if self.reason == Reason::Start { Reason::Kept } else { self.reason };
+                }
+                self.end_probe(frame);
+            }
+        }
+    }
+
+    /// Gives up a probe whose frames never came back (call once per recorded frame).
+    pub fn expire(&mut self, frame: u64) {
+        if let Some((_, start)) = self.probe {
+            if frame > start + PROBE_FRAMES + HISTORY as u64 {
+                self.end_probe(frame);
+            }
+        }
+    }
+
+    fn end_probe(&mut self, frame: u64) {
+        self.probe = None;
+        self.probe_costs.clear();
+        self.last_probe = frame;
+    }
+
+    fn adopt(&mut self, choice: Choice, frame: u64, reason: Reason) {
+        if choice != self.current {
+            self.current = choice;
+            self.since = frame;
+            self.current_costs = std::mem::take(&mut self.probe_costs);
+            self.reason = reason;
+        }
+    }
+
+    /// Counts frames in which a switch that was on did nothing; turns it off after
+    /// `IDLE_FRAMES` in a row.
+    fn count_idle(&mut self, ran: Choice, counters: &GpuCounters) {
+        if ran.soft {
+            self.idle_soft = if counters.soft == 0 { self.idle_soft + 1 } else { 0 };
+        }
+        if ran.occlusion {
+            self.idle_occlusion = if counters.occluded == 0 { self.idle_occlusion + 1 } else { 0 };
+        }
+        let frame = self.ran.back().map_or(0, |(f, ..)| *f + 1);
+        if self.current.soft && self.idle_soft >= IDLE_FRAMES {
+            self.idle_soft = 0;
+            self.probe = None;
+            self.adopt(Choice { soft: false, ..self.current }, frame, Reason::NoSmallObjects);
+            self.current_costs.clear();
+        }
+        if self.current.occlusion && self.idle_occlusion >= IDLE_FRAMES {
+            self.idle_occlusion = 0;
+            self.probe = None;
+            self.adopt(Choice { occlusion: false, ..self.current }, frame, Reason::NothingOccluded);
+            self.current_costs.clear();
+        }
+    }
+}
+
+fn median(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        return f64::INFINITY;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[sorted.len() / 2]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn auto() -> Detail {
+        Detail { auto_occlusion: true, auto_soft: true, ..Detail::default() }
+    }
+
+    /// Runs `frames` frames whose cost is `cost(choice)`, read back two frames late; returns
+    /// what the last frame ran.
+    fn run(controller: &mut AutoDetail, frames: u64, cost: impl Fn(Detail) -> f64) -> Vec<Detail> {
+        let mut ran = Vec::new();
+        for frame in 0..frames {
+            let detail = controller.apply(auto(), frame);
+            controller.expire(frame);
+            ran.push(detail);
+            if frame >= 2 {
+                let back = ran[(frame - 2) as usize];
+                let counters = GpuCounters { soft: 10, occluded: 10, ..GpuCounters::default() };
+                controller.observe(frame - 2, Some(&counters), Some(cost(back)));
+            }
+        }
+        ran
+    }
+
+    #[test]
+    fn a_cheaper_configuration_is_found_and_kept() {
+        // Occlusion culling costs 0.3 ms here, the compute rasteriser saves 0.5 ms.
+        let cost = |d: Detail| 1.0 + if d.occlusion { 0.3 } else { 0.0 } - if d.soft { 0.5 } else { 0.0 };
+        let mut controller = AutoDetail::default();
+        let ran = run(&mut controller, 200, cost);
+        assert_eq!(controller.current(), Choice { occlusion: false, soft: true });
+        assert_eq!(controller.reason, Reason::Cheaper);
+        // After the search, probes are the only frames of another configuration.
+        let other = ran[100..].iter().filter(|d| d.occlusion || !d.soft).count();
+        assert!(other <= 2 * PROBE_FRAMES as usize, "{other} probe frames in 100");
+    }
+
+    #[test]
+    fn equal_costs_change_nothing() {
+        let mut controller = AutoDetail::default();
+        run(&mut controller, 200, |_| 1.0);
+        assert_eq!(controller.current(), Choice { occlusion: true, soft: true });
+    }
+
+    #[test]
+    fn explicit_switches_are_left_alone() {
+        let mut controller = AutoDetail::default();
+        for frame in 0..100 {
+            let detail = controller.apply(Detail::default(), frame);
+            assert_eq!((detail.occlusion, detail.soft), (true, true));
+            controller.observe(frame, None, Some(if frame % 2 == 0 { 1.0 } else { 9.0 }));
+        }
+    }
+
+    #[test]
+    fn idle_switches_turn_off_without_a_probe() {
+        let mut controller = AutoDetail::default();
+        for frame in 0..20 {
+            controller.apply(auto(), frame);
+            let counters = GpuCounters { soft: 0, occluded: 0, ..GpuCounters::default() };
+            controller.observe(frame, Some(&counters), None);
+        }
+        assert_eq!(controller.current(), Choice { occlusion: false, soft: false });
+    }
+}
