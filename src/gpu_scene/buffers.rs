@@ -115,10 +115,11 @@ pub fn check_object_count(requested: u64, limits: &wgpu::Limits) -> Result<(), U
 /// allocated.
 pub fn check_scene(scene: &Scene, limits: &wgpu::Limits) -> Result<(), UploadError> {
     check_object_count(scene.objects.len() as u64, limits)?;
-    if scene.meshes.meshes.is_empty() {
+    // An empty scene (`[scene] empty = true`) draws the background: it needs neither.
+    if scene.meshes.meshes.is_empty() && !scene.objects.is_empty() {
         return Err(UploadError::NoMeshes);
     }
-    if scene.materials.is_empty() {
+    if scene.materials.is_empty() && !scene.objects.is_empty() {
         return Err(UploadError::NoMaterials);
     }
     for (i, o) in scene.objects.iter().enumerate() {
@@ -305,9 +306,17 @@ impl SceneBuffers {
         let batch_count = prepared.batches.len() as u32;
         let draw_capacity = object_count.max(batch_count).max(1);
         let blend_capacity = prepared.variants[crate::scene::Variant::Blend as usize].object_count;
-        let split = SplitVertices::new(&scene.meshes.vertices);
+        let mut split = SplitVertices::new(&scene.meshes.vertices);
+        // An empty scene's arenas hold one degenerate triangle, so that every binding and the
+        // prewarm's draw of three indices stay valid.
+        let padding_indices = [0u32; 3];
+        let indices_data: &[u32] =
+            if scene.meshes.indices.is_empty() { &padding_indices } else { &scene.meshes.indices };
+        if split.stream.is_empty() {
+            split = SplitVertices::new(&[crate::mesh::Vertex::new([0.0; 3], [0.0, 0.0, 1.0], [0.0; 2])]);
+        }
         let (vertex_usage, index_usage) =
-            (soft_usage(&split.stream, limits), soft_usage(&scene.meshes.indices, limits));
+            (soft_usage(&split.stream, limits), soft_usage(indices_data, limits));
         let vertices = counted::buffer_init(
             device,
             &wgpu::util::BufferInitDescriptor {
@@ -329,7 +338,7 @@ impl SceneBuffers {
             device,
             &wgpu::util::BufferInitDescriptor {
                 label: Some("indices"),
-                contents: bytemuck::cast_slice(&scene.meshes.indices),
+                contents: bytemuck::cast_slice(indices_data),
                 usage: wgpu::BufferUsages::INDEX | index_usage,
             },
         );
