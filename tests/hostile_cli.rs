@@ -351,3 +351,51 @@ fn a_name_shown_on_success_is_escaped() {
     assert!(run.stdout.contains("scene              \\u{1b}[31mred"), "{}", run.stdout);
     assert!(!run.stdout.contains('\u{1b}'), "a raw escape reached the terminal:\n{:?}", run.stdout);
 }
+
+/// The documented empty scene (`[scene] empty = true`) is valid input: every command runs it,
+/// and the frame is the background (issue 27, class 8). The soak keeps occlusion culling on:
+/// lavapipe's own memory grows in one-phase frames (docs/BENCHMARKS.md § "The adaptive frame").
+#[test]
+fn an_empty_scene_runs_through_every_command_and_draws_the_background() {
+    let dir = scratch("empty");
+    std::fs::write(dir.join("empty.toml"), "[scene]\nname = \"nothing\"\nempty = true\n").unwrap();
+    let commands: [&[&str]; 5] = [
+        &["check", "empty.toml"],
+        &["render", "empty.toml", "--size", "48x32", "--out", "empty.png"],
+        &["render", "empty.toml", "--size", "48x32", "--mode", "cpu", "--out", "empty-cpu.png"],
+        &["bench", "empty.toml", "--size", "48x32", "--frames", "3", "--warmup", "1", "--modes", "gpu,cpu"],
+        &[
+            "soak",
+            "empty.toml",
+            "--size",
+            "48x32",
+            "--frames",
+            "40",
+            "--warmup",
+            "20",
+            "--every",
+            "5",
+            "--occlusion",
+            "on",
+        ],
+    ];
+    for args in commands {
+        let run = multidraw(&dir, args);
+        assert!(run.success, "{args:?} failed:\n{}", run.stderr);
+        assert!(!run.stderr.contains("warning"), "{args:?} warned:\n{}", run.stderr);
+        assert!(run.elapsed < TIMEOUT, "{args:?} took {:?}", run.elapsed);
+    }
+    let gpu = image::open(dir.join("empty.png")).expect("a PNG").to_rgba8();
+    let cpu = image::open(dir.join("empty-cpu.png")).expect("a PNG").to_rgba8();
+    assert_eq!(gpu, cpu, "gpu and cpu draw the same nothing");
+    let clear = multidraw::passes::main::CLEAR_COLOR;
+    let want: Vec<u8> = [clear.r, clear.g, clear.b]
+        .iter()
+        .map(|&c| (multidraw::passes::main::srgb_encode(c) * 255.0).round() as u8)
+        .collect();
+    assert!(
+        gpu.pixels().all(|p| p.0[..3] == want[..]),
+        "every pixel the background {want:?}: {:?}",
+        gpu.get_pixel(0, 0)
+    );
+}

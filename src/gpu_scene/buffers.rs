@@ -315,8 +315,7 @@ impl SceneBuffers {
         if split.stream.is_empty() {
             split = SplitVertices::new(&[crate::mesh::Vertex::new([0.0; 3], [0.0, 0.0, 1.0], [0.0; 2])]);
         }
-        let (vertex_usage, index_usage) =
-            (soft_usage(&split.stream, limits), soft_usage(indices_data, limits));
+        let (vertex_usage, index_usage) = (soft_usage(&split.stream, limits), soft_usage(indices_data, limits));
         let vertices = counted::buffer_init(
             device,
             &wgpu::util::BufferInitDescriptor {
