@@ -471,3 +471,57 @@ fn static_morph_weights_pose_the_mesh() {
     let [left, right] = posed("morph-node-1", Some(1.0));
     assert!(left != [255; 3] && right != [255; 3], "node weight 1: moved out of view");
 }
+
+/// Values a glTF file may not hold are refused with the file's JSON path and the value, as a
+/// scene file's are (issue 27, class 6): a base colour factor outside [0, 1], a texture
+/// transform far past what 32-bit coordinates resolve; and a transform's `texCoord` past
+/// `TEXCOORD_1` is named in the warning instead of being read from set 0 without a word.
+#[test]
+fn invalid_material_values_are_refused_by_name() {
+    let quad = Quad::upright();
+    let load_error = |name: &str, material: Value| {
+        let dir = scratch(name);
+        std::fs::write(dir.join("quad.gltf"), model(&quad, material, &[quadrants_png()])).unwrap();
+        let path = dir.join("scene.toml");
+        std::fs::write(
+            &path,
+            "[scene]\nname = \"quad\"\n\n[[model]]\nname = \"quad\"\ngltf = \"quad.gltf\"\n\n\
+             [[objects]]\ntransforms = [{ model = \"quad\", position = [0.0, 0.0, 0.0] }]\n",
+        )
+        .unwrap();
+        file::load(&path).map(|scene| scene.notes).map_err(|e| e.chain())
+    };
+    let error =
+        load_error("bad-factor", json!({ "pbrMetallicRoughness": { "baseColorFactor": [-1.0, 2.5, 1e30, 7.0] } }))
+            .expect_err("a base colour factor outside [0, 1] is refused");
+    assert!(error.contains("baseColorFactor") && error.contains("between 0 and 1"), "{error}");
+    assert!(error.contains("quad.gltf"), "the file is named: {error}");
+    let far = textured(json!({ "index": 0, "extensions": { "KHR_texture_transform": { "offset": [3e38, 0.0] } } }));
+    let error = load_error("far-offset", far).expect_err("an offset of 3e38 is refused");
+    assert!(error.contains("offset") && error.contains("KHR_texture_transform"), "{error}");
+    let set_5 = textured(json!({ "index": 0, "extensions": { "KHR_texture_transform": { "texCoord": 5 } } }));
+    let notes = load_error("texcoord-5", set_5).expect("a texCoord of 5 loads");
+    assert!(notes.iter().any(|n| n.contains("TEXCOORD_2 or later")), "named in the warning: {notes:?}");
+}
+
+/// A model whose every part is flattened (a node scale of 0) places nothing: the scene is
+/// refused with the reason, instead of "the scene has no meshes" or an empty frame (issue 27,
+/// class 8).
+#[test]
+fn a_model_of_only_flattened_parts_is_refused_with_the_reason() {
+    let mut gltf: Value = serde_json::from_slice(&model(&Quad::upright(), json!({}), &[])).unwrap();
+    for node in gltf["nodes"].as_array_mut().expect("nodes") {
+        node["scale"] = json!([0.0, 0.0, 0.0]);
+    }
+    let dir = scratch("flattened");
+    std::fs::write(dir.join("quad.gltf"), serde_json::to_vec(&gltf).unwrap()).unwrap();
+    let path = dir.join("scene.toml");
+    std::fs::write(
+        &path,
+        "[scene]\nname = \"flat\"\n\n[[model]]\nname = \"quad\"\ngltf = \"quad.gltf\"\n\n\
+         [[objects]]\ntransforms = [{ model = \"quad\", position = [0.0, 0.0, 0.0] }]\n",
+    )
+    .unwrap();
+    let error = file::load(&path).map(|_| ()).expect_err("nothing to draw").chain();
+    assert!(error.contains("place nothing that can be drawn") && error.contains("flattened"), "{error}");
+}

@@ -910,6 +910,8 @@ fn fuzz_sources() -> Vec<String> {
         ("[16, 1, 16]", "[5, 1, 5]"),
         ("segments = 96", "segments = 9"),
         ("count = 12000", "count = 400"),
+        ("count = 120, seed = 5", "count = 12, seed = 5"),
+        ("count = 60, seed = 6", "count = 6, seed = 6"),
         // The Duck's levels of detail and the truck's JPEG cost milliseconds per case; the crate
         // model is enough here.
         ("models/Duck/Duck.glb", "models/crate.gltf"),

@@ -87,6 +87,12 @@ fn viewer_screenshot_matches_headless_render() {
             "320x240",
             "--frames",
             &frames.to_string(),
+            // Both runs draw with everything on: the adaptive frame would choose from each
+            // run's own history (12 viewer frames against one headless frame).
+            "--soft-raster",
+            "on",
+            "--occlusion",
+            "on",
             "--screenshot",
             shot.to_str().unwrap(),
         ],
@@ -104,6 +110,10 @@ fn viewer_screenshot_matches_headless_render() {
             "320x240",
             "--frame",
             &(frames - 1).to_string(),
+            "--soft-raster",
+            "on",
+            "--occlusion",
+            "on",
             "--out",
             headless.to_str().unwrap(),
         ],

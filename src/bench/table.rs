@@ -76,13 +76,17 @@ fn columns(wide: bool) -> Vec<Column> {
     let mut columns = vec![
         Column::new("mode", "", 14, |r| r.mode.name().to_string()),
         Column::new("objects", "", 8, |r| r.objects.to_string()),
-        Column::new("lod/occ/sr", "", 13, move |r| {
-            let auto =
-                |chosen: bool, auto: bool| if auto { format!("a:{}", on(chosen)) } else { on(chosen).to_string() };
+        Column::new("lod/occ/sr", "", 11, move |r| {
+            // Auto: a+ (on in most measured frames) or a- (off).
+            let auto = |chosen: bool, auto: bool| match (auto, chosen) {
+                (true, true) => "a+",
+                (true, false) => "a-",
+                (false, _) => on(chosen),
+            };
             format!("{}/{}/{}", on(r.lod), auto(r.occlusion, r.occlusion_auto), auto(r.soft_raster, r.soft_auto))
         }),
         Column::new("visible", "", 7, |r| r.visible.to_string()),
-        Column::new("drawn 1 + 2", "objects", 14, |r| format!("{} + {}", r.drawn[0], r.drawn[1])),
+        Column::new("drawn 1 + 2", "objects", 16, |r| format!("{} + {}", r.drawn[0], r.drawn[1])),
         Column::new("soft", "objects", 7, |r| r.soft_drawn.to_string()),
     ];
     if wide {
@@ -247,8 +251,8 @@ impl BenchReport {
         }
         out += "\n";
         let mut prose = String::new();
-        prose += "lod/occ/sr: levels of detail / occlusion culling / compute rasteriser for small objects (a: chosen by \
-                  the adaptive frame, `auto`, in most measured frames); drawn: objects \
+        prose += "lod/occ/sr: levels of detail / occlusion culling / compute rasteriser for small objects (a+ / a-: auto, the \
+                  adaptive frame's choice, on / off in most measured frames); drawn: objects \
                   drawn by phase 1 + phase 2, of which soft: by the compute rasteriser; raster: its GPU ms (both phases; \
                   its resolve is part of main); occl: GPU ms of the pyramid and the second phase; shadow: every shadow cascade's cull, build and depth passes (--shadows); blend (--wide): the blend sort and the blended pass; gpu sum: every pass's \
                   timestamps; wall: the frame by the wall clock, from recording until the CPU sees the GPU done\n";

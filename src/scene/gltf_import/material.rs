@@ -45,10 +45,14 @@ impl GltfFile {
         let material = self.document.materials().nth(index).expect("select returns an index in range");
         let pbr = material.pbr_metallic_roughness();
         let base_color = Vec4::from(pbr.base_color_factor());
-        if !base_color.is_finite() {
+        // glTF: four numbers between 0 and 1, as a scene file's base_color must be.
+        if !base_color.is_finite() || base_color.min_element() < 0.0 || base_color.max_element() > 1.0 {
             return Err(ImportError::Corrupt {
                 what: format!("material {}", describe(index, names[index])),
-                reason: "its base colour factor is not finite".into(),
+                reason: format!(
+                    "its pbrMetallicRoughness.baseColorFactor {:?} is not four numbers between 0 and 1",
+                    base_color.to_array()
+                ),
             });
         }
         let what = || format!("material {}", describe(index, names[index]));
@@ -148,6 +152,9 @@ impl GltfFile {
     }
 }
 
+/// The largest texture-transform offset or scale accepted.
+const MAX_UV_TRANSFORM: f32 = 65_536.0;
+
 /// `KHR_texture_transform`: read from the extension object the `gltf` crate keeps as it is.
 pub(super) const TEXTURE_TRANSFORM: &str = "KHR_texture_transform";
 /// `KHR_materials_unlit`: the material is drawn without light.
@@ -182,6 +189,16 @@ pub(super) fn uv_transform(
         };
         transform.offset = pair("offset", Vec2::ZERO)?;
         transform.scale = pair("scale", Vec2::ONE)?;
+        // Past this, 32-bit texture coordinates cannot tell one texel of a 256-texel image from
+        // the next: the texture would render as noise or one colour.
+        for (key, value) in [("offset", transform.offset), ("scale", transform.scale)] {
+            if value.abs().max_element() > MAX_UV_TRANSFORM {
+                return Err(corrupt(format!(
+                    "{key} {:?} is beyond ±{MAX_UV_TRANSFORM}, where 32-bit texture coordinates lose the texels",
+                    value.to_array()
+                )));
+            }
+        }
         transform.rotation = match object.get("rotation") {
             None => 0.0,
             Some(value) => value

@@ -25,12 +25,23 @@ impl GltfFile {
             (primitives.iter().any(|p| !has_triangles(p)), "points and lines (left out)"),
             (
                 any_material(&|m| {
+                    // A KHR_texture_transform texCoord overrides the textureInfo's.
+                    let past_1 = |set: u32, transform: Option<&serde_json::Value>| {
+                        let given = transform.and_then(|t| t.get("texCoord")).and_then(serde_json::Value::as_u64);
+                        given.unwrap_or(u64::from(set)) > 1
+                    };
                     let pbr = m.pbr_metallic_roughness();
-                    pbr.base_color_texture().is_some_and(|t| t.tex_coord() > 1)
-                        || pbr.metallic_roughness_texture().is_some_and(|t| t.tex_coord() > 1)
-                        || m.normal_texture().is_some_and(|t| t.tex_coord() > 1)
-                        || m.occlusion_texture().is_some_and(|t| t.tex_coord() > 1)
-                        || m.emissive_texture().is_some_and(|t| t.tex_coord() > 1)
+                    pbr.base_color_texture()
+                        .is_some_and(|t| past_1(t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM)))
+                        || pbr
+                            .metallic_roughness_texture()
+                            .is_some_and(|t| past_1(t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM)))
+                        || m.normal_texture()
+                            .is_some_and(|t| past_1(t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM)))
+                        || m.occlusion_texture()
+                            .is_some_and(|t| past_1(t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM)))
+                        || m.emissive_texture()
+                            .is_some_and(|t| past_1(t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM)))
                 }),
                 "textures on TEXCOORD_2 or later (read with TEXCOORD_0)",
             ),

@@ -165,6 +165,16 @@ pub(super) fn build(
     for (index, set) in spec.objects.iter().enumerate() {
         builder.add_objects(index, set)?;
     }
+    // Sets that placed nothing drawable (models whose every part is flattened or has no
+    // triangles) would draw an empty frame the file did not ask for.
+    if !spec.scene.empty && builder.objects.is_empty() && !spec.objects.is_empty() && !options.override_counts {
+        return Err(invalid(
+            file,
+            "the scene's [[objects]] sets place nothing that can be drawn: every part of their models is flattened \
+             (a scale of 0, or a matrix that squashes it to a plane or a line) or has no triangles; fix the model, or \
+             set empty = true under [scene] for a deliberately empty scene",
+        ));
+    }
     let camera = builder.camera(spec.camera.as_ref())?;
     let sun = builder.sun(spec.sun.as_ref())?;
     let environment = builder.environment(spec.environment.as_ref())?;
