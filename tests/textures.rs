@@ -223,8 +223,8 @@ fn wrap_modes_read_the_expected_texels_outside_the_unit_square() {
             [if x < size / 2 { 255 } else { 0 }, if y < size / 2 { 255 } else { 0 }, 0, 255]
         })
         .collect();
-    // The quad shows u and v from -1 to 2: three tiles per axis, 32 pixels each.
-    let probes = [-0.75, -0.25, 0.25, 0.75, 1.25, 1.75];
+    // The quad shows u and v from -1 to 2: three tiles per axis, 32 pixels each; probes at
+    // -0.75, -0.25, 0.25, 0.75, 1.25, 1.75.
     let repeat = [true, false, true, false, true, false];
     let clamp = [true, true, true, false, false, false];
     let mirror = [false, true, true, false, false, true];
@@ -236,15 +236,22 @@ fn wrap_modes_read_the_expected_texels_outside_the_unit_square() {
         ([Wrap::MirroredRepeat, Wrap::Repeat], [mirror, repeat]),
     ] {
         let texture = Texture { size, encoding: TextureEncoding::Srgb, wrap, tiles_log2: [0; 2], rgba: rgba.clone() };
-        let name = format!("wrap-{:?}-{:?}", wrap[0], wrap[1]);
-        let image = render_albedo(&name, &quad_scene(texture, Vec2::splat(-1.0), Vec2::splat(2.0), 1.0), 96);
-        let pixel = |t: f32| ((t + 1.0) / 3.0 * 96.0) as u32;
-        for (i, &u) in probes.iter().enumerate() {
-            for (j, &v) in probes.iter().enumerate() {
-                let texel = image.get_pixel(pixel(u), pixel(v)).0;
-                let seen = [texel[0] > 128, texel[1] > 128];
-                assert_eq!(seen, [expected[0][i], expected[1][j]], "{name}: (u, v) = ({u}, {v}) read {texel:?}");
-            }
+        assert_wrapped(&format!("wrap-{:?}-{:?}", wrap[0], wrap[1]), texture, expected);
+    }
+}
+
+/// Renders `texture` (red where u < 0.5, green where v < 0.5) on a quad showing u and v from
+/// -1 to 2, and checks at six probes per axis which half each read: `expected` per axis (u,
+/// v), true where the probe reads the half with the colour.
+fn assert_wrapped(name: &str, texture: Texture, expected: [[bool; 6]; 2]) {
+    let probes = [-0.75, -0.25, 0.25, 0.75, 1.25, 1.75];
+    let image = render_albedo(name, &quad_scene(texture, Vec2::splat(-1.0), Vec2::splat(2.0), 1.0), 96);
+    let pixel = |t: f32| ((t + 1.0) / 3.0 * 96.0) as u32;
+    for (i, &u) in probes.iter().enumerate() {
+        for (j, &v) in probes.iter().enumerate() {
+            let texel = image.get_pixel(pixel(u), pixel(v)).0;
+            let seen = [texel[0] > 128, texel[1] > 128];
+            assert_eq!(seen, [expected[0][i], expected[1][j]], "{name}: (u, v) = ({u}, {v}) read {texel:?}");
         }
     }
 }
@@ -294,7 +301,6 @@ fn a_tall_image_wraps_as_itself() {
     let quadrants = image::RgbImage::from_fn(width, height, |x, y| {
         image::Rgb([if x < width / 2 { 255 } else { 0 }, if y < height / 2 { 255 } else { 0 }, 0])
     });
-    let probes = [-0.75, -0.25, 0.25, 0.75, 1.25, 1.75];
     let clamp = [true, true, true, false, false, false];
     let mirror = [false, true, true, false, false, true];
     for (gl_wrap, expected) in [(33071, clamp), (33648, mirror)] {
@@ -302,16 +308,7 @@ fn a_tall_image_wraps_as_itself() {
             import(&model_with_image(&png(&quadrants), "image/png", [gl_wrap, gl_wrap], 9729)).expect("imports");
         texture.wrap = material.base_color_sampling.wrap;
         assert_eq!((texture.size, texture.tiles_log2), (64, [1, 0]), "two copies across u");
-        let name = format!("tall-wrap-{gl_wrap}");
-        let image = render_albedo(&name, &quad_scene(texture, Vec2::splat(-1.0), Vec2::splat(2.0), 1.0), 96);
-        let pixel = |t: f32| ((t + 1.0) / 3.0 * 96.0) as u32;
-        for (i, &u) in probes.iter().enumerate() {
-            for (j, &v) in probes.iter().enumerate() {
-                let texel = image.get_pixel(pixel(u), pixel(v)).0;
-                let seen = [texel[0] > 128, texel[1] > 128];
-                assert_eq!(seen, [expected[i], expected[j]], "{name}: (u, v) = ({u}, {v}) read {texel:?}");
-            }
-        }
+        assert_wrapped(&format!("tall-wrap-{gl_wrap}"), texture, [expected, expected]);
     }
 }
 
