@@ -181,6 +181,20 @@ fn import_writes_exactly_the_instances_asked_for() {
     }
 }
 
+/// More instances than a scene file may hold objects (× the model's parts) are refused before
+/// anything is written, with the most that fit (issue 27, class 3).
+#[test]
+fn import_refuses_more_objects_than_a_scene_file_holds() {
+    let dir = scratch("import-too-many");
+    let crate_model = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/models/crate.gltf");
+    let output =
+        multidraw_in(&dir, &["import", crate_model.to_str().unwrap(), "--instances", "50000000", "--out", "big.toml"]);
+    assert!(!output.status.success(), "{}", text(&output.stdout));
+    let said = text(&output.stderr);
+    assert!(said.contains("200,000,000 objects") && said.contains("at most 12,500,000 instances"), "{said}");
+    assert!(!dir.join("big.toml").exists(), "nothing written");
+}
+
 /// A float where a scene file wants an integer names the key, the file, its line and column,
 /// and says "integer", for every integer field (i64 counts and u32 seeds alike).
 #[test]

@@ -46,6 +46,20 @@ pub fn run(args: &ImportArgs) -> Result<()> {
     }
     // Loading the model checks it, and measures it for the grid's spacing.
     let scene = super::load_scene(Some(&args.model), None, None, &args.load)?;
+    // The scene file must load: as many objects as a scene file may hold, at most.
+    let parts = scene.objects.len().max(1) as u64;
+    let total = u64::from(args.instances) * parts;
+    if total > file::MAX_OBJECTS {
+        anyhow::bail!(
+            "--instances {} of {} ({parts} objects each) makes {} objects, over the {} a scene file may hold: at \
+             most {} instances of this model",
+            args.instances,
+            args.model.display(),
+            multidraw::text::count(total),
+            multidraw::text::count(file::MAX_OBJECTS),
+            multidraw::text::count(file::MAX_OBJECTS / parts)
+        );
+    }
     let spacing = round_up(2.5 * f64::from(reach(&scene).max(1e-3)));
     // A scene names its model relative to its own directory (an absolute path is refused):
     // the directory of --out, or the current one, where `import MODEL > SCENE.toml` saves it.
