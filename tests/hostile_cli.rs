@@ -399,3 +399,30 @@ fn an_empty_scene_runs_through_every_command_and_draws_the_background() {
         gpu.get_pixel(0, 0)
     );
 }
+
+/// A scene a millionth of a unit across is framed and drawn by the automatic camera as a
+/// large one is (its near plane shrinks with it), not culled as too small (issue 27, class 7).
+#[test]
+fn a_tiny_scene_is_framed_and_drawn() {
+    let dir = scratch("tiny");
+    let body = "[scene]\nname = \"tiny\"\n[camera]\nauto = true\n[[mesh]]\nname = \"ball\"\nprocedural = \"sphere\"\n\
+                [[material]]\nname = \"m\"\n[[objects]]\n\
+                transforms = [{ mesh = \"ball\", material = \"m\", position = [0.0, 0.0, 0.0], scale = 1e-6 }]\n";
+    let mut images = Vec::new();
+    for (scale, out) in [("1e-6", "tiny.png"), ("1.0", "unit.png")] {
+        std::fs::write(dir.join("tiny.toml"), body.replace("1e-6", scale)).unwrap();
+        let args = ["render", "tiny.toml", "--size", "48x48", "--out", out];
+        let run = multidraw(&dir, &args);
+        assert!(run.success, "{args:?}: {}", run.stderr);
+        images.push(image::open(dir.join(out)).expect("a PNG").to_rgba8());
+    }
+    let background = *images[1].get_pixel(0, 0);
+    let covered = images[0].pixels().filter(|p| **p != background).count();
+    assert!(covered > 48 * 48 / 4, "the tiny sphere covers {covered} pixels");
+    let differing = common_pixels_beyond(&images[0], &images[1], 2);
+    assert!(differing < 48 * 48 / 50, "the tiny scene looks like the unit one: {differing} pixels differ");
+}
+
+fn common_pixels_beyond(a: &image::RgbaImage, b: &image::RgbaImage, tolerance: u8) -> usize {
+    a.pixels().zip(b.pixels()).filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > tolerance)).count()
+}

@@ -686,7 +686,11 @@ fn bad_scene_files_give_their_errors() {
         ("camera near and far", camera("position = [0, 0, 5]\ntarget = [0, 0, 0]\nnear = 10\nfar = 1"), None, "needs 0 < near < far, got near 10 and far 1"),
         ("camera at its target", camera("position = [1, 2, 3]\ntarget = [1, 2, 3]"), None, "position and target are the same point"),
         ("camera up along view", camera("position = [0, 5, 0]\ntarget = [0, 0, 0]"), None, "is parallel to the view direction"),
-        ("camera fov", camera("position = [0, 0, 5]\ntarget = [0, 0, 0]\nfov_y_degrees = 200"), None, "fov_y_degrees must be between 0 and 180"),
+        ("camera fov", camera("position = [0, 0, 5]\ntarget = [0, 0, 0]\nfov_y_degrees = 200"), None, "fov_y_degrees must be at least 0.001"),
+        // Issue 27, class 7: extremes refused before any work, with the reason.
+        ("camera fov too narrow", camera("position = [0, 0, 5]\ntarget = [0, 0, 0]\nfov_y_degrees = 1e-35"), None, "fov_y_degrees must be at least 0.001 (narrower, the projection's terms pass what 32-bit depth resolves) and below 180, got 0.00000000000000000000000000000000001"),
+        ("object too small", one_object(", scale = 1e-30"), None, "is below 1e-15, where squared sizes underflow 32-bit floats and culling sees nothing; scale the scene up"),
+        ("object too large", one_object(", scale = 1e25"), None, "beyond 1e18, where squared distances overflow 32-bit floats; scale the scene down"),
         ("animation class", one_object("").replace("[[objects]]\n", "[[objects]]\nanimation = { orbit = 16 }\n"), None, "objects[0].animation.orbit: classes run from 0 (still) to 15, got 16..=16"),
         ("animation type", one_object("").replace("[[objects]]\n", "[[objects]]\nanimation = { spin = \"fast\" }\n"), None, "expected true, false, a class number or a [lo, hi] range of classes, found \"fast\""),
         ("stress animation", "[[objects]]\nstress = { count = 5 }\nanimation = { spin = true }\n".into(), None, "a stress set picks its own animation classes"),

@@ -218,10 +218,29 @@ fn quoted(name: &str) -> String {
     format!("\"{}\"", crate::text::display_name(name))
 }
 
+/// The largest bounding radius of a mesh, and of a placed object: the culling tests and level
+/// selection compare squared distances in 32-bit floats, which overflow past about 1.8e19.
+pub const MAX_MESH_RADIUS: f32 = 1.0e18;
+/// The smallest bounding radius of a placed object that draws: below it, squared sizes
+/// underflow 32-bit floats (about 1.2e-38) and the tests see zero.
+pub const MIN_OBJECT_RADIUS: f32 = 1.0e-15;
+
 /// Why [`MeshArena::add`] or [`MeshArena::add_lods`] refused a mesh. `name` is the name it
 /// was added under (escaped and shortened in the message).
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum MeshError {
+    /// The mesh's bounding sphere is larger than [`MAX_MESH_RADIUS`].
+    #[error(
+        "mesh {} has a bounding radius of {radius:e} units, beyond the {MAX_MESH_RADIUS:e} where squared distances \
+         overflow 32-bit floats (culling and levels of detail compare squares): scale it down",
+        quoted(.name)
+    )]
+    TooLarge {
+        /// The mesh.
+        name: String,
+        /// Its bounding radius.
+        radius: f32,
+    },
     /// A level has no indices.
     #[error("mesh {} has no triangles", quoted(.name))]
     Empty {
@@ -300,6 +319,11 @@ impl MeshArena {
         let name = name.to_string();
         if chain.levels.is_empty() || chain.levels.len() > MAX_LODS {
             return Err(MeshError::LodCount { name, levels: chain.levels.len(), max: MAX_LODS });
+        }
+        // Its size first: a mesh too large for 32-bit squares also measures infinite levels.
+        let size = chain.levels[0].0.bounding_sphere();
+        if size.w.is_finite() && size.w > MAX_MESH_RADIUS {
+            return Err(MeshError::TooLarge { name, radius: size.w });
         }
         let mut previous = 0.0;
         for (level, (data, error)) in chain.levels.iter().enumerate() {
@@ -392,5 +416,20 @@ mod tests {
         assert_eq!(hostile.to_string(), "mesh \"\\u{1b}[2Jx\\0\" has no triangles");
         let long = MeshError::NonFinite { name: "n".repeat(1000) };
         assert!(long.to_string().ends_with("… (1000 characters)\" has a non-finite vertex"), "{long}");
+    }
+
+    /// A mesh too large for 32-bit squared distances is refused by its size, named, before its
+    /// levels are checked (whose errors such a mesh measures as infinite).
+    #[test]
+    fn a_mesh_too_large_for_squares_is_refused_by_its_size() {
+        let corner = |x: f32, y: f32| super::Vertex::new([x, y, 0.0], [0.0, 0.0, 1.0], [0.0; 2]);
+        let huge = super::MeshData {
+            vertices: vec![corner(-1e25, -1e25), corner(1e25, -1e25), corner(0.0, 1e25)],
+            indices: vec![0, 1, 2],
+        };
+        let chain = super::LodChain { levels: vec![(huge.clone(), 0.0), (huge, f32::INFINITY)] };
+        let error = super::MeshArena::default().add_lods("planet", chain).expect_err("too large");
+        assert!(matches!(error, MeshError::TooLarge { .. }), "{error}");
+        assert!(error.to_string().contains("mesh \"planet\" has a bounding radius of 1"), "{error}");
     }
 }

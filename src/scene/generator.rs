@@ -33,15 +33,18 @@ pub fn half_extent(objects: u32) -> f32 {
 }
 
 /// The default camera for a box of the given half extent: outside one face, looking at the
-/// centre, so it sees a good share of the objects but far from all of them.
+/// centre, so it sees a good share of the objects but far from all of them. Its near and far
+/// planes (0.1 and 4 × the extent + 10 for a box of at least 1) shrink with a smaller box, so
+/// a tiny scene is framed as a large one is.
 pub fn default_camera(half_extent: f32) -> Camera {
+    let unit = half_extent.min(1.0);
     Camera {
         position: Vec3::new(0.1, 0.25, 0.9) * half_extent,
         target: Vec3::new(0.0, 0.0, -0.6) * half_extent,
         up: Vec3::Y,
         fov_y: 60f32.to_radians(),
-        near: 0.1,
-        far: 4.0 * half_extent + 10.0,
+        near: 0.1 * unit,
+        far: 4.0 * half_extent + 10.0 * unit,
     }
 }
 

@@ -14,11 +14,15 @@ use crate::scene::{generator, Camera};
 /// extent behind it, so at 2.2 a model placed at the origin fills most of the view from outside.
 const OUTSIDE_LARGEST: f32 = 2.2;
 
+/// The narrowest vertical field of view a scene file may ask for, in degrees.
+const MIN_FOV_DEGREES: f32 = 0.001;
+
 impl Builder<'_> {
     pub(super) fn camera(&self, spec: Option<&CameraSpec>) -> Result<Camera, SceneError> {
         // The stress camera stands inside its box looking in; a scene of a few large objects
         // (one model placed once) needs it outside the largest of them.
-        let extent = self.extent.max(OUTSIDE_LARGEST * self.largest_item).max(1.0);
+        // (A scene smaller than 1 unit gets a camera scaled to it, near plane included.)
+        let extent = self.extent.max(OUTSIDE_LARGEST * self.largest_item).max(crate::mesh::MIN_OBJECT_RADIUS);
         let automatic = generator::default_camera(extent);
         let at = |message: String| invalid(self.file, format!("[camera] {message}"));
         let automatic_fits =
@@ -63,8 +67,11 @@ impl Builder<'_> {
             near: spec.near.map_or(automatic.near, |near| near.0),
             far: spec.far.map_or(automatic.far, |far| far.0),
         };
-        if !(fov > 0.0 && fov < 180.0) {
-            return Err(at(format!("fov_y_degrees must be between 0 and 180 (exclusive), got {fov}")));
+        if !(fov >= MIN_FOV_DEGREES && fov < 180.0) {
+            return Err(at(format!(
+                "fov_y_degrees must be at least {MIN_FOV_DEGREES} (narrower, the projection's terms pass what 32-bit \
+                 depth resolves) and below 180, got {fov}"
+            )));
         }
         if spec.far.is_none() && !automatic.far.is_finite() {
             return Err(refuse_automatic("far plane (the default for far)"));
@@ -86,10 +93,12 @@ impl Builder<'_> {
             return Err(at(format!("up {:?} is parallel to the view direction", camera.up.to_array())));
         }
         // Whatever the numbers, what reaches the GPU must be finite.
+        // At the widest and tallest frames a render may ask for, not only at 16:9.
+        let aspects = [16.0 / 9.0, 16_384.0, 1.0 / 16_384.0];
         for (what, finite) in [
             ("view matrix", camera.view().is_finite()),
-            ("projection", camera.projection(16.0 / 9.0).is_finite()),
-            ("view-projection", camera.view_proj(16.0 / 9.0).is_finite()),
+            ("projection", aspects.iter().all(|&a| camera.projection(a).is_finite())),
+            ("view-projection", aspects.iter().all(|&a| camera.view_proj(a).is_finite())),
         ] {
             if !finite {
                 return Err(at(format!(

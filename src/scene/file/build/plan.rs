@@ -178,6 +178,33 @@ impl Builder<'_> {
             let radius = bounds.w * object.scale;
             let centre = object.translation + object.rotation * (bounds.truncate() * object.scale);
             let reach = centre.abs() + Vec3::splat(radius);
+            let name = || super::short(&self.meshes.meshes[object.mesh as usize].name);
+            if radius > 0.0 && radius < crate::mesh::MIN_OBJECT_RADIUS {
+                return Err(invalid(
+                    self.file,
+                    format!(
+                        "object {i} (mesh \"{}\", scale {:e}): its bounding radius {radius:e} is below {:e}, where squared \
+                         sizes underflow 32-bit floats and culling sees nothing; scale the scene up",
+                        name(),
+                        object.scale,
+                        crate::mesh::MIN_OBJECT_RADIUS
+                    ),
+                ));
+            }
+            if reach.max_element() > crate::mesh::MAX_MESH_RADIUS && reach.is_finite() {
+                return Err(invalid(
+                    self.file,
+                    format!(
+                        "object {i} (mesh \"{}\", scale {:e}, position {:?}): it reaches {:e} units from the origin, beyond \
+                         {:e}, where squared distances overflow 32-bit floats; scale the scene down",
+                        name(),
+                        object.scale,
+                        object.translation.to_array(),
+                        reach.max_element(),
+                        crate::mesh::MAX_MESH_RADIUS
+                    ),
+                ));
+            }
             if !(radius.is_finite() && reach.is_finite()) {
                 return Err(invalid(
                     self.file,
