@@ -67,7 +67,7 @@ impl Builder<'_> {
             near: spec.near.map_or(automatic.near, |near| near.0),
             far: spec.far.map_or(automatic.far, |far| far.0),
         };
-        if !(fov >= MIN_FOV_DEGREES && fov < 180.0) {
+        if !(MIN_FOV_DEGREES..180.0).contains(&fov) {
             return Err(at(format!(
                 "fov_y_degrees must be at least {MIN_FOV_DEGREES} (narrower, the projection's terms pass what 32-bit \
                  depth resolves) and below 180, got {fov}"
