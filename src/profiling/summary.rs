@@ -69,8 +69,8 @@ impl Group {
 
 /// The summary of `path`, groups in the order of their first frame. Every error names the file.
 pub fn summarize(path: &std::path::Path) -> anyhow::Result<Vec<Group>> {
-    let groups =
-        summarize_capture(path).with_context(|| format!("{} is not a readable .puffin capture", path.display()))?;
+    let groups = without_panics(|| summarize_capture(path))
+        .with_context(|| format!("{} is not a readable .puffin capture", path.display()))?;
     if groups.is_empty() {
         anyhow::bail!(
             "{} holds no frames to summarize: capture some with `bench --puffin FILE` or `view --puffin FILE`",
@@ -80,6 +80,24 @@ pub fn summarize(path: &std::path::Path) -> anyhow::Result<Vec<Group>> {
     Ok(groups)
 }
 
+/// Runs `read`, turning a panic inside puffin (it asserts on some crafted frames, e.g. a
+/// scope description without an id) into an error, with the default panic message kept off
+/// the terminal while it runs.
+fn without_panics<T>(read: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<T> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(read));
+    std::panic::set_hook(hook);
+    result.unwrap_or_else(|payload| {
+        let reason = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "an internal check failed".into());
+        Err(anyhow::anyhow!("corrupt stream: puffin could not read it ({})", crate::text::display_name(&reason)))
+    })
+}
+
 /// What went wrong reading a capture, in words: puffin says "failed to fill whole buffer" for a
 /// file that ends early.
 fn describe_read_error(error: anyhow::Error) -> anyhow::Error {
@@ -87,6 +105,11 @@ fn describe_read_error(error: anyhow::Error) -> anyhow::Error {
         Some(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
             anyhow::anyhow!("the file ends in the middle of a frame (truncated?)")
         }
+        // puffin's words name a build feature; say what it means for the file.
+        _ if format!("{error:#}").contains("zstd") => anyhow::anyhow!(
+            "its frames are compressed with zstd, which this build does not read: capture it again with this \
+             multidraw (`bench --puffin FILE`), which writes lz4"
+        ),
         _ => error,
     }
 }
@@ -104,21 +127,40 @@ fn corrupt(error: puffin::Error) -> anyhow::Error {
     anyhow::anyhow!("corrupt stream: {error:?}")
 }
 
-/// Every scope of one frame, depth first.
+/// Most levels of nesting read: deeper, a path would be longer than any capture of this
+/// engine makes (and paths of every level cost the square of the depth in memory).
+const MAX_DEPTH: usize = 256;
+
+/// Every scope of one frame, depth first. A crafted stream is held to what a written one is:
+/// every child lies within its parent's range (puffin's reader would read on past it, into
+/// the parent's siblings, visiting scopes again and again), nesting at most `MAX_DEPTH` deep,
+/// durations non-negative; names reach the summary escaped.
 fn frame_scopes(frame: &puffin::FrameData, scopes: &puffin::ScopeCollection) -> anyhow::Result<Vec<Scope>> {
     let unpacked = frame.unpacked().map_err(describe_read_error)?;
     let mut out = Vec::new();
     for (thread, stream_info) in &unpacked.thread_streams {
-        let mut stack = vec![(thread.name.clone(), true, puffin::Reader::from_start(&stream_info.stream))];
-        while let Some((prefix, top, mut reader)) = stack.pop() {
+        let thread_name = crate::text::display_name(&thread.name);
+        let end = stream_info.stream.len() as u64;
+        // (path, top level, reader, end of the range its scopes must lie in, depth)
+        let mut stack = vec![(thread_name.clone(), true, puffin::Reader::from_start(&stream_info.stream), end, 0)];
+        while let Some((prefix, top, mut reader, limit, depth)) = stack.pop() {
             for scope in reader.by_ref() {
                 let scope = scope.map_err(corrupt)?;
-                let name = scopes.fetch_by_id(&scope.id).map_or("?".into(), |d| d.name().to_string());
+                if scope.next_sibling_position > limit {
+                    anyhow::bail!("corrupt stream: a scope runs past the end of its parent");
+                }
+                if scope.record.duration_ns < 0 {
+                    anyhow::bail!("corrupt stream: a scope's duration is negative (its times wrapped)");
+                }
+                let name = scopes.fetch_by_id(&scope.id).map_or("?".into(), |d| crate::text::display_name(d.name()));
                 let path = format!("{prefix} / {name}");
                 if scope.child_begin_position < scope.child_end_position {
+                    if depth + 1 >= MAX_DEPTH {
+                        anyhow::bail!("corrupt stream: scopes nest more than {MAX_DEPTH} deep");
+                    }
                     let children = puffin::Reader::with_offset(&stream_info.stream, scope.child_begin_position)
                         .map_err(corrupt)?;
-                    stack.push((path.clone(), false, children));
+                    stack.push((path.clone(), false, children, scope.child_end_position, depth + 1));
                 }
                 out.push(Scope {
                     path,
@@ -160,13 +202,50 @@ impl Groups {
     }
 }
 
+/// Walks the frames of a capture (`PUF0`, then per frame a `PFD2`/`PFD3`/`PFD4` header and
+/// its length-prefixed sections) and decodes each `PFD4` frame's scope descriptions from the
+/// bytes they occupy. puffin decodes them from a reader, which allocates whatever a string's
+/// length prefix says before finding the bytes missing: a crafted 100-byte capture asks for
+/// exabytes and aborts the process. Decoded from a slice, a length past the section's end is
+/// an error. Anything this walk does not recognise is left to puffin, which says what is wrong.
+fn check_scope_descriptions(bytes: &[u8]) -> anyhow::Result<()> {
+    use bincode::Options as _;
+    let u32_at = |at: usize| bytes.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+    let mut at = 4;
+    let mut frame = 0;
+    while let Some(header) = bytes.get(at..at + 4) {
+        let compression = match header {
+            b"PFD2" => 0,
+            b"PFD3" | b"PFD4" => 1,
+            _ => return Ok(()),
+        };
+        at += 4;
+        let Some(meta) = u32_at(at) else { return Ok(()) };
+        at += 4 + meta;
+        let Some(streams) = u32_at(at) else { return Ok(()) };
+        at += 4 + compression + streams;
+        if header == b"PFD4" {
+            let Some(length) = u32_at(at) else { return Ok(()) };
+            at += 4;
+            let Some(section) = bytes.get(at..at + length) else { return Ok(()) };
+            bincode::options().deserialize::<Vec<puffin::ScopeDetails>>(section).map_err(|e| {
+                anyhow::anyhow!("corrupt stream: frame {frame}'s scope descriptions do not decode ({e})")
+            })?;
+            at += length;
+        }
+        frame += 1;
+    }
+    Ok(())
+}
+
 fn summarize_capture(path: &std::path::Path) -> anyhow::Result<Vec<Group>> {
     // Looked at before opening: opening a FIFO would wait for a writer.
     if !std::fs::metadata(path).context("cannot open it")?.is_file() {
         anyhow::bail!("it is not a regular file");
     }
-    let file = std::fs::File::open(path).context("cannot open it")?;
-    let view = puffin::FrameView::read(&mut std::io::BufReader::new(file)).map_err(describe_read_error)?;
+    let bytes = std::fs::read(path).context("cannot open it")?;
+    check_scope_descriptions(&bytes)?;
+    let view = puffin::FrameView::read(&mut bytes.as_slice()).map_err(describe_read_error)?;
     let collection = view.scope_collection();
     let mut groups = Groups::default();
     for frame in view.all_uniq() {
