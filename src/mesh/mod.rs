@@ -229,7 +229,7 @@ pub const MIN_OBJECT_RADIUS: f32 = 1.0e-15;
 /// was added under (escaped and shortened in the message).
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum MeshError {
-    /// The mesh's bounding sphere is larger than [`MAX_MESH_RADIUS`].
+    /// The mesh is larger than [`MAX_MESH_RADIUS`] and its levels of detail measured infinite errors.
     #[error(
         "mesh {} has a bounding radius of {radius:e} units, beyond the {MAX_MESH_RADIUS:e} where squared distances \
          overflow 32-bit floats (culling and levels of detail compare squares): scale it down",
@@ -320,15 +320,15 @@ impl MeshArena {
         if chain.levels.is_empty() || chain.levels.len() > MAX_LODS {
             return Err(MeshError::LodCount { name, levels: chain.levels.len(), max: MAX_LODS });
         }
-        // Its size first: a mesh too large for 32-bit squares also measures infinite levels.
-        let size = chain.levels[0].0.bounding_sphere();
-        if size.w.is_finite() && size.w > MAX_MESH_RADIUS {
-            return Err(MeshError::TooLarge { name, radius: size.w });
-        }
         let mut previous = 0.0;
         for (level, (data, error)) in chain.levels.iter().enumerate() {
             Self::check(&name, data)?;
             if !error.is_finite() || *error < previous || (level == 0 && *error != 0.0) {
+                // A mesh too large for 32-bit squares measures infinite levels: say why.
+                let size = chain.levels[0].0.bounding_sphere();
+                if !error.is_finite() && size.w.is_finite() && size.w > MAX_MESH_RADIUS {
+                    return Err(MeshError::TooLarge { name, radius: size.w });
+                }
                 return Err(MeshError::LodError { name, level, error: *error });
             }
             previous = *error;
@@ -418,8 +418,8 @@ mod tests {
         assert!(long.to_string().ends_with("… (1000 characters)\" has a non-finite vertex"), "{long}");
     }
 
-    /// A mesh too large for 32-bit squared distances is refused by its size, named, before its
-    /// levels are checked (whose errors such a mesh measures as infinite).
+    /// A mesh too large for 32-bit squared distances, whose levels measure infinite errors, is
+    /// refused by its size, named.
     #[test]
     fn a_mesh_too_large_for_squares_is_refused_by_its_size() {
         let corner = |x: f32, y: f32| super::Vertex::new([x, y, 0.0], [0.0, 0.0, 1.0], [0.0; 2]);
