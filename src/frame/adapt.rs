@@ -260,6 +260,36 @@ impl AutoDetail {
     }
 }
 
+/// The renderer's side of the adaptive frame.
+impl super::Renderer {
+    /// Forgets what the adaptive frame learned: every view starts again from every auto switch
+    /// on (the bench does so at each row).
+    pub fn reset_adaptive(&mut self) {
+        for view in &mut self.views {
+            view.auto = Default::default();
+        }
+        self.reported_times.clear();
+    }
+
+    /// Tells the renderer how long frame `frame` took by the wall clock (from recording until
+    /// the CPU saw its GPU work done), in ms. From the first report on, the adaptive frame
+    /// (`frame::adapt`, `Detail::auto`) judges by these times rather than by the GPU's
+    /// timestamps, which miss work on some adapters (lavapipe's compute rasteriser). Report
+    /// before the [`super::Renderer::collect`] that returns the frame.
+    pub fn report_frame_time(&mut self, frame: u64, ms: f64) {
+        self.reported_times.push_back((frame, ms));
+        while self.reported_times.len() > 4 * crate::tunables::READBACK_RING {
+            self.reported_times.pop_front();
+        }
+    }
+
+    /// What the adaptive frame runs for view `index` now (outside its probes), and why; `None`
+    /// for a view not drawn yet.
+    pub fn auto_choice(&self, index: usize) -> Option<(Choice, Reason)> {
+        self.views.get(index).map(|v| (v.auto.current(), v.auto.reason))
+    }
+}
+
 fn median(values: &[f64]) -> f64 {
     if values.is_empty() {
         return f64::INFINITY;
