@@ -73,8 +73,6 @@ pub struct AutoDetail {
     current: Choice,
     /// The configuration being tried, and the frame it started.
     probe: Option<(Choice, u64)>,
-    /// The frame the current configuration started.
-    since: u64,
     /// Frames before this one ran just after a change of what ran: not judged.
     settled_from: u64,
     /// What the last frame ran.
@@ -100,7 +98,6 @@ impl Default for AutoDetail {
         Self {
             current: Choice { occlusion: true, soft: true },
             probe: None,
-            since: 0,
             settled_from: 0,
             last_ran: None,
             last_probe: 0,
@@ -198,11 +195,11 @@ impl AutoDetail {
             }
             _ => {}
         }
-        if let Some((probe, start)) = self.probe {
+        if let Some((probe, _)) = self.probe {
             if self.probe_costs.len() >= SAMPLES {
                 let cheaper = median(&self.probe_costs) < median(&self.current_costs) * (1.0 - HYSTERESIS);
                 if cheaper {
-                    self.adopt(probe, start, Reason::Cheaper);
+                    self.adopt(probe, Reason::Cheaper);
                 } else {
                     self.reason = if self.reason == Reason::Start { Reason::Kept } else { self.reason };
                 }
@@ -226,10 +223,9 @@ impl AutoDetail {
         self.last_probe = frame;
     }
 
-    fn adopt(&mut self, choice: Choice, frame: u64, reason: Reason) {
+    fn adopt(&mut self, choice: Choice, reason: Reason) {
         if choice != self.current {
             self.current = choice;
-            self.since = frame;
             self.current_costs = std::mem::take(&mut self.probe_costs);
             self.reason = reason;
         }
@@ -244,17 +240,16 @@ impl AutoDetail {
         if ran.occlusion {
             self.idle_occlusion = if counters.occluded == 0 { self.idle_occlusion + 1 } else { 0 };
         }
-        let frame = self.ran.back().map_or(0, |(f, ..)| *f + 1);
         if self.current.soft && self.idle_soft >= IDLE_FRAMES {
             self.idle_soft = 0;
             self.probe = None;
-            self.adopt(Choice { soft: false, ..self.current }, frame, Reason::NoSmallObjects);
+            self.adopt(Choice { soft: false, ..self.current }, Reason::NoSmallObjects);
             self.current_costs.clear();
         }
         if self.current.occlusion && self.idle_occlusion >= IDLE_FRAMES {
             self.idle_occlusion = 0;
             self.probe = None;
-            self.adopt(Choice { occlusion: false, ..self.current }, frame, Reason::NothingOccluded);
+            self.adopt(Choice { occlusion: false, ..self.current }, Reason::NothingOccluded);
             self.current_costs.clear();
         }
     }
