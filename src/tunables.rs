@@ -60,6 +60,16 @@ pub const LOD_MIN_TRIANGLE_SAVING: f32 = 0.15;
 /// sample finds them (tested within 2% of full sampling on a 256 × 256 sphere).
 pub const MAX_DISTANCE_SAMPLES: usize = 1 << 16;
 
+/// Triangle corners a vertex may have before it counts as a hub ([`crate::mesh::valence`]):
+/// ten times an ordinary mesh's six.
+pub const HUB_CORNERS: u64 = 64;
+
+/// Most work (Σ corners² over the hubs) a mesh may cause before the vertex-cache order and
+/// the simplifier, whose time grows with it, are skipped for it: 2^26, a hub of 8,192
+/// corners. The tester's release build took 11.2 s for a 40,000-triangle fan (1.6 × 10^9),
+/// so this is about half a second.
+pub const MAX_HUB_WORK: u64 = 1 << 26;
+
 /// Largest error meshoptimizer may reach while simplifying an imported mesh for one level of
 /// detail, relative to the mesh's extent: past a tenth of its size a level reads as a
 /// different object, however small on screen. A level that stops short of its triangle target
@@ -173,6 +183,12 @@ pub const LARGEST_TEXTURE_CLASS: u32 = 2048;
 /// Number of texture size classes (64, 128, …, 2048): one texture array per class and
 /// encoding (sRGB colour, linear data) in the `textures` bind group.
 pub const TEXTURE_CLASS_COUNT: u32 = LARGEST_TEXTURE_CLASS.ilog2() - SMALLEST_TEXTURE_CLASS.ilog2() + 1;
+
+/// Most texels the images of one load may decode together, read from each image's header
+/// before it is decoded: decoding and resampling take time by the texel (a small PNG can
+/// describe an 11,500² image), so this bounds how long a load spends on images. 2^28: sixteen
+/// 4096² images, or four 8192² ones.
+pub const MAX_LOAD_IMAGE_TEXELS: u64 = 1 << 28;
 
 /// Share of physical memory (`MemTotal` in /proc/meminfo) a scene may need by default, as
 /// numerator and denominator; `--max-memory` replaces it.

@@ -23,6 +23,8 @@ pub mod simplify;
 pub mod size;
 #[doc(hidden)]
 pub mod tangents;
+#[doc(hidden)]
+pub mod valence;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};

@@ -11,6 +11,7 @@
 //! so the image can differ only where triangles of one object tie in depth and now draw in
 //! another order.
 
+use super::valence::Hubs;
 use super::MeshData;
 
 /// `mesh` with equal vertices merged and its triangles in vertex-cache order. Vertices are
@@ -21,7 +22,9 @@ use super::MeshData;
 /// packs the same): welding keeps the order of the vertices it keeps, and the triangles are put
 /// in one canonical order (each rotated to start at its smallest index, winding kept, then
 /// sorted) before meshoptimizer orders them, so its input depends only on the set of
-/// triangles.
+/// triangles. A mesh whose hubs would make that order take too long
+/// ([`Hubs::too_crowded`]) keeps the canonical order: it draws the same, with more
+/// vertex-shader invocations.
 pub fn for_drawing(mesh: MeshData) -> MeshData {
     let MeshData { vertices, mut indices } = weld(mesh);
     let (triangles, _) = indices.as_chunks_mut::<3>();
@@ -30,7 +33,9 @@ pub fn for_drawing(mesh: MeshData) -> MeshData {
         t.rotate_left(smallest);
     }
     triangles.sort_unstable();
-    meshopt::optimize_vertex_cache_in_place(&mut indices, vertices.len());
+    if !Hubs::by_index(&indices, vertices.len()).too_crowded() {
+        meshopt::optimize_vertex_cache_in_place(&mut indices, vertices.len());
+    }
     MeshData { vertices, indices }
 }
 

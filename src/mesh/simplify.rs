@@ -24,6 +24,7 @@ use std::mem::size_of;
 use meshopt::{SimplifyOptions, VertexDataAdapter};
 
 use super::lod::{saves_enough, with_measured_errors};
+use super::valence::Hubs;
 use super::{LodChain, MeshData, Vertex, MAX_LODS};
 use crate::tunables::LOD_SIMPLIFY_MAX_ERROR;
 
@@ -47,9 +48,18 @@ const _: () = assert!(
 /// The levels of detail of `mesh`: itself, then simplified versions while they save enough.
 /// A mesh the simplifier cannot take (no triangles, an index out of range, a non-finite
 /// position) comes back as its single level for [`super::MeshArena::add_lods`] to report.
-pub fn lods(mesh: MeshData) -> LodChain {
+/// So does a mesh whose hubs would make simplifying it take too long
+/// ([`Hubs::too_crowded`], counted by position as the simplifier counts them), with those
+/// hubs for the caller to name.
+pub fn lods(mesh: MeshData) -> (LodChain, Option<Hubs>) {
     if !simplifiable(&mesh) {
-        return LodChain::single(mesh);
+        return (LodChain::single(mesh), None);
+    }
+    let positions: Vec<[f32; 3]> = mesh.vertices.iter().map(|v| v.position).collect();
+    let hubs = Hubs::by_position(&mesh.indices, &positions);
+    drop(positions);
+    if hubs.too_crowded() {
+        return (LodChain::single(mesh), Some(hubs));
     }
     let (levels, estimates) = {
         let bytes: &[u8] = bytemuck::cast_slice(&mesh.vertices);
@@ -89,7 +99,7 @@ pub fn lods(mesh: MeshData) -> LodChain {
         }
         (levels, estimates)
     };
-    with_measured_errors(std::iter::once(mesh).chain(levels).collect(), &estimates)
+    (with_measured_errors(std::iter::once(mesh).chain(levels).collect(), &estimates), None)
 }
 
 /// What meshoptimizer needs to be safe and meaningful: whole triangles, indices in range (it
@@ -104,12 +114,13 @@ fn simplifiable(mesh: &MeshData) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh::{procedural, MeshArena};
+    use crate::mesh::{procedural, MeshArena, Vertex};
 
     #[test]
     fn a_dense_sphere_simplifies_into_a_full_chain() {
         let sphere = procedural::uv_sphere(64, 32);
-        let chain = lods(sphere.clone());
+        let (chain, hubs) = lods(sphere.clone());
+        assert_eq!(hubs, None);
         let counts = chain.triangle_counts();
         let errors = chain.errors();
         assert_eq!(chain.levels[0].0.vertices, sphere.vertices);
@@ -127,14 +138,33 @@ mod tests {
         MeshArena::default().add_lods("sphere", chain).expect("the chain packs");
     }
 
+    /// A 150,000-triangle fan: one level, its centre named, packed (unordered) in seconds.
+    #[test]
+    fn a_crowded_fan_keeps_one_level() {
+        let n = 150_000u32;
+        let mut vertices = vec![Vertex::new([0.0; 3], [0.0, 0.0, 1.0], [0.5; 2])];
+        vertices.extend((0..n).map(|i| {
+            let angle = i as f32 / n as f32 * std::f32::consts::TAU;
+            Vertex::new([angle.cos(), angle.sin(), 0.0], [0.0, 0.0, 1.0], [0.5; 2])
+        }));
+        let indices = (0..n).flat_map(|i| [0, 1 + i, 1 + (i + 1) % n]).collect();
+        let (chain, hubs) = lods(MeshData { vertices, indices });
+        assert_eq!(chain.levels.len(), 1);
+        let hubs = hubs.expect("the centre is named");
+        assert_eq!((hubs.largest, hubs.vertex), (n, 0));
+        let mut arena = MeshArena::default();
+        arena.add_lods("fan", chain).expect("packs");
+        assert_eq!(arena.indices.len(), 3 * n as usize);
+    }
+
     #[test]
     fn what_cannot_simplify_stays_one_level() {
         // A cube: every collapse would move a corner by a large part of the extent.
-        assert_eq!(lods(procedural::cube()).levels.len(), 1);
+        assert_eq!(lods(procedural::cube()).0.levels.len(), 1);
         let broken = MeshData { vertices: procedural::cube().vertices, indices: vec![0, 1, 99] };
-        let chain = lods(broken.clone());
+        let (chain, _) = lods(broken.clone());
         assert_eq!(chain.levels.len(), 1);
         assert_eq!(chain.levels[0].0.indices, broken.indices);
-        assert_eq!(lods(MeshData::default()).levels.len(), 1);
+        assert_eq!(lods(MeshData::default()).0.levels.len(), 1);
     }
 }

@@ -50,7 +50,7 @@ impl Builder<'_> {
                     path: path.get_ref().clone(),
                     source: Box::new(source),
                 })?;
-                simplify::lods(data)
+                self.simplified(name, data)
             }
             (Some(_), Some(_)) => return Err(fail("give either procedural or gltf, not both".into())),
             (None, None) => {
@@ -67,6 +67,25 @@ impl Builder<'_> {
         let id = self.meshes.add_lods(name, chain).map_err(|source| SceneError::Mesh { at: at.clone(), source })?;
         self.mesh_ids.insert(name.clone(), id);
         Ok(())
+    }
+}
+
+impl Builder<'_> {
+    /// The levels of detail of imported mesh `label`; a mesh too crowded to simplify in
+    /// reasonable time keeps its one level, and the scene's notes say so and why.
+    pub(super) fn simplified(&mut self, label: &str, data: MeshData) -> LodChain {
+        let (chain, hubs) = simplify::lods(data);
+        if let Some(hubs) = hubs {
+            let [x, y, z] = chain.levels[0].0.vertices[hubs.vertex as usize].position;
+            self.notes.push(format!(
+                "mesh \"{}\": the vertex at ({x}, {y}, {z}) is a corner of {} triangles, too many to simplify \
+                 quickly (the time grows with the square of that count): it has no coarser levels of detail \
+                 and draws at full detail",
+                short(label),
+                crate::text::count(u64::from(hubs.largest))
+            ));
+        }
+        chain
     }
 }
 
