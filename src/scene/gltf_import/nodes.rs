@@ -4,9 +4,12 @@
 //! once per instance (the instance's TRS applied before the node's world matrix, as the
 //! extension says).
 //!
-//! The walk is done twice: once counting parts without reading any buffer
-//! ([`GltfFile::model_part_count`]), so a scene's object budget is checked before a list of
-//! parts is built, and once making them ([`GltfFile::model_parts`]). Node trees come from the
+//! The walk is done twice: once counting parts without reading any buffer but the instancing
+//! attributes ([`GltfFile::model_part_count`]), so a scene's object budget is checked before a
+//! list of parts is built, and once making them ([`GltfFile::model_parts`]). An instance that
+//! repeats an earlier instance of its node exactly is left out (it would draw the same pixels
+//! again: a 2.5 KB file made a million coincident instances through a sparse accessor, and
+//! rendered for minutes); [`GltfFile::repeated_instances`] names them for the scene's notes. Node trees come from the
 //! file, so the walk is iterative (no recursion depth to exhaust) and refuses a node reached
 //! twice (a cycle, or a node with two parents) instead of looping.
 
@@ -106,15 +109,16 @@ impl GltfFile {
         self.document.scenes().len()
     }
 
-    /// How many parts [`GltfFile::model_parts`] would return, reading no buffer: each node's
-    /// primitives times its instance count, summed (saturating).
+    /// How many parts [`GltfFile::model_parts`] would return, reading no buffer but the
+    /// instancing attributes: each node's primitives times its distinct instances, summed
+    /// (saturating).
     pub fn model_part_count(&self, scene: Option<&Selector>) -> Result<u64, ImportError> {
         let mut count = 0u64;
         self.walk(scene, &mut |node, _| {
             let primitives = node.mesh().map_or(0, |mesh| mesh.primitives().filter(has_triangles).count()) as u64;
             let instances = match self.instancing.get(&node.index()) {
-                Some(instancing) => self.instance_count(node, instancing)? as u64,
-                None => 1,
+                Some(instancing) if primitives > 0 => self.distinct_instances(node, instancing)?.0.len() as u64,
+                _ => 1,
             };
             count = count.saturating_add(primitives.saturating_mul(instances));
             Ok(())
@@ -128,7 +132,9 @@ impl GltfFile {
     pub fn model_parts(&self, scene: Option<&Selector>) -> Result<Vec<ModelPart>, ImportError> {
         let mut parts = Vec::new();
         self.walk(scene, &mut |node, world| {
-            let Some(mesh) = node.mesh() else { return Ok(()) };
+            let Some(mesh) = node.mesh().filter(|mesh| mesh.primitives().any(|p| has_triangles(&p))) else {
+                return Ok(());
+            };
             let instances = match self.instancing.get(&node.index()) {
                 Some(instancing) => self.instance_matrices(node, instancing)?,
                 None => vec![DMat4::IDENTITY],
@@ -222,8 +228,20 @@ impl GltfFile {
         Ok(count.unwrap_or(1))
     }
 
-    /// Each instance's TRS as a matrix, every number finite.
+    /// Each distinct instance's TRS as a matrix, every number finite.
     fn instance_matrices(&self, node: &gltf::Node, instancing: &Instancing) -> Result<Vec<DMat4>, ImportError> {
+        let (instances, _) = self.distinct_instances(node, instancing)?;
+        instances.iter().map(|instance| instance_matrix(node, instance)).collect()
+    }
+
+    /// A node's instances as (index, translation, rotation, scale), each the first with its
+    /// values (an instance equal to an earlier one in every number is left out), and how many
+    /// the node has in all.
+    fn distinct_instances(
+        &self,
+        node: &gltf::Node,
+        instancing: &Instancing,
+    ) -> Result<(Vec<Instance>, usize), ImportError> {
         let count = self.instance_count(node, instancing)?;
         let read = |accessor: Option<usize>| -> Option<Vec<f32>> {
             let accessor = self.document.accessors().nth(accessor?)?;
@@ -235,26 +253,57 @@ impl GltfFile {
             instancing.translation.map(|a| read(Some(a)).ok_or_else(|| unreadable("TRANSLATION"))).transpose()?;
         let rotations = instancing.rotation.map(|a| read(Some(a)).ok_or_else(|| unreadable("ROTATION"))).transpose()?;
         let scales = instancing.scale.map(|a| read(Some(a)).ok_or_else(|| unreadable("SCALE"))).transpose()?;
-        let mut matrices = Vec::with_capacity(count);
+        let element = |values: &Option<Vec<f32>>, i: usize, default: &[f32]| -> Vec<f32> {
+            let width = default.len();
+            values.as_ref().and_then(|v| v.get(i * width..i * width + width)).unwrap_or(default).to_vec()
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut instances = Vec::new();
         for i in 0..count {
-            let vec3 = |values: &Option<Vec<f32>>, default: DVec3| {
-                values
-                    .as_ref()
-                    .and_then(|v| v.get(i * 3..i * 3 + 3))
-                    .map_or(default, |v| DVec3::new(v[0].into(), v[1].into(), v[2].into()))
-            };
-            let translation = vec3(&translations, DVec3::ZERO);
-            let scale = vec3(&scales, DVec3::ONE);
-            let rotation = rotations
-                .as_ref()
-                .and_then(|v| v.get(i * 4..i * 4 + 4))
-                .map_or([0.0, 0.0, 0.0, 1.0], |v| [v[0], v[1], v[2], v[3]]);
-            let matrix = trs(translation, rotation, scale)
-                .map_err(|reason| node_error(node, &format!("{INSTANCING} instance {i}: {reason}")))?;
-            matrices.push(matrix);
+            let translation = element(&translations, i, &[0.0; 3]);
+            let rotation = element(&rotations, i, &[0.0, 0.0, 0.0, 1.0]);
+            let scale = element(&scales, i, &[1.0; 3]);
+            let bits: Vec<u32> = translation.iter().chain(&rotation).chain(&scale).map(|v| v.to_bits()).collect();
+            if seen.insert(bits) {
+                let array3 = |v: &[f32]| [v[0], v[1], v[2]];
+                let instance =
+                    (i, array3(&translation), [rotation[0], rotation[1], rotation[2], rotation[3]], array3(&scale));
+                // Checked here, so that a count the caller trusts never meets a refusal later.
+                instance_matrix(node, &instance)?;
+                instances.push(instance);
+            }
         }
-        Ok(matrices)
+        Ok((instances, count))
     }
+
+    /// Nodes of the scene whose `EXT_mesh_gpu_instancing` repeats instances exactly, as
+    /// (node, instances, distinct ones): what [`GltfFile::model_parts`] leaves out.
+    pub fn repeated_instances(&self, scene: Option<&Selector>) -> Result<Vec<(usize, usize, usize)>, ImportError> {
+        let mut repeated = Vec::new();
+        if self.instancing.is_empty() {
+            return Ok(repeated);
+        }
+        self.walk(scene, &mut |node, _| {
+            let drawn = node.mesh().is_some_and(|mesh| mesh.primitives().any(|p| has_triangles(&p)));
+            if let (Some(instancing), true) = (self.instancing.get(&node.index()), drawn) {
+                let (distinct, count) = self.distinct_instances(node, instancing)?;
+                if distinct.len() < count {
+                    repeated.push((node.index(), count, distinct.len()));
+                }
+            }
+            Ok(())
+        })?;
+        Ok(repeated)
+    }
+}
+
+/// One instance: its index, translation, rotation (xyzw) and scale as the file gives them.
+type Instance = (usize, [f32; 3], [f32; 4], [f32; 3]);
+
+fn instance_matrix(node: &gltf::Node, &(i, translation, rotation, scale): &Instance) -> Result<DMat4, ImportError> {
+    let vec3 = |v: [f32; 3]| DVec3::new(v[0].into(), v[1].into(), v[2].into());
+    trs(vec3(translation), rotation, vec3(scale))
+        .map_err(|reason| node_error(node, &format!("{INSTANCING} instance {i}: {reason}")))
 }
 
 fn attributes(instancing: &Instancing) -> impl Iterator<Item = (&'static str, usize, Dimensions)> {

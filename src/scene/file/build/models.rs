@@ -21,7 +21,7 @@ use glam::{DMat3, DQuat, Vec3};
 
 use super::{invalid, short, Builder};
 use crate::mesh::size::MeshSize;
-use crate::mesh::{simplify, MeshData};
+use crate::mesh::MeshData;
 use crate::scene::file::spec::SceneSpec;
 use crate::scene::file::SceneError;
 use crate::scene::gltf_import::{GltfFile, ImportError, ModelPart, Selector};
@@ -149,6 +149,19 @@ impl Builder<'_> {
             let scene = model.scene.as_ref().map(|s| &s.0);
             let path = model.gltf.get_ref().clone();
             let part_count = file.model_part_count(scene).map_err(|e| self.model_error(&at, &path, e))?;
+            for (node, count, distinct) in
+                file.repeated_instances(scene).map_err(|e| self.model_error(&at, &path, e))?
+            {
+                self.notes.push(format!(
+                    "model \"{}\": nodes[{node}] of \"{}\" has {} EXT_mesh_gpu_instancing instances, of which only {} \
+                     differ: an instance equal to an earlier one in every number would draw the same pixels again, \
+                     so each is drawn once",
+                    short(name),
+                    short(&path),
+                    text::count(count as u64),
+                    text::count(distinct as u64)
+                ));
+            }
             if part_count == 0 {
                 let which = scene.map_or_else(|| "its default scene".to_string(), |s| format!("scene {s}"));
                 return Err(invalid(
@@ -294,10 +307,9 @@ impl Builder<'_> {
                 ));
             }
         }
-        let id = self
-            .meshes
-            .add_lods(&label, simplify::lods(data))
-            .map_err(|source| SceneError::Mesh { at: at.to_string(), source })?;
+        let chain = self.simplified(&label, data);
+        let id =
+            self.meshes.add_lods(&label, chain).map_err(|source| SceneError::Mesh { at: at.to_string(), source })?;
         self.gltf_mesh_ids.insert(key, id);
         Ok(id)
     }
