@@ -91,7 +91,13 @@ fn render_albedo(name: &str, scene: &Scene, size: u32) -> image::RgbaImage {
 }
 
 fn solid(size: u32, encoding: TextureEncoding, rgba: [u8; 4]) -> Texture {
-    Texture { size, encoding, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba: rgba.repeat((size * size) as usize) }
+    Texture {
+        size,
+        encoding,
+        wrap: [Wrap::Repeat; 2],
+        tiles_log2: [0; 2],
+        rgba: rgba.repeat((size * size) as usize).into(),
+    }
 }
 
 #[test]
@@ -200,7 +206,13 @@ fn mips_average_a_distant_checker() {
     let rgba: Vec<u8> = (0..size * size)
         .flat_map(|i| if (i % size + i / size) % 2 == 0 { [255, 255, 255, 255] } else { [0, 0, 0, 255] })
         .collect();
-    let texture = Texture { size, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba };
+    let texture = Texture {
+        size,
+        encoding: TextureEncoding::Srgb,
+        wrap: [Wrap::Repeat; 2],
+        tiles_log2: [0; 2],
+        rgba: rgba.into(),
+    };
     // At distance 8 the quad is 8 × 8 pixels of 64 × 64: 128 texels per pixel, mip level 7.
     let image = render_albedo("distant-checker", &quad_scene(texture, Vec2::ZERO, Vec2::ONE, 8.0), 64);
     for y in 29..35 {
@@ -235,7 +247,8 @@ fn wrap_modes_read_the_expected_texels_outside_the_unit_square() {
         ([Wrap::ClampToEdge, Wrap::MirroredRepeat], [clamp, mirror]),
         ([Wrap::MirroredRepeat, Wrap::Repeat], [mirror, repeat]),
     ] {
-        let texture = Texture { size, encoding: TextureEncoding::Srgb, wrap, tiles_log2: [0; 2], rgba: rgba.clone() };
+        let texture =
+            Texture { size, encoding: TextureEncoding::Srgb, wrap, tiles_log2: [0; 2], rgba: rgba.clone().into() };
         assert_wrapped(&format!("wrap-{:?}-{:?}", wrap[0], wrap[1]), texture, expected);
     }
 }
@@ -347,10 +360,17 @@ fn textures_keep_their_size_up_to_the_adapter_and_count_against_the_budget() {
     };
     assert_eq!(size(Budget::unlimited().with_device(adapter(1024))).unwrap(), 1024, "the adapter's largest texture");
     assert_eq!(size(Budget::unlimited().with_device(adapter(1500))).unwrap(), 1024, "a power of two within it");
-    // 2048² with mips is 22.4 MB, counted twice: refused under 40 MB with the image decoded.
-    let error = load(Budget::unlimited().with_host_bytes(40_000_000, "test")).unwrap_err().to_string();
-    assert!(error.contains("too many texture bytes"), "{error}");
-    assert!(error.contains("22,369,620 bytes of textures with their mips"), "{error}");
+    // 2048² with mips is 22.4 MB, counted twice: refused under 40 MB before the image is
+    // decoded, naming it.
+    let error = load(Budget::unlimited().with_host_bytes(40_000_000, "test")).unwrap_err();
+    let mut chain = error.to_string();
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        chain += &format!(": {cause}");
+        source = cause.source();
+    }
+    assert!(chain.contains("images[0] \"wall.png\": too many texture bytes"), "{chain}");
+    assert!(chain.contains("22,369,620 bytes with their mips"), "{chain}");
     // A layer limit of 0 refuses the one layer.
     let error = load(Budget::unlimited().with_device(DeviceBudget { max_texture_layers: 0, ..adapter(4096) }))
         .unwrap_err()

@@ -229,15 +229,39 @@ impl Budget {
         Ok(())
     }
 
-    /// Checks one image's decoded size against the host budget (the per-image limit is the
-    /// importer's).
-    pub(crate) fn check_image(&self, decoded_bytes: u64, cause: &dyn Fn(Quantity) -> String) -> Result<(), OverBudget> {
-        if decoded_bytes > self.host_bytes {
+    /// Checks, before an image is decoded, the memory it needs to decode (`working_bytes`: the
+    /// decoded image and what resampling it holds) on top of the textures made so far
+    /// (`texture_bytes`, with mips, this image's included, each counted
+    /// [`HOST_BYTES_PER_TEXTURE_BYTE`] times as the scene's estimate counts them). The
+    /// per-image limit is the importer's.
+    pub(crate) fn check_image(
+        &self,
+        working_bytes: u64,
+        texture_bytes: u64,
+        cause: &dyn Fn(Quantity) -> String,
+    ) -> Result<(), OverBudget> {
+        let textures = texture_bytes.saturating_mul(HOST_BYTES_PER_TEXTURE_BYTE);
+        let needed = working_bytes.saturating_add(textures);
+        if needed > self.host_bytes {
+            let (quantity, needed) = if textures > working_bytes {
+                (
+                    Quantity::TextureBytes,
+                    format!(
+                        "about {} bytes of host memory for its textures ({} bytes with their mips × \
+                         {HOST_BYTES_PER_TEXTURE_BYTE}, this image's included) and {} to decode this one",
+                        text::count(needed),
+                        text::count(texture_bytes),
+                        text::count(working_bytes)
+                    ),
+                )
+            } else {
+                (Quantity::ImageBytes, format!("{} bytes to decode one image", text::count(working_bytes)))
+            };
             return Err(OverBudget {
-                quantity: Quantity::ImageBytes.name(),
-                needed: format!("{} bytes to decode one image", text::count(decoded_bytes)),
+                quantity: quantity.name(),
+                needed,
                 limit: format!("the budget of {} bytes ({})", text::count(self.host_bytes), self.host_source),
-                cause: cause(Quantity::ImageBytes),
+                cause: cause(quantity),
             });
         }
         Ok(())

@@ -22,6 +22,8 @@ pub mod gltf_import;
 #[doc(hidden)]
 pub mod placement;
 #[doc(hidden)]
+pub mod resample;
+#[doc(hidden)]
 pub mod sandbox;
 #[doc(hidden)]
 pub mod textures;
@@ -280,14 +282,15 @@ pub struct Texture {
     /// a repeating texture still filters across its edges and the mip level follows the
     /// image's own texels. 0 for a square image.
     pub tiles_log2: [u32; 2],
-    /// `size * size * 4` bytes.
-    pub rgba: Vec<u8>,
+    /// `size * size * 4` bytes, shared by the texture's clones (a load's image cache and the
+    /// layers made from one image hold one copy).
+    pub rgba: std::sync::Arc<[u8]>,
 }
 
 impl Texture {
     /// A linear texture that repeats.
     pub fn linear(size: u32, rgba: Vec<u8>) -> Self {
-        Self { size, encoding: TextureEncoding::Linear, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba }
+        Self { size, encoding: TextureEncoding::Linear, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba: rgba.into() }
     }
 }
 

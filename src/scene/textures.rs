@@ -33,7 +33,7 @@ pub fn colour_texture(size: u32, linear_rgba: Vec<u8>) -> Texture {
             *channel = linear_to_srgb(*channel as f32 / 255.0);
         }
     }
-    Texture { size, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba }
+    Texture { size, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba: rgba.into() }
 }
 
 /// How an image is resampled to its size class (from the glTF sampler's `magFilter`).
@@ -113,7 +113,7 @@ pub fn mip_chain(texture: &Texture) -> Vec<Vec<u8>> {
     let mut levels: Vec<Vec<u8>> = Vec::new();
     let mut size = texture.size;
     while size > 1 {
-        let source = levels.last().unwrap_or(&texture.rgba);
+        let source: &[u8] = levels.last().map_or(&texture.rgba, |level| level.as_slice());
         let half = size / 2;
         let mut out = Vec::with_capacity((half * half * 4) as usize);
         for y in 0..half {
@@ -234,8 +234,13 @@ mod tests {
     #[test]
     fn srgb_mips_average_in_linear_light() {
         let rgba = [[0u8, 0, 0, 255], [255, 255, 255, 255], [255, 255, 255, 255], [0, 0, 0, 255]].concat();
-        let mut texture =
-            Texture { size: 2, encoding: TextureEncoding::Srgb, wrap: [Wrap::Repeat; 2], tiles_log2: [0; 2], rgba };
+        let mut texture = Texture {
+            size: 2,
+            encoding: TextureEncoding::Srgb,
+            wrap: [Wrap::Repeat; 2],
+            tiles_log2: [0; 2],
+            rgba: rgba.into(),
+        };
         assert_eq!(mip_chain(&texture), vec![vec![188, 188, 188, 255]]);
         texture.encoding = TextureEncoding::Linear;
         assert_eq!(mip_chain(&texture), vec![vec![128, 128, 128, 255]]);

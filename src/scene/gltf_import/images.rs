@@ -14,19 +14,18 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::io::Cursor;
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use image::imageops::{self, FilterType};
-use image::{DynamicImage, ImageDecoder, ImageFormat};
+use image::{ColorType, DynamicImage, ImageDecoder, ImageFormat};
 
 use super::uri::decode_data_uri;
 use super::{GltfFile, ImportError};
 use crate::scene::budget::Budget;
-use crate::scene::textures::{self, linear_to_srgb, srgb_to_linear, Filter};
+use crate::scene::resample;
+use crate::scene::textures::{self, Filter};
 use crate::scene::{Texture, TextureEncoding, Wrap};
 use crate::text;
-use crate::tunables::MAX_IMAGE_DECODED_BYTES;
+use crate::tunables::{MAX_IMAGE_DECODED_BYTES, MAX_LOAD_IMAGE_TEXELS};
 
 static DECODED: AtomicU64 = AtomicU64::new(0);
 
@@ -42,7 +41,8 @@ type ContentKey = (u64, usize);
 #[derive(Default)]
 pub struct ImageCache {
     by_source: HashMap<String, ContentKey>,
-    by_content: HashMap<ResampledKey, Result<Rc<Texture>, String>>,
+    by_content: HashMap<ResampledKey, Result<Texture, String>>,
+    decoded: Decoded,
 }
 
 /// An image's content resampled one way: to a largest size, with a filter, read as an encoding.
@@ -122,10 +122,11 @@ impl GltfFile {
                 Some(bytes) => bytes,
                 None => self.image_bytes(&source, &what)?,
             };
-            entry.insert(decode_texture(&bytes, max_size, filter, encoding, budget).map(Rc::new));
+            entry.insert(decode_texture(&bytes, max_size, filter, encoding, budget, &mut cache.decoded));
         }
         match &cache.by_content[&key] {
-            Ok(texture) => Ok(texture.as_ref().clone()),
+            // A clone shares the texels.
+            Ok(texture) => Ok(texture.clone()),
             Err(reason) => Err(fail(reason.clone())),
         }
     }
@@ -135,7 +136,7 @@ impl GltfFile {
     pub fn image_rgba(&self, index: usize, size: u32) -> Result<Vec<u8>, ImportError> {
         let texture =
             self.image_layer(index, size, Filter::Nearest, &mut ImageCache::default(), &Budget::unlimited())?;
-        Ok(texture.rgba)
+        Ok(texture.rgba.to_vec())
     }
 
     fn image_source(&self, index: usize) -> Result<Source<'_>, ImportError> {
@@ -166,14 +167,25 @@ impl GltfFile {
     }
 }
 
-/// Decodes a PNG or JPEG after checking its decoded size from the header, and resamples it to
-/// its size class.
+/// What the images decoded so far in one load cost: their texels (decoding time) and the
+/// bytes with mips of the textures made from them (an upper bound of the layers they become,
+/// kept until upload), checked before the next image is decoded.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Decoded {
+    pub texels: u64,
+    pub texture_bytes: u64,
+}
+
+/// Decodes a PNG or JPEG after checking, from its header, its decoded size, the texels the
+/// load decodes with it and the memory it needs beside the textures before it, and resamples it
+/// to its size class.
 fn decode_texture(
     bytes: &[u8],
     max_size: u32,
     filter: Filter,
     encoding: TextureEncoding,
     budget: &Budget,
+    decoded_before: &mut Decoded,
 ) -> Result<Texture, String> {
     let mut reader = image::ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
@@ -204,47 +216,62 @@ fn decode_texture(
         return Err(format!("it is empty ({width}×{height}): replace it"));
     }
     let decoded = decoder.total_bytes();
-    let described =
-        || format!("{width}×{height} {name} {:?} decodes to {} bytes", decoder.color_type(), text::count(decoded));
+    let colour_type = decoder.color_type();
+    let described = || format!("{width}×{height} {name} {colour_type:?} decodes to {} bytes", text::count(decoded));
+    let smaller = format!("scale it down to {max_size}×{max_size}, the largest texture kept, which loses nothing");
     if decoded > MAX_IMAGE_DECODED_BYTES {
         return Err(format!(
-            "{}, over the limit of {} bytes for one image: scale it down to {max_size}×{max_size}, the largest \
-             texture kept, which loses nothing",
+            "{}, over the limit of {} bytes for one image: {smaller}",
             described(),
             text::count(MAX_IMAGE_DECODED_BYTES)
         ));
     }
-    budget.check_image(decoded, &|_| described()).map_err(|e| e.to_string())?;
-    DECODED.fetch_add(1, Ordering::Relaxed);
-    let image = DynamicImage::from_decoder(decoder).map_err(corrupt)?.into_rgba8();
+    let texels = u64::from(width) * u64::from(height);
+    let load_texels = decoded_before.texels.saturating_add(texels);
+    if load_texels > MAX_LOAD_IMAGE_TEXELS {
+        return Err(format!(
+            "a {width}×{height} {name}: with the images decoded before it, this load would decode {} texels, over \
+             the limit of {} a load may decode (decoding takes time by the texel, whatever the file's size): \
+             {smaller}",
+            text::count(load_texels),
+            text::count(MAX_LOAD_IMAGE_TEXELS)
+        ));
+    }
     let size = textures::size_class(width, height, max_size);
     let tiles_log2 = textures::tiles_log2(width, height, size);
     // The image at its aspect (a power of two) within the size class, then tiled to the square.
     let (to_width, to_height) = (size >> tiles_log2[0], size >> tiles_log2[1]);
-    let rgba = if (width, height) == (to_width, to_height) {
-        image.into_raw()
-    } else if filter == Filter::Nearest {
-        imageops::resize(&image, to_width, to_height, FilterType::Nearest).into_raw()
-    } else if encoding == TextureEncoding::Srgb {
-        // Filtered in linear light: averaging encoded values darkens every edge between
-        // colours (a black-and-white texel pair filters to 0.5 encoded, 0.21 in light).
-        let linear = image::Rgba32FImage::from_fn(width, height, |x, y| {
-            let [r, g, b, a] = image.get_pixel(x, y).0;
-            image::Rgba([srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b), f32::from(a) / 255.0])
-        });
-        let resized = imageops::resize(&linear, to_width, to_height, FilterType::Triangle);
-        resized
-            .pixels()
-            .flat_map(|p| {
-                let [r, g, b, a] = p.0;
-                [linear_to_srgb(r), linear_to_srgb(g), linear_to_srgb(b), (a.clamp(0.0, 1.0) * 255.0 + 0.5) as u8]
-            })
-            .collect()
-    } else {
-        imageops::resize(&image, to_width, to_height, FilterType::Triangle).into_raw()
+    // 8-bit grey, grey-alpha, RGB and RGBA are resampled as decoded; other layouts are
+    // converted to RGBA8 first.
+    let native = matches!(colour_type, ColorType::L8 | ColorType::La8 | ColorType::Rgb8 | ColorType::Rgba8);
+    let converted = if native { 0 } else { texels * 4 };
+    let layer = textures::bytes_with_mips(size);
+    let working =
+        decoded + converted + resample::working_bytes(width, to_width, to_height) + u64::from(size).pow(2) * 4;
+    budget
+        .check_image(working, decoded_before.texture_bytes.saturating_add(layer), &|_| described())
+        .map_err(|e| e.to_string())?;
+    DECODED.fetch_add(1, Ordering::Relaxed);
+    let image = DynamicImage::from_decoder(decoder).map_err(corrupt)?;
+    let rgba8;
+    let (texels_bytes, channels): (&[u8], usize) = match &image {
+        DynamicImage::ImageLuma8(image) => (image.as_raw(), 1),
+        DynamicImage::ImageLumaA8(image) => (image.as_raw(), 2),
+        DynamicImage::ImageRgb8(image) => (image.as_raw(), 3),
+        DynamicImage::ImageRgba8(image) => (image.as_raw(), 4),
+        other => {
+            rgba8 = other.to_rgba8();
+            (rgba8.as_raw(), 4)
+        }
     };
+    let source = resample::Image { texels: texels_bytes, width, height, channels };
+    let srgb = encoding == TextureEncoding::Srgb;
+    let rgba = resample::resample(&source, to_width, to_height, filter, srgb);
+    drop(image);
     let rgba = textures::tile(&rgba, to_width, to_height, size);
-    Ok(Texture { size, encoding, wrap: [Wrap::Repeat; 2], tiles_log2, rgba })
+    decoded_before.texels = load_texels;
+    decoded_before.texture_bytes = decoded_before.texture_bytes.saturating_add(layer);
+    Ok(Texture { size, encoding, wrap: [Wrap::Repeat; 2], tiles_log2, rgba: rgba.into() })
 }
 
 #[cfg(test)]
@@ -265,7 +292,8 @@ mod tests {
         let bytes = png(2, 1, |x, _| if x == 0 { [0, 0, 0, 255] } else { [255, 255, 255, 255] });
         let budget = Budget::unlimited();
         let middle = |encoding| {
-            let texture = decode_texture(&bytes, 2048, Filter::Linear, encoding, &budget).expect("decodes");
+            let texture = decode_texture(&bytes, 2048, Filter::Linear, encoding, &budget, &mut Decoded::default())
+                .expect("decodes");
             assert_eq!(texture.encoding, encoding);
             let row = (texture.size / 2 * texture.size) as usize * 4;
             let x = texture.size as usize / 2;
