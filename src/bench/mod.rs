@@ -143,6 +143,20 @@ pub enum BenchError {
     SoakPlan(#[from] soak::SoakPlanError),
     #[error(transparent)]
     Live(#[from] crate::live::LiveError),
+    #[error(
+        "--churn {churn}: the scene has {objects} objects, and each frame's churn removes that many, adds as many \
+         elsewhere and moves as many more, so it may be at most the object count: give --churn {objects} or less"
+    )]
+    Churn { churn: usize, objects: u64 },
+}
+
+/// Refuses a churn larger than the scene it churns (it would grow the scene to the churn's
+/// size, and a huge one would allocate until memory runs out), before any work.
+pub fn check_churn(churn: usize, objects: u64) -> Result<(), BenchError> {
+    if churn as u64 > objects {
+        return Err(BenchError::Churn { churn, objects });
+    }
+    Ok(())
 }
 
 /// What the benchmark tells its caller while it runs: the set-up steps, an estimate of the
@@ -262,6 +276,10 @@ pub fn run(
     };
     for &n in counts.iter().flatten() {
         check_object_count(n as u64, &ctx.limits)?;
+        check_churn(config.churn, n.into())?;
+    }
+    if let Some(scene) = &config.scene {
+        check_churn(config.churn, scene.objects.len() as u64)?;
     }
     let details = if config.compare_detail { vec![Detail::FULL, config.detail] } else { vec![config.detail] };
     let mut rows = Vec::new();

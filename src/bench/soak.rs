@@ -183,6 +183,7 @@ pub fn run(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<SoakReport, super::BenchError> {
     check_plan(frames, warmup, every)?;
+    super::check_churn(churn, scene.objects.len() as u64)?;
     // With churn, the scene is a live copy changed every frame (see `live::churn`).
     let mut churning = match churn {
         0 => None,
