@@ -264,7 +264,7 @@ fn main() {
     let _server = args
         .iter()
         .any(|a| a == "--puffin-http")
-        .then(|| puffin_http::Server::new(multidraw::profiling::DEFAULT_HTTP_ADDRESS).expect("serve puffin frames"));
+        .then(|| multidraw::profiling::serve(multidraw::profiling::DEFAULT_HTTP_ADDRESS).expect("serve puffin frames"));
     if args.iter().any(|a| a == "--headless") {
         let frames = args
             .iter()

@@ -9,7 +9,8 @@
 //!   longer than its `frame` scope.
 //! * The same placement with readbacks made late on purpose (lavapipe presents synchronously,
 //!   so the viewer's readbacks arrive in their own frame there), driven through the library.
-//! * `bench --puffin-http`: a client receives frames while the benchmark runs.
+//! * `bench --puffin-http`: a client receives frames while the benchmark runs; and a server
+//!   whose viewer stopped reading still stops (the program exits).
 //!
 //! All of them run `multidraw` on the real adapter: without one it fails, and so do they.
 
@@ -351,6 +352,34 @@ fn puffin_http_streams_frames_while_bench_runs() {
     stdout.read_to_string(&mut rest).unwrap();
     let stderr = drain.join().unwrap();
     assert!(child.wait().unwrap().success(), "bench failed:\n{rest}\n{stderr}");
+}
+
+/// A viewer that connects and then reads nothing: once the socket's buffers are full the
+/// server's thread for it blocks in a write for good, and puffin_http's own drop joins that
+/// thread, so `bench`/`soak --puffin-http` never exited. The server must stop within its
+/// shutdown wait anyway. (No adapter needed: the frames are made here.)
+#[test]
+fn puffin_http_stops_when_a_viewer_stops_reading() {
+    let server = multidraw::profiling::serve("127.0.0.1:0").expect("serve on a free port");
+    let stalled = std::net::TcpStream::connect(server.address()).expect("connect");
+    // Frames of 20,000 scopes (hundreds of kB each): far more than the sockets buffer.
+    let start = Instant::now();
+    for _ in 0..200 {
+        for _ in 0..20_000 {
+            puffin::profile_scope!("filler");
+        }
+        puffin::GlobalProfiler::lock().new_frame();
+    }
+    assert_eq!(server.num_clients(), 1, "the stalled viewer is connected");
+    eprintln!("200 frames sent in {:.2} s", start.elapsed().as_secs_f64());
+    let stopping = Instant::now();
+    drop(server);
+    let took = stopping.elapsed();
+    assert!(
+        took < multidraw::profiling::PuffinServer::SHUTDOWN + Duration::from_secs(3),
+        "the server took {took:?} to stop"
+    );
+    drop(stalled);
 }
 
 /// Frames that are not waited for have their passes read back in the next frame: there they

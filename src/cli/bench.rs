@@ -86,7 +86,7 @@ pub struct PuffinHttpArgs {
 
 impl PuffinHttpArgs {
     /// Starts the server if asked for; keep it alive for the run.
-    pub fn serve(&self) -> Result<Option<puffin_http::Server>> {
+    pub fn serve(&self) -> Result<Option<multidraw::profiling::PuffinServer>> {
         self.puffin_http.as_deref().map(multidraw::profiling::serve).transpose()
     }
 }

@@ -195,7 +195,7 @@ impl Capture {
 /// live) and turns scopes on. Prints where, so a script or a test knows when to connect.
 /// (Feature `puffin-http`.)
 #[cfg(feature = "puffin-http")]
-pub fn serve(address: &str) -> anyhow::Result<puffin_http::Server> {
+pub fn serve(address: &str) -> anyhow::Result<PuffinServer> {
     let cannot = |error: &dyn std::fmt::Display| anyhow::anyhow!("cannot serve puffin frames on {address}: {error:#}");
     // Port 0 asks the system for a free port; the server does not say which it got, so the
     // port is found first (bound, read, released) and the server bound to it, and the address
@@ -206,7 +206,53 @@ pub fn serve(address: &str) -> anyhow::Result<puffin_http::Server> {
     let server = puffin_http::Server::new(&address).map_err(|e| cannot(&e))?;
     puffin::set_scopes_on(true);
     println!("serving puffin frames on {address} (watch live: puffin_viewer --url {address})");
-    Ok(server)
+    Ok(PuffinServer { server: Some(server), address })
+}
+
+/// A puffin TCP server ([`serve`]) that stops without waiting on a viewer that stopped
+/// reading. `puffin_http::Server`'s own drop joins a thread per viewer, and one blocked writing
+/// to a viewer that reads no more never returns: the program would not exit. This drop waits
+/// [`PuffinServer::SHUTDOWN`] for the frames still queued to go out, then leaves the stalled
+/// threads behind (they end with the process) and says so. (Feature `puffin-http`.)
+#[cfg(feature = "puffin-http")]
+pub struct PuffinServer {
+    server: Option<puffin_http::Server>,
+    address: String,
+}
+
+#[cfg(feature = "puffin-http")]
+impl PuffinServer {
+    /// How long a drop waits for the server's threads.
+    pub const SHUTDOWN: std::time::Duration = std::time::Duration::from_secs(2);
+
+    /// The address served, with the port the system gave.
+    pub fn address(&self) -> &str {
+        &self.address
+    }
+
+    /// Viewers connected now.
+    pub fn num_clients(&self) -> usize {
+        self.server.as_ref().map_or(0, puffin_http::Server::num_clients)
+    }
+}
+
+#[cfg(feature = "puffin-http")]
+impl Drop for PuffinServer {
+    fn drop(&mut self) {
+        let Some(server) = self.server.take() else { return };
+        let (done, finished) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new().name("puffin-server-shutdown".into()).spawn(move || {
+            drop(server);
+            done.send(()).ok();
+        });
+        if spawned.is_ok() && finished.recv_timeout(Self::SHUTDOWN).is_err() {
+            eprintln!(
+                "warning: a puffin viewer connected to {} stopped reading; the server stopped without sending it \
+                 the last frames",
+                self.address
+            );
+        }
+    }
 }
 
 #[cfg(test)]
