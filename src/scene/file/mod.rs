@@ -454,12 +454,18 @@ fn not_an_integer(file: &str, text: &str, document: &DeTable, error: &toml::de::
     let path = key_path_at(document, &span)?;
     let written = text.get(span.clone())?.trim();
     let (line, column) = line_column(text, span.start);
-    Some(SceneError::Syntax {
-        file: file.to_string(),
-        line,
-        column,
-        message: format!("{path} = {written} is not {wanted}"),
-    })
+    // Digits past i64: TOML's integers stop at 2^63 - 1 (the parser read it as a float).
+    let digits = written.trim_start_matches(['+', '-']).replace('_', "");
+    let largest = i64::MAX as u128 + u128::from(written.starts_with('-'));
+    let beyond = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && digits.parse::<u128>().map_or(true, |magnitude| magnitude > largest);
+    let message = if beyond {
+        format!("{path} = {written} is beyond TOML's integers (at most {}), and not {wanted}", i64::MAX)
+    } else {
+        format!("{path} = {written} is not {wanted}")
+    };
+    Some(SceneError::Syntax { file: file.to_string(), line, column, message })
 }
 
 /// The key path (`meshes[0].segments`) of the innermost value whose span is `span`.

@@ -1,10 +1,15 @@
 //! What a glTF file uses that the engine does not draw, named once per file when a scene
 //! loads it (the scene's `notes`; the command line prints them as warnings), so that nothing
 //! is dropped without a word. What a file *requires* and the engine cannot read is refused
-//! when it is opened instead.
+//! when it is opened instead. Rules of the specification a file breaks where the engine can
+//! still read it as written (misaligned accessors, integer positions without
+//! `KHR_mesh_quantization`) are named the same way, each by its JSON path
+//! ([`GltfFile::broken_rules`]).
 
 use super::material::{EMISSIVE_STRENGTH, TEXTURE_TRANSFORM, UNLIT};
 use super::nodes::{has_triangles, INSTANCING};
+use gltf::accessor::DataType;
+
 use super::{GltfFile, QUANTIZATION};
 
 impl GltfFile {
@@ -53,5 +58,92 @@ impl GltfFile {
             notes.push(format!("extensions {} (ignored)", extensions.join(", ")));
         }
         notes
+    }
+}
+
+impl GltfFile {
+    /// Each rule of the glTF 2.0 specification the file breaks that the importer reads past,
+    /// by JSON path: an accessor offset that is not a multiple of its component size (in its
+    /// view or in the buffer), a vertex attribute's offset or its view's stride that is not a
+    /// multiple of 4, and integer positions, normals or texture coordinates in a file that does
+    /// not declare `KHR_mesh_quantization`. At most a few of each, then how many more.
+    pub fn broken_rules(&self) -> Vec<String> {
+        let json = self.document.as_json();
+        let mut broken = Vec::new();
+        for (index, accessor) in json.accessors.iter().enumerate() {
+            let component = match &accessor.component_type {
+                gltf::json::validation::Checked::Valid(c) => c.0.size(),
+                gltf::json::validation::Checked::Invalid => 1,
+            };
+            let offset = accessor.byte_offset.map_or(0, |o| o.0);
+            if offset % component as u64 != 0 {
+                broken.push(format!(
+                    "accessors[{index}].byteOffset {offset} is not a multiple of its {component}-byte components"
+                ));
+            } else if let Some(view) = accessor.buffer_view.and_then(|v| json.buffer_views.get(v.value())) {
+                let start = view.byte_offset.map_or(0, |o| o.0) + offset;
+                if start % component as u64 != 0 {
+                    broken.push(format!(
+                        "accessors[{index}] starts {start} bytes into its buffer (bufferViews[{}].byteOffset + \
+                         byteOffset), not a multiple of its {component}-byte components",
+                        accessor.buffer_view.map_or(0, |v| v.value())
+                    ));
+                }
+            }
+        }
+        let quantized = json.extensions_used.iter().any(|name| name == QUANTIZATION);
+        for mesh in self.document.meshes() {
+            for primitive in mesh.primitives() {
+                for (semantic, accessor) in primitive.attributes() {
+                    let path = format!(
+                        "meshes[{}].primitives[{}].attributes.{}",
+                        mesh.index(),
+                        primitive.index(),
+                        semantic.to_string()
+                    );
+                    let a = &json.accessors[accessor.index()];
+                    let offset = a.byte_offset.map_or(0, |o| o.0);
+                    if offset % 4 != 0 {
+                        broken.push(format!(
+                            "{path}: accessors[{}].byteOffset {offset} is not a multiple of 4, as vertex attributes' must be",
+                            accessor.index()
+                        ));
+                    }
+                    if let Some(view) = accessor.view() {
+                        if let Some(stride) = view.stride().filter(|s| s % 4 != 0) {
+                            broken.push(format!(
+                                "{path}: bufferViews[{}].byteStride {stride} is not a multiple of 4",
+                                view.index()
+                            ));
+                        }
+                    }
+                    let integer = accessor.data_type() != DataType::F32;
+                    let needs_extension = matches!(
+                        semantic,
+                        gltf::Semantic::Positions
+                            | gltf::Semantic::Normals
+                            | gltf::Semantic::Tangents
+                            | gltf::Semantic::TexCoords(_)
+                    );
+                    if integer && needs_extension && !quantized {
+                        broken.push(format!(
+                            "{path}: accessors[{}] is {:?}, which only KHR_mesh_quantization allows, and the file does \
+                             not list it in extensionsUsed (read as that extension says)",
+                            accessor.index(),
+                            accessor.data_type()
+                        ));
+                    }
+                }
+            }
+        }
+        broken.sort();
+        broken.dedup();
+        const SHOWN: usize = 4;
+        if broken.len() > SHOWN {
+            let more = broken.len() - SHOWN;
+            broken.truncate(SHOWN);
+            broken.push(format!("and {more} more"));
+        }
+        broken
     }
 }

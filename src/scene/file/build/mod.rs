@@ -403,6 +403,14 @@ impl Builder<'_> {
                 unsupported.join("; ")
             ));
         }
+        let broken = file.broken_rules();
+        if !broken.is_empty() {
+            self.notes.push(format!(
+                "glTF file \"{}\" breaks rules of the glTF 2.0 specification, read as written: {}",
+                short(written),
+                broken.join("; ")
+            ));
+        }
         self.gltf_files.insert(full, file.clone());
         Ok(file)
     }
