@@ -76,13 +76,13 @@ impl GltfFile {
                 gltf::json::validation::Checked::Invalid => 1,
             };
             let offset = accessor.byte_offset.map_or(0, |o| o.0);
-            if offset % component as u64 != 0 {
+            if !offset.is_multiple_of(component as u64) {
                 broken.push(format!(
                     "accessors[{index}].byteOffset {offset} is not a multiple of its {component}-byte components"
                 ));
             } else if let Some(view) = accessor.buffer_view.and_then(|v| json.buffer_views.get(v.value())) {
                 let start = view.byte_offset.map_or(0, |o| o.0) + offset;
-                if start % component as u64 != 0 {
+                if !start.is_multiple_of(component as u64) {
                     broken.push(format!(
                         "accessors[{index}] starts {start} bytes into its buffer (bufferViews[{}].byteOffset + \
                          byteOffset), not a multiple of its {component}-byte components",
@@ -103,14 +103,14 @@ impl GltfFile {
                     );
                     let a = &json.accessors[accessor.index()];
                     let offset = a.byte_offset.map_or(0, |o| o.0);
-                    if offset % 4 != 0 {
+                    if !offset.is_multiple_of(4) {
                         broken.push(format!(
                             "{path}: accessors[{}].byteOffset {offset} is not a multiple of 4, as vertex attributes' must be",
                             accessor.index()
                         ));
                     }
                     if let Some(view) = accessor.view() {
-                        if let Some(stride) = view.stride().filter(|s| s % 4 != 0) {
+                        if let Some(stride) = view.stride().filter(|s| !s.is_multiple_of(4)) {
                             broken.push(format!(
                                 "{path}: bufferViews[{}].byteStride {stride} is not a multiple of 4",
                                 view.index()
