@@ -243,20 +243,15 @@ impl Budget {
         let textures = texture_bytes.saturating_mul(HOST_BYTES_PER_TEXTURE_BYTE);
         let needed = working_bytes.saturating_add(textures);
         if needed > self.host_bytes {
-            let (quantity, needed) = if textures > working_bytes {
-                (
-                    Quantity::TextureBytes,
-                    format!(
-                        "about {} bytes of host memory for its textures ({} bytes with their mips × \
-                         {HOST_BYTES_PER_TEXTURE_BYTE}, this image's included) and {} to decode this one",
-                        text::count(needed),
-                        text::count(texture_bytes),
-                        text::count(working_bytes)
-                    ),
-                )
-            } else {
-                (Quantity::ImageBytes, format!("{} bytes to decode one image", text::count(working_bytes)))
-            };
+            let quantity = if textures > working_bytes { Quantity::TextureBytes } else { Quantity::ImageBytes };
+            let needed = format!(
+                "about {} bytes of host memory: {} to decode this image, and {} for the textures ({} bytes with \
+                 their mips × {HOST_BYTES_PER_TEXTURE_BYTE}, this image's included)",
+                text::count(needed),
+                text::count(working_bytes),
+                text::count(textures),
+                text::count(texture_bytes)
+            );
             return Err(OverBudget {
                 quantity: quantity.name(),
                 needed,
