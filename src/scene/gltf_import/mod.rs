@@ -28,7 +28,7 @@ use super::sandbox::{Sandbox, SandboxError};
 use crate::tunables::HOST_BYTES_PER_GLTF_BYTE;
 pub use images::{images_decoded, ImageCache};
 pub use material::resize_nearest;
-pub use nodes::ModelPart;
+pub use nodes::{ModelPart, PartCensus};
 pub use uri::{decode_base64, encode_base64};
 
 /// Integer vertex attributes; read by [`attributes`].

@@ -8,10 +8,10 @@
 //! attributes ([`GltfFile::model_part_count`]), so a scene's object budget is checked before a
 //! list of parts is built, and once making them ([`GltfFile::model_parts`]). An instance that
 //! repeats an earlier instance of its node exactly is left out (it would draw the same pixels
-//! again: a 2.5 KB file made a million coincident instances through a sparse accessor, and
-//! rendered for minutes); [`GltfFile::repeated_instances`] names them for the scene's notes. Node trees come from the
-//! file, so the walk is iterative (no recursion depth to exhaust) and refuses a node reached
-//! twice (a cycle, or a node with two parents) instead of looping.
+//! again, and a file of a few hundred bytes can repeat one a million times through a sparse
+//! accessor); [`GltfFile::model_part_census`] counts them for the scene's notes. Node trees come
+//! from the file, so the walk is iterative (no recursion depth to exhaust) and refuses a node
+//! reached twice (a cycle, or a node with two parents) instead of looping.
 
 use std::collections::HashMap;
 
@@ -33,6 +33,15 @@ pub struct ModelPart {
     /// Model space from the primitive's own space: parents' transforms, then the node's, then
     /// the instance's.
     pub world: DMat4,
+}
+
+/// What [`GltfFile::model_part_census`] counts: the parts, and each node whose
+/// `EXT_mesh_gpu_instancing` repeats instances exactly, as (node, instances, distinct ones):
+/// what [`GltfFile::model_parts`] leaves out.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PartCensus {
+    pub parts: u64,
+    pub repeated: Vec<(usize, usize, usize)>,
 }
 
 /// `EXT_mesh_gpu_instancing` attribute accessors of one node, read from the file's JSON (the
@@ -113,17 +122,28 @@ impl GltfFile {
     /// instancing attributes: each node's primitives times its distinct instances, summed
     /// (saturating).
     pub fn model_part_count(&self, scene: Option<&Selector>) -> Result<u64, ImportError> {
-        let mut count = 0u64;
+        self.model_part_census(scene).map(|census| census.parts)
+    }
+
+    /// [`GltfFile::model_part_count`], with the nodes whose instances repeat.
+    pub fn model_part_census(&self, scene: Option<&Selector>) -> Result<PartCensus, ImportError> {
+        let mut census = PartCensus::default();
         self.walk(scene, &mut |node, _| {
             let primitives = node.mesh().map_or(0, |mesh| mesh.primitives().filter(has_triangles).count()) as u64;
             let instances = match self.instancing.get(&node.index()) {
-                Some(instancing) if primitives > 0 => self.distinct_instances(node, instancing)?.0.len() as u64,
+                Some(instancing) if primitives > 0 => {
+                    let (distinct, count) = self.distinct_instances(node, instancing)?;
+                    if distinct.len() < count {
+                        census.repeated.push((node.index(), count, distinct.len()));
+                    }
+                    distinct.len() as u64
+                }
                 _ => 1,
             };
-            count = count.saturating_add(primitives.saturating_mul(instances));
+            census.parts = census.parts.saturating_add(primitives.saturating_mul(instances));
             Ok(())
         })?;
-        Ok(count)
+        Ok(census)
     }
 
     /// Every triangle primitive (points and lines are left out, and named by
@@ -253,47 +273,30 @@ impl GltfFile {
             instancing.translation.map(|a| read(Some(a)).ok_or_else(|| unreadable("TRANSLATION"))).transpose()?;
         let rotations = instancing.rotation.map(|a| read(Some(a)).ok_or_else(|| unreadable("ROTATION"))).transpose()?;
         let scales = instancing.scale.map(|a| read(Some(a)).ok_or_else(|| unreadable("SCALE"))).transpose()?;
-        let element = |values: &Option<Vec<f32>>, i: usize, default: &[f32]| -> Vec<f32> {
-            let width = default.len();
-            values.as_ref().and_then(|v| v.get(i * width..i * width + width)).unwrap_or(default).to_vec()
-        };
+        fn element<const N: usize>(values: &Option<Vec<f32>>, i: usize, default: [f32; N]) -> [f32; N] {
+            values.as_ref().and_then(|v| v.get(i * N..i * N + N)).map_or(default, |v| std::array::from_fn(|k| v[k]))
+        }
         let mut seen = std::collections::HashSet::new();
         let mut instances = Vec::new();
         for i in 0..count {
-            let translation = element(&translations, i, &[0.0; 3]);
-            let rotation = element(&rotations, i, &[0.0, 0.0, 0.0, 1.0]);
-            let scale = element(&scales, i, &[1.0; 3]);
-            let bits: Vec<u32> = translation.iter().chain(&rotation).chain(&scale).map(|v| v.to_bits()).collect();
+            let instance: Instance = (
+                i,
+                element(&translations, i, [0.0; 3]),
+                element(&rotations, i, [0.0, 0.0, 0.0, 1.0]),
+                element(&scales, i, [1.0; 3]),
+            );
+            let (_, translation, rotation, scale) = instance;
+            let mut bits = [0u32; 10];
+            for (bit, value) in bits.iter_mut().zip(translation.iter().chain(&rotation).chain(&scale)) {
+                *bit = value.to_bits();
+            }
             if seen.insert(bits) {
-                let array3 = |v: &[f32]| [v[0], v[1], v[2]];
-                let instance =
-                    (i, array3(&translation), [rotation[0], rotation[1], rotation[2], rotation[3]], array3(&scale));
                 // Checked here, so that a count the caller trusts never meets a refusal later.
                 instance_matrix(node, &instance)?;
                 instances.push(instance);
             }
         }
         Ok((instances, count))
-    }
-
-    /// Nodes of the scene whose `EXT_mesh_gpu_instancing` repeats instances exactly, as
-    /// (node, instances, distinct ones): what [`GltfFile::model_parts`] leaves out.
-    pub fn repeated_instances(&self, scene: Option<&Selector>) -> Result<Vec<(usize, usize, usize)>, ImportError> {
-        let mut repeated = Vec::new();
-        if self.instancing.is_empty() {
-            return Ok(repeated);
-        }
-        self.walk(scene, &mut |node, _| {
-            let drawn = node.mesh().is_some_and(|mesh| mesh.primitives().any(|p| has_triangles(&p)));
-            if let (Some(instancing), true) = (self.instancing.get(&node.index()), drawn) {
-                let (distinct, count) = self.distinct_instances(node, instancing)?;
-                if distinct.len() < count {
-                    repeated.push((node.index(), count, distinct.len()));
-                }
-            }
-            Ok(())
-        })?;
-        Ok(repeated)
     }
 }
 

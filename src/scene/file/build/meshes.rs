@@ -78,7 +78,7 @@ impl Builder<'_> {
         if let Some(hubs) = hubs {
             let [x, y, z] = chain.levels[0].0.vertices[hubs.vertex as usize].position;
             self.notes.push(format!(
-                "mesh \"{}\": the vertex at ({x}, {y}, {z}) is a corner of {} triangles, too many to simplify \
+                "mesh \"{}\": the vertex at ({x}, {y}, {z}) holds {} triangle corners, too many to simplify \
                  quickly (the time grows with the square of that count): it has no coarser levels of detail \
                  and draws at full detail",
                 short(label),

@@ -395,21 +395,13 @@ impl Builder<'_> {
             path: short(written),
             source: Box::new(source),
         })?);
-        let unsupported = file.unsupported();
-        if !unsupported.is_empty() {
-            self.notes.push(format!(
-                "glTF file \"{}\" uses what multidraw does not draw: {}",
-                short(written),
-                unsupported.join("; ")
-            ));
-        }
-        let broken = file.broken_rules();
-        if !broken.is_empty() {
-            self.notes.push(format!(
-                "glTF file \"{}\" breaks rules of the glTF 2.0 specification, read as written: {}",
-                short(written),
-                broken.join("; ")
-            ));
+        for (found, what) in [
+            (file.unsupported(), "uses what multidraw does not draw"),
+            (file.broken_rules(), "breaks rules of the glTF 2.0 specification, read as written"),
+        ] {
+            if !found.is_empty() {
+                self.notes.push(format!("glTF file \"{}\" {what}: {}", short(written), found.join("; ")));
+            }
         }
         self.gltf_files.insert(full, file.clone());
         Ok(file)

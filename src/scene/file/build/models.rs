@@ -148,10 +148,9 @@ impl Builder<'_> {
             let file = self.gltf_file(&model.gltf)?;
             let scene = model.scene.as_ref().map(|s| &s.0);
             let path = model.gltf.get_ref().clone();
-            let part_count = file.model_part_count(scene).map_err(|e| self.model_error(&at, &path, e))?;
-            for (node, count, distinct) in
-                file.repeated_instances(scene).map_err(|e| self.model_error(&at, &path, e))?
-            {
+            let census = file.model_part_census(scene).map_err(|e| self.model_error(&at, &path, e))?;
+            let part_count = census.parts;
+            for (node, count, distinct) in census.repeated {
                 self.notes.push(format!(
                     "model \"{}\": nodes[{node}] of \"{}\" has {} EXT_mesh_gpu_instancing instances, of which only {} \
                      differ: an instance equal to an earlier one in every number would draw the same pixels again, \
