@@ -235,6 +235,10 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Scene, SceneError
     let (_, length) = sandbox.check(path, "scene file")?;
     options.budget.check_scene_text(length).map_err(|detail| SceneError::Budget { file: name.clone(), detail })?;
     let (_, bytes) = sandbox.read(path, "scene file")?;
+    // A model under another name: TOML never starts with `{`, and a GLB starts with its magic.
+    if bytes.starts_with(b"glTF") || bytes.trim_ascii_start().starts_with(b"{") {
+        return load_model_with(path, options);
+    }
     let text = String::from_utf8(bytes)
         .map_err(|error| SceneError::NotText { file: name.clone(), offset: error.utf8_error().valid_up_to() })?;
     let raw = read_spec(&text, &name)?;
@@ -243,11 +247,11 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<Scene, SceneError
     build(raw, &text, &name, Some(base_dir), options)
 }
 
-/// Whether `path` names a glTF model (`.gltf` or `.glb`) rather than a scene file.
+/// Whether `path` names a glTF model (`.gltf` or `.glb`, a file called just `.gltf` too) rather
+/// than a scene file. [`load_with`] also loads a scene path whose bytes are a glTF's as one.
 pub fn is_model_file(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
+    let name = path.file_name().map(|name| name.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    name.ends_with(".gltf") || name.ends_with(".glb")
 }
 
 /// The scene-file text that shows one glTF model: a `[[model]]` named after the file, from `gltf`
@@ -429,7 +433,9 @@ fn read_spec(text: &str, file: &str) -> Result<SceneSpec, SceneError> {
                 .and_then(|document| not_finite(file, text, &document, span))
                 .unwrap_or_else(|| syntax_error(file, text, &error)),
             None => reparsed()
-                .and_then(|document| not_an_integer(file, text, &document, &error))
+                .and_then(|document| {
+                    not_an_integer(file, text, &document, &error).or_else(|| a_date(file, text, &document, &error))
+                })
                 .unwrap_or_else(|| syntax_error(file, text, &error)),
         }
     })
@@ -465,6 +471,19 @@ fn not_an_integer(file: &str, text: &str, document: &DeTable, error: &toml::de::
     } else {
         format!("{path} = {written} is not {wanted}")
     };
+    Some(SceneError::Syntax { file: file.to_string(), line, column, message })
+}
+
+/// A TOML date or time where something else goes: serde sees toml's private map for it and
+/// said "invalid type: map, expected an array of length 3".
+fn a_date(file: &str, text: &str, document: &DeTable, error: &toml::de::Error) -> Option<SceneError> {
+    let (_, expected) = error.message().trim().strip_prefix("invalid type: map, ")?.split_once("expected ")?;
+    let span = error.span()?;
+    let written = text.get(span.clone())?.trim();
+    written.parse::<toml::value::Datetime>().ok()?;
+    let path = key_path_at(document, &span)?;
+    let (line, column) = line_column(text, span.start);
+    let message = format!("{path} = {written} is a TOML date or time, expected {expected}");
     Some(SceneError::Syntax { file: file.to_string(), line, column, message })
 }
 

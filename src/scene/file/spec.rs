@@ -244,8 +244,8 @@ pub(super) struct GridSpec {
     #[serde(default)]
     pub(super) materials: Vec<Spanned<String>>,
     pub(super) model: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) models: Vec<Spanned<String>>,
+    /// `None` where the key is absent (`models = []` is an error, not "no models").
+    pub(super) models: Option<Vec<Spanned<String>>>,
     #[serde(default)]
     pub(super) seed: u64,
     pub(super) scale: Option<ScaleSpec>,
@@ -267,8 +267,8 @@ pub(super) struct RandomSpec {
     #[serde(default)]
     pub(super) materials: Vec<Spanned<String>>,
     pub(super) model: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) models: Vec<Spanned<String>>,
+    /// `None` where the key is absent (`models = []` is an error, not "no models").
+    pub(super) models: Option<Vec<Spanned<String>>>,
     pub(super) scale: Option<ScaleSpec>,
 }
 
@@ -290,8 +290,8 @@ pub(super) struct RingsSpec {
     #[serde(default)]
     pub(super) materials: Vec<Spanned<String>>,
     pub(super) model: Option<Spanned<String>>,
-    #[serde(default)]
-    pub(super) models: Vec<Spanned<String>>,
+    /// `None` where the key is absent (`models = []` is an error, not "no models").
+    pub(super) models: Option<Vec<Spanned<String>>>,
     pub(super) scale: Option<ScaleSpec>,
 }
 

@@ -42,6 +42,8 @@ pub struct ModelPart {
 pub struct PartCensus {
     pub parts: u64,
     pub repeated: Vec<(usize, usize, usize)>,
+    /// Nodes that have a mesh, drawable or not (a mesh of points or lines only is not).
+    pub nodes_with_meshes: u64,
 }
 
 /// `EXT_mesh_gpu_instancing` attribute accessors of one node, read from the file's JSON (the
@@ -129,6 +131,7 @@ impl GltfFile {
     pub fn model_part_census(&self, scene: Option<&Selector>) -> Result<PartCensus, ImportError> {
         let mut census = PartCensus::default();
         self.walk(scene, &mut |node, _| {
+            census.nodes_with_meshes += u64::from(node.mesh().is_some());
             let primitives = node.mesh().map_or(0, |mesh| mesh.primitives().filter(has_triangles).count()) as u64;
             let instances = match self.instancing.get(&node.index()) {
                 Some(instancing) if primitives > 0 => {

@@ -19,7 +19,6 @@ impl GltfFile {
         let document = &self.document;
         let primitives: Vec<gltf::Primitive> = document.meshes().flat_map(|mesh| mesh.primitives()).collect();
         let materials: Vec<gltf::Material> = document.materials().collect();
-        let any_material = |test: &dyn Fn(&gltf::Material) -> bool| materials.iter().any(test);
         let extensions: Vec<&str> = document
             .extensions_used()
             .filter(|name| ![QUANTIZATION, INSTANCING, TEXTURE_TRANSFORM, UNLIT, EMISSIVE_STRENGTH].contains(name))
@@ -28,37 +27,59 @@ impl GltfFile {
             (document.skins().len() > 0, "skins (drawn in the bind pose)"),
             (document.animations().len() > 0, "animations (drawn at rest)"),
             (primitives.iter().any(|p| !has_triangles(p)), "points and lines (left out)"),
-            (
-                any_material(&|m| {
-                    // A KHR_texture_transform texCoord overrides the textureInfo's.
-                    let past_1 = |set: u32, transform: Option<&serde_json::Value>| {
-                        let given = transform.and_then(|t| t.get("texCoord")).and_then(serde_json::Value::as_u64);
-                        given.unwrap_or(u64::from(set)) > 1
-                    };
-                    let pbr = m.pbr_metallic_roughness();
-                    pbr.base_color_texture()
-                        .is_some_and(|t| past_1(t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM)))
-                        || pbr
-                            .metallic_roughness_texture()
-                            .is_some_and(|t| past_1(t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM)))
-                        || m.normal_texture()
-                            .is_some_and(|t| past_1(t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM)))
-                        || m.occlusion_texture()
-                            .is_some_and(|t| past_1(t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM)))
-                        || m.emissive_texture()
-                            .is_some_and(|t| past_1(t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM)))
-                }),
-                "textures on TEXCOORD_2 or later (read with TEXCOORD_0)",
-            ),
             (document.cameras().len() > 0, "cameras (the scene's own camera is used)"),
         ];
         let mut notes: Vec<String> =
             found.into_iter().filter(|(present, _)| *present).map(|(_, text)| text.to_string()).collect();
+        let past_1 = far_texture_sets(&materials);
+        if !past_1.is_empty() {
+            notes.push(format!("textures on TEXCOORD_2 or later (read with TEXCOORD_0): {}", past_1.join(", ")));
+        }
         if !extensions.is_empty() {
             notes.push(format!("extensions {} (ignored)", extensions.join(", ")));
         }
         notes
     }
+}
+
+/// Each texture reference past TEXCOORD_1, by JSON path with the set it names (a
+/// KHR_texture_transform's texCoord overrides the reference's own); a few, then how many more.
+fn far_texture_sets(materials: &[gltf::Material]) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut check = |path: String, set: u32, transform: Option<&serde_json::Value>| {
+        let given = transform.and_then(|t| t.get("texCoord")).and_then(serde_json::Value::as_u64);
+        match given {
+            Some(set) if set > 1 => found.push(format!("{path} (its {TEXTURE_TRANSFORM} texCoord {set})")),
+            None if set > 1 => found.push(format!("{path} (texCoord {set})")),
+            _ => {}
+        }
+    };
+    for material in materials {
+        let at = |slot: &str| format!("materials[{}].{slot}", material.index().unwrap_or(0));
+        let pbr = material.pbr_metallic_roughness();
+        if let Some(t) = pbr.base_color_texture() {
+            check(at("pbrMetallicRoughness.baseColorTexture"), t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM));
+        }
+        if let Some(t) = pbr.metallic_roughness_texture() {
+            let path = at("pbrMetallicRoughness.metallicRoughnessTexture");
+            check(path, t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM));
+        }
+        if let Some(t) = material.normal_texture() {
+            check(at("normalTexture"), t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM));
+        }
+        if let Some(t) = material.occlusion_texture() {
+            check(at("occlusionTexture"), t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM));
+        }
+        if let Some(t) = material.emissive_texture() {
+            check(at("emissiveTexture"), t.tex_coord(), t.extension_value(TEXTURE_TRANSFORM));
+        }
+    }
+    let more = found.len().saturating_sub(4);
+    found.truncate(4);
+    if more > 0 {
+        found.push(format!("{more} more"));
+    }
+    found
 }
 
 impl GltfFile {

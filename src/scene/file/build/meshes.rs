@@ -50,7 +50,7 @@ impl Builder<'_> {
                     path: path.get_ref().clone(),
                     source: Box::new(source),
                 })?;
-                self.simplified(name, data)
+                self.simplified(name, path.get_ref(), data)
             }
             (Some(_), Some(_)) => return Err(fail("give either procedural or gltf, not both".into())),
             (None, None) => {
@@ -71,17 +71,18 @@ impl Builder<'_> {
 }
 
 impl Builder<'_> {
-    /// The levels of detail of imported mesh `label`; a mesh too crowded to simplify in
-    /// reasonable time keeps its one level, and the scene's notes say so and why.
-    pub(super) fn simplified(&mut self, label: &str, data: MeshData) -> LodChain {
+    /// The levels of detail of imported mesh `label` from glTF file `path`; a mesh too crowded
+    /// to simplify in reasonable time keeps its one level, and the scene's notes say so and why.
+    pub(super) fn simplified(&mut self, label: &str, path: &str, data: MeshData) -> LodChain {
         let (chain, hubs) = simplify::lods(data);
         if let Some(hubs) = hubs {
             let [x, y, z] = chain.levels[0].0.vertices[hubs.vertex as usize].position;
             self.notes.push(format!(
-                "mesh \"{}\": the vertex at ({x}, {y}, {z}) holds {} triangle corners, too many to simplify \
+                "mesh \"{}\" of glTF file \"{}\": the vertex at ({x}, {y}, {z}) holds {} triangle corners, too many to simplify \
                  quickly (the time grows with the square of that count): it has no coarser levels of detail \
                  and draws at full detail",
                 short(label),
+                short(path),
                 crate::text::count(u64::from(hubs.largest))
             ));
         }
@@ -156,7 +157,12 @@ fn bake_transform(data: &mut MeshData, scale: Option<[f32; 3]>, offset: Option<[
     let scale = Vec3::from(scale.unwrap_or([1.0; 3]));
     let offset = Vec3::from(offset.unwrap_or([0.0; 3]));
     if scale.abs().min_element() < 1e-6 {
-        return Err(format!("scale {:?} has a zero component", scale.to_array()));
+        let what = if scale.abs().min_element() == 0.0 { "a zero component" } else { "a component below 1e-6" };
+        return Err(format!(
+            "scale {:?} has {what}: a mesh's scale is at least 1e-6 on every axis (scale the objects that \
+             place it to make it smaller)",
+            scale.to_array()
+        ));
     }
     if scale == Vec3::ONE && offset == Vec3::ZERO {
         return Ok(());

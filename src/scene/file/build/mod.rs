@@ -47,6 +47,24 @@ struct SetCount {
     index: usize,
     kind: &'static str,
     count: u64,
+    /// Parts per instance where the set places models of more than one part (the count is
+    /// instances × parts; a list of models counts its largest).
+    parts: Option<u64>,
+}
+
+impl SetCount {
+    /// "objects[0].random asks for 1,600,000 objects (400,000 instances × 4 parts)".
+    fn asks(&self) -> String {
+        let count = crate::text::count(self.count);
+        let at = format!("objects[{}].{}", self.index, self.kind);
+        match self.parts {
+            Some(parts) => format!(
+                "{at} asks for {count} objects ({} instances × {parts} parts each)",
+                crate::text::count(self.count / parts)
+            ),
+            None => format!("{at} asks for {count} objects"),
+        }
+    }
 }
 
 /// A scene being built from its spec, with the name tables the object sets resolve against.
@@ -205,9 +223,14 @@ fn count_objects(
     options: Options,
     parts: &dyn Fn(&str) -> u64,
 ) -> Result<(u64, Vec<SetCount>), SceneError> {
-    let most_parts = |one: &Option<Spanned<String>>, many: &[Spanned<String>]| {
-        one.iter().chain(many).map(|model| parts(model.get_ref())).max().unwrap_or(1)
+    let most_parts = |one: &Option<Spanned<String>>, many: &Option<Vec<Spanned<String>>>| {
+        one.iter().chain(many.iter().flatten()).map(|model| parts(model.get_ref())).max().unwrap_or(1)
     };
+    enum Placed {
+        Objects(u64),
+        /// Instances of models, and the parts of the largest.
+        Instances(u64, u64),
+    }
     let mut total = 0u64;
     let mut sets = Vec::with_capacity(spec.objects.len());
     for (index, set) in spec.objects.iter().enumerate() {
@@ -229,29 +252,31 @@ fn count_objects(
         .filter(|(_, present)| *present)
         .map(|(kind, _)| *kind)
         .collect();
-        let count = match (kinds.as_slice(), set) {
+        let placed = match (kinds.as_slice(), set) {
             ([_], ObjectSetSpec { transforms: Some(transforms), .. }) => {
                 if transforms.is_empty() {
                     return Err(invalid(file, format!("{} is empty", at("transforms"))));
                 }
-                transforms
-                    .iter()
-                    .fold(0u64, |sum, t| sum.saturating_add(t.model.as_ref().map_or(1, |model| parts(model.get_ref()))))
+                Placed::Objects(transforms.iter().fold(0u64, |sum, t| {
+                    sum.saturating_add(t.model.as_ref().map_or(1, |model| parts(model.get_ref())))
+                }))
             }
             ([_], ObjectSetSpec { grid: Some(grid), .. }) => {
                 let mut product = 1u64;
                 for (axis, &count) in grid.counts.iter().enumerate() {
                     product = product.saturating_mul(positive(&format!("grid.counts[{axis}]"), count)?);
                 }
-                product.saturating_mul(most_parts(&grid.model, &grid.models))
+                Placed::Instances(product, most_parts(&grid.model, &grid.models))
             }
             ([_], ObjectSetSpec { random: Some(random), .. }) => {
-                positive("random.count", random.count)?.saturating_mul(most_parts(&random.model, &random.models))
+                Placed::Instances(positive("random.count", random.count)?, most_parts(&random.model, &random.models))
             }
             ([_], ObjectSetSpec { rings: Some(rings), .. }) => {
-                positive("rings.count", rings.count)?.saturating_mul(most_parts(&rings.model, &rings.models))
+                Placed::Instances(positive("rings.count", rings.count)?, most_parts(&rings.model, &rings.models))
             }
-            ([_], ObjectSetSpec { stress: Some(stress), .. }) => positive("stress.count", stress.count)?,
+            ([_], ObjectSetSpec { stress: Some(stress), .. }) => {
+                Placed::Objects(positive("stress.count", stress.count)?)
+            }
             _ => {
                 let found = if kinds.is_empty() { "none".to_string() } else { kinds.join(" and ") };
                 return Err(invalid(
@@ -262,8 +287,12 @@ fn count_objects(
                 ));
             }
         };
+        let (count, parts) = match placed {
+            Placed::Objects(count) => (count, None),
+            Placed::Instances(instances, parts) => (instances.saturating_mul(parts), (parts > 1).then_some(parts)),
+        };
         total = total.saturating_add(count);
-        sets.push(SetCount { index, kind: kinds[0], count });
+        sets.push(SetCount { index, kind: kinds[0], count, parts });
     }
     Ok((total, sets))
 }

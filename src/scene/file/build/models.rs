@@ -133,7 +133,8 @@ impl Builder<'_> {
                 set.random.as_ref().map(|r| (&r.model, &r.models)),
                 set.rings.as_ref().map(|r| (&r.model, &r.models)),
             ];
-            let generated = generated.into_iter().flatten().flat_map(|(one, many)| one.iter().chain(many));
+            let generated =
+                generated.into_iter().flatten().flat_map(|(one, many)| one.iter().chain(many.iter().flatten()));
             used.extend(names.chain(generated).map(|name| name.get_ref().clone()));
         }
         for (index, model) in spec.model.iter().enumerate() {
@@ -163,10 +164,17 @@ impl Builder<'_> {
             }
             if part_count == 0 {
                 let which = scene.map_or_else(|| "its default scene".to_string(), |s| format!("scene {s}"));
-                return Err(invalid(
-                    at,
-                    format!("model \"{}\": {which} of \"{}\" has no node with a mesh", short(name), short(&path)),
-                ));
+                let (name, path) = (short(name), short(&path));
+                let message = match census.nodes_with_meshes {
+                    0 => format!("model \"{name}\": {which} of \"{path}\" has no node with a mesh"),
+                    nodes => format!(
+                        "model \"{name}\": {which} of \"{path}\" has nothing to draw: the meshes of its nodes ({} {}) \
+                         hold only points or lines (primitive modes 0 to 3), and the engine draws triangles",
+                        text::count(nodes),
+                        if nodes == 1 { "node" } else { "nodes" }
+                    ),
+                };
+                return Err(invalid(at, message));
             }
             self.model_ids.insert(name.clone(), self.models.len());
             self.models.push(ModelPlan {
@@ -306,7 +314,7 @@ impl Builder<'_> {
                 ));
             }
         }
-        let chain = self.simplified(&label, data);
+        let chain = self.simplified(&label, path, data);
         let id =
             self.meshes.add_lods(&label, chain).map_err(|source| SceneError::Mesh { at: at.to_string(), source })?;
         self.gltf_mesh_ids.insert(key, id);

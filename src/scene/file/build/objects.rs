@@ -63,11 +63,15 @@ impl Builder<'_> {
         meshes: &[Spanned<String>],
         materials: &[Spanned<String>],
         model: &Option<Spanned<String>>,
-        models: &[Spanned<String>],
+        models: Option<&[Spanned<String>]>,
         scale: Option<ScaleSpec>,
         spin: ClassRange,
     ) -> Result<Choices, SceneError> {
         let scale = scale_range(self.file, context, scale)?;
+        if models.is_some_and(<[_]>::is_empty) {
+            return Err(invalid(self.file, format!("{context}.models is empty; name at least one model")));
+        }
+        let models = models.unwrap_or_default();
         let named: Vec<&Spanned<String>> = model.iter().chain(models).collect();
         if named.is_empty() {
             let meshes = self.resolve_all("mesh", meshes, context)?;
@@ -301,8 +305,15 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices =
-            self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
+        let choices = self.choices(
+            context,
+            &spec.meshes,
+            &spec.materials,
+            &spec.model,
+            spec.models.as_deref(),
+            spec.scale,
+            spin,
+        )?;
         let grid = grid::Grid {
             // count_objects has refused counts below 1.
             counts: spec.counts.map(|c| c.max(0) as u32),
@@ -322,8 +333,15 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices =
-            self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
+        let choices = self.choices(
+            context,
+            &spec.meshes,
+            &spec.materials,
+            &spec.model,
+            spec.models.as_deref(),
+            spec.scale,
+            spin,
+        )?;
         let count = spec.count.max(0) as u32;
         let half_extent = match spec.half_extent.unwrap_or(ExtentSpec::Auto) {
             ExtentSpec::Auto => generator::half_extent(count),
@@ -344,8 +362,15 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices =
-            self.choices(context, &spec.meshes, &spec.materials, &spec.model, &spec.models, spec.scale, spin)?;
+        let choices = self.choices(
+            context,
+            &spec.meshes,
+            &spec.materials,
+            &spec.model,
+            spec.models.as_deref(),
+            spec.scale,
+            spin,
+        )?;
         let Finite([inner, outer]) = spec.radius;
         let Finite(thickness) = spec.thickness;
         if inner < 0.0 || outer <= 0.0 || inner > outer {

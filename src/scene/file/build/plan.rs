@@ -33,16 +33,8 @@ pub(super) fn check_objects(
             return format!("--objects asks for {}", text::count(total));
         }
         match sets.iter().max_by_key(|set| set.count) {
-            Some(set) if sets.len() == 1 => {
-                format!("objects[{}].{} asks for {}", set.index, set.kind, text::count(set.count))
-            }
-            Some(set) => format!(
-                "the largest of its {} object sets is objects[{}].{} with {}",
-                sets.len(),
-                set.index,
-                set.kind,
-                text::count(set.count)
-            ),
+            Some(set) if sets.len() == 1 => set.asks(),
+            Some(set) => format!("the largest of its {} object sets: {}", sets.len(), set.asks()),
             None => "its object sets".into(),
         }
     };
