@@ -260,8 +260,9 @@ pub const MAX_VIEWS: usize = 8;
 /// Most shadow cascades of one view (`frame::shadows`): the layers of its shadow map.
 pub const MAX_CASCADES: usize = 4;
 
-/// Passes one shadow cascade records: its cull, its build, its depth pass.
-pub const CASCADE_PASSES: usize = 3;
+/// Most passes one shadow cascade records: its cull, its build, its depth pass, and with
+/// occlusion culling its pyramid and the second phase's three.
+pub const CASCADE_PASSES: usize = 7;
 
 /// Side of a shadow cascade's depth map, in texels, at most and at least: the view's larger
 /// side rounded up to a power of two, within these (so a 1920 × 1080 view gets 2048² per

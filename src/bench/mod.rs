@@ -517,7 +517,7 @@ fn run_row(
             casters = (0..stats.shadow_cascades as usize)
                 .map(|k| {
                     let cpu = stats.cascade_counts[k].map(|c| c.visible);
-                    cpu.or(readback.cascade_counters[0][k].map(|c| c.drawn[0])).unwrap_or(0)
+                    cpu.or(readback.cascade_counters[0][k].map(|c| c.drawn[0] + c.drawn[1])).unwrap_or(0)
                 })
                 .collect();
             counts = FrameCounts::of(&stats, &readback);

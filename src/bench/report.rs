@@ -75,14 +75,11 @@ pub struct GpuMs {
 }
 
 impl GpuMs {
-    /// Every shadow cascade's passes together (their cull, build and depth passes, every
-    /// view's), 0 without shadows.
+    /// Every shadow cascade's passes together (their cull, build and depth passes, and with
+    /// occlusion culling their pyramids and second phases; every view's), 0 without shadows.
     pub fn shadow_passes(&self) -> f64 {
-        let cascade_pass = |name: &str| {
-            use crate::passes::shadow;
-            shadow::NAMES.contains(&name) || shadow::CULL_NAMES.contains(&name) || shadow::BUILD_NAMES.contains(&name)
-        };
-        self.passes.iter().filter(|(name, _)| cascade_pass(name)).fold(0.0, |sum, (_, ms)| sum + ms)
+        use crate::passes::shadow;
+        self.passes.iter().filter(|(name, _)| shadow::is_cascade_pass(name)).fold(0.0, |sum, (_, ms)| sum + ms)
     }
 
     /// The blend sort and the blended pass together, 0 without blended objects (both are in

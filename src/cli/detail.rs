@@ -1,4 +1,5 @@
-//! `--lod`, `--lod-error`, `--min-pixels`, `--occlusion` and `--soft-raster`: how much each
+//! `--lod`, `--lod-error`, `--min-pixels`, `--occlusion`, `--soft-raster` and
+//! `--shadow-occlusion`: how much each
 //! frame draws, and how, the same flags on `render`, `bench`, `view` and `soak`.
 
 use clap::{Args, ValueEnum};
@@ -44,6 +45,10 @@ pub struct DetailArgs {
     /// where it pays.
     #[arg(long, value_enum, default_value_t = AutoSwitch::Auto)]
     soft_raster: AutoSwitch,
+    /// Two-phase occlusion culling of the shadow cascades' casters, each cascade against the
+    /// depth pyramid of its own first phase (GPU-culled modes; independent of --occlusion).
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    shadow_occlusion: Switch,
 }
 
 impl DetailArgs {
@@ -56,6 +61,7 @@ impl DetailArgs {
             soft: self.soft_raster != AutoSwitch::Off,
             auto_occlusion: self.occlusion == AutoSwitch::Auto,
             auto_soft: self.soft_raster == AutoSwitch::Auto,
+            shadow_occlusion: self.shadow_occlusion == Switch::On,
         }
     }
 }

@@ -197,7 +197,7 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
         let casters: Vec<String> = (0..stats.shadow_cascades as usize)
             .map(|k| {
                 let cpu = stats.cascade_counts[k].map(|c| c.visible);
-                let gpu = readback.and_then(|r| r.cascade_counters[0][k]).map(|c| c.drawn[0]);
+                let gpu = readback.and_then(|r| r.cascade_counters[0][k]).map(|c| c.drawn[0] + c.drawn[1]);
                 cpu.or(gpu).map_or("unknown".into(), |n| n.to_string())
             })
             .collect();

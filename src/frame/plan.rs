@@ -37,6 +37,10 @@ pub struct Detail {
     pub auto_occlusion: bool,
     /// `--soft-raster auto`: likewise for the compute rasteriser.
     pub auto_soft: bool,
+    /// The view's shadow cascades cull in two phases too, each against the depth pyramid of
+    /// its own first phase, in the GPU-culled modes (`--shadow-occlusion`); the adaptive frame
+    /// leaves it as given.
+    pub shadow_occlusion: bool,
 }
 
 impl Default for Detail {
@@ -49,13 +53,14 @@ impl Default for Detail {
             soft: true,
             auto_occlusion: false,
             auto_soft: false,
+            shadow_occlusion: true,
         }
     }
 }
 
 impl Detail {
     /// Every object in the frustum at full detail, drawn by the hardware: LOD, size culling,
-    /// occlusion culling and the compute rasteriser off.
+    /// occlusion culling (the view's and its cascades') and the compute rasteriser off.
     pub const FULL: Detail = Detail {
         lod: false,
         lod_error_px: DEFAULT_LOD_ERROR_PX,
@@ -64,6 +69,7 @@ impl Detail {
         soft: false,
         auto_occlusion: false,
         auto_soft: false,
+        shadow_occlusion: false,
     };
 
     /// The default detail with occlusion culling and the compute rasteriser left to the
@@ -263,23 +269,26 @@ impl FramePlan {
         schedule
     }
 
-    /// What shadow cascade `cascade` of a view records: one culling phase (no occlusion
-    /// culling, no compute rasteriser: every caster goes to the depth pass) and its depth pass.
-    pub fn cascade_schedule(&self, cascade: usize) -> ViewSchedule {
-        let mut schedule = ViewSchedule {
-            phases: &[Phase::Only],
-            soft: false,
-            keep_pyramid: false,
-            steps: [Step::CopyCounters; MAX_STEPS],
-            len: 0,
-        };
-        if self.cull.is_some() {
-            schedule.push(Step::ShadowCull(cascade));
+    /// What shadow cascade `cascade` of a view records: its cull, build and depth pass (no
+    /// compute rasteriser: every caster goes to the depth pass), and where `occlusion` asks for
+    /// it and the GPU culls, a second phase as a view's: the pyramid of the first phase's depth
+    /// (last frame's visible casters), then every caster it cannot hide.
+    pub fn cascade_schedule(&self, cascade: usize, occlusion: bool) -> ViewSchedule {
+        let phases = self.phases(occlusion);
+        let mut schedule =
+            ViewSchedule { phases, soft: false, keep_pyramid: false, steps: [Step::CopyCounters; MAX_STEPS], len: 0 };
+        for &phase in phases {
+            if phase == Phase::Late {
+                schedule.push(Step::ShadowPyramid(cascade));
+            }
+            if self.cull.is_some() {
+                schedule.push(Step::ShadowCull(cascade, phase));
+            }
+            if self.build {
+                schedule.push(Step::ShadowBuild(cascade, phase));
+            }
+            schedule.push(Step::Shadow(cascade, phase));
         }
-        if self.build {
-            schedule.push(Step::ShadowBuild(cascade));
-        }
-        schedule.push(Step::Shadow(cascade));
         if self.cull.is_some() {
             schedule.push(Step::CopyCounters);
         }
@@ -338,12 +347,14 @@ pub enum Step {
     Blend,
     /// The view's counters copied into its readback ring (not a pass).
     CopyCounters,
-    /// The cull pass of shadow cascade k (a view of its own, one phase).
-    ShadowCull(usize),
-    /// The build pass of shadow cascade k.
-    ShadowBuild(usize),
-    /// The depth pass of shadow cascade k, into its layer of the view's shadow map.
-    Shadow(usize),
+    /// The cull pass of a phase of shadow cascade k (a view of its own).
+    ShadowCull(usize, Phase),
+    /// The build pass of a phase of shadow cascade k.
+    ShadowBuild(usize, Phase),
+    /// The depth pass of a phase of shadow cascade k, into its layer of the view's shadow map.
+    Shadow(usize, Phase),
+    /// The depth pyramid of shadow cascade k's first phase.
+    ShadowPyramid(usize),
 }
 
 impl Step {
@@ -359,9 +370,10 @@ impl Step {
             Step::BlendSort => Some(blend::SORT_NAME),
             Step::Blend => Some(blend::NAME),
             Step::CopyCounters => None,
-            Step::ShadowCull(k) => Some(shadow::CULL_NAMES[k]),
-            Step::ShadowBuild(k) => Some(shadow::BUILD_NAMES[k]),
-            Step::Shadow(k) => Some(shadow::NAMES[k]),
+            Step::ShadowCull(k, phase) => Some(phase.pass_name(shadow::CULL_NAMES[k], shadow::LATE_CULL_NAMES[k])),
+            Step::ShadowBuild(k, phase) => Some(phase.pass_name(shadow::BUILD_NAMES[k], shadow::LATE_BUILD_NAMES[k])),
+            Step::Shadow(k, phase) => Some(phase.pass_name(shadow::NAMES[k], shadow::LATE_NAMES[k])),
+            Step::ShadowPyramid(k) => Some(shadow::PYRAMID_NAMES[k]),
         }
     }
 }
@@ -446,8 +458,22 @@ mod tests {
                     assert_eq!(names.len(), MAX_VIEW_PASSES, "MAX_VIEW_PASSES is the fullest view");
                 }
                 for k in 0..crate::tunables::MAX_CASCADES {
-                    let cascade = plan.cascade_schedule(k);
+                    let cascade = plan.cascade_schedule(k, true);
                     assert!(cascade.pass_names().count() <= crate::tunables::CASCADE_PASSES, "{mode}: {cascade:?}");
+                    if mode == DrawMode::Gpu && k == 1 {
+                        let names: Vec<_> = cascade.pass_names().collect();
+                        let expected = [
+                            "cull shadow 1",
+                            "build shadow 1",
+                            "shadow 1",
+                            "pyramid shadow 1",
+                            "cull shadow 1 late",
+                            "build shadow 1 late",
+                            "shadow 1 late",
+                        ];
+                        assert_eq!(names, expected);
+                        assert_eq!(names.len(), crate::tunables::CASCADE_PASSES, "CASCADE_PASSES is the fullest");
+                    }
                 }
             }
         }

@@ -28,6 +28,8 @@ struct ViewSetup {
     cpu_counts: Option<CpuCounts>,
     /// Shadow cascades the view draws first.
     cascades: usize,
+    /// The cascades cull in two phases, against their own pyramids.
+    cascade_occlusion: bool,
     /// What the CPU's culling of each cascade counted (CPU modes).
     cascade_counts: [Option<CpuCounts>; MAX_CASCADES],
 }
@@ -100,7 +102,7 @@ impl Renderer {
             let setup = self.setup_view(ctx, &view_target, input, view, index);
             // The cascades first: the view's surfaces read what they draw.
             for cascade in 0..setup.cascades {
-                let schedule = self.plans[input.mode as usize].cascade_schedule(cascade);
+                let schedule = self.plans[input.mode as usize].cascade_schedule(cascade, setup.cascade_occlusion);
                 self.record_view(
                     encoder,
                     &view_target,
@@ -193,10 +195,15 @@ impl Renderer {
         }
         let mut cascade_counts = [None; MAX_CASCADES];
         let mut cpu_cull_ms = 0.0;
-        if let Some(ViewShadow { cascades, .. }) = state.shadow.as_mut() {
+        // The cascades cull in two phases, against their own pyramids, where the GPU culls.
+        let cascade_occlusion = self.plans[input.mode as usize].phases(view.detail.shadow_occlusion).len() == 2;
+        if let Some(ViewShadow { cascades, map, .. }) = state.shadow.as_mut() {
             let main = self.plans[input.mode as usize].main;
             for (k, (cascade, cascade_state)) in fitted.iter().zip(cascades.iter_mut()).enumerate() {
-                let cascade_uniforms = cascade_uniforms(&uniforms, cascade, &view.detail, size);
+                if cascade_occlusion {
+                    cascade_state.pyramid.fit(&ctx.device, &map.layer_views[k], size, size);
+                }
+                let cascade_uniforms = cascade_uniforms(&uniforms, cascade, &view.detail, size, cascade_occlusion);
                 cascade_uniforms.write_to(&mut cascade_state.uniform_bytes);
                 ctx.queue.write_buffer(&cascade_state.gpu.frame, 0, &cascade_state.uniform_bytes);
                 let prepared = &self.prepared;
@@ -250,7 +257,7 @@ impl Renderer {
             }
             MainDraws::Indirect(_) => {}
         }
-        ViewSetup { schedule, cpu_cull_ms, cpu_counts, cascades: fitted.len(), cascade_counts }
+        ViewSetup { schedule, cpu_cull_ms, cpu_counts, cascades: fitted.len(), cascade_occlusion, cascade_counts }
     }
 
     /// Records the steps of a view (or of one of its shadow cascades) in its schedule's order.
@@ -288,13 +295,18 @@ impl Renderer {
                     self.cull.record(encoder, &self.buffers, &state.gpu, output, phase, hiz, name);
                 }
                 Step::Build(phase) => self.build.record(encoder, &self.buffers, &state.gpu, phase, name),
-                Step::ShadowCull(_) => {
+                Step::ShadowPyramid(_) => state.pyramid.record_named(encoder, false, name),
+                Step::ShadowCull(_, phase) => {
                     let output = plan.cull.expect("the schedule culls only where the plan does");
-                    let hiz = &self.buffers.hiz_placeholder;
-                    self.cull.record(encoder, &self.buffers, &state.gpu, output, Phase::Only, hiz, name);
+                    let hiz = if phase == Phase::Late {
+                        state.pyramid.hiz_bind_group()
+                    } else {
+                        &self.buffers.hiz_placeholder
+                    };
+                    self.cull.record(encoder, &self.buffers, &state.gpu, output, phase, hiz, name);
                 }
-                Step::ShadowBuild(_) => self.build.record(encoder, &self.buffers, &state.gpu, Phase::Only, name),
-                Step::Shadow(cascade) => {
+                Step::ShadowBuild(_, phase) => self.build.record(encoder, &self.buffers, &state.gpu, phase, name),
+                Step::Shadow(cascade, phase) => {
                     let draws = match plan.main {
                         MainDraws::Indirect(indirect) => ShadowDraws::Indirect(indirect),
                         MainDraws::CpuBaseline => ShadowDraws::Baseline(&state.visible),
@@ -303,7 +315,16 @@ impl Renderer {
                         }
                     };
                     let layer = layer.expect("cascade steps are recorded for cascades");
-                    self.shadow.record(encoder, cascade, layer, &self.buffers, &state.gpu, &self.prepared, draws);
+                    self.shadow.record(
+                        encoder,
+                        cascade,
+                        phase,
+                        layer,
+                        &self.buffers,
+                        &state.gpu,
+                        &self.prepared,
+                        draws,
+                    );
                 }
                 Step::Raster { phase, shade } => {
                     let raster = raster.expect("the schedule rasterises only where there is a rasteriser");

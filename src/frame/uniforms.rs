@@ -114,21 +114,26 @@ pub(super) fn receive_shadows(uniforms: &mut FrameUniforms, cascades: &[Cascade]
 /// The uniforms of shadow cascade `cascade` of the view whose uniforms are `view`, drawn into
 /// a `map_size`² layer: its orthographic projection and frustum, sizes judged in its texels,
 /// and everything else the view's, the level of detail above all (its origin and threshold),
-/// so every caster is drawn at the level the view draws it. One phase, no compute rasteriser,
-/// no shadow read.
+/// so every caster is drawn at the level the view draws it. No compute rasteriser, no shadow
+/// read; the pyramid of the layer where the cascade culls in two phases (`occlusion`).
 pub(super) fn cascade_uniforms(
     view: &FrameUniforms,
     cascade: &Cascade,
     detail: &Detail,
     map_size: u32,
+    occlusion: bool,
 ) -> FrameUniforms {
     let mut uniforms = *view;
     uniforms.view_proj = cascade.view_proj;
     uniforms.cull_planes = frustum_planes(cascade.view_proj);
     uniforms.occlusion_view_proj = cascade.view_proj;
     uniforms.inverse_view_proj = cascade.view_proj.inverse();
-    uniforms.pyramid_size = glam::UVec2::ZERO;
-    uniforms.pyramid_levels = 0;
+    (uniforms.pyramid_size, uniforms.pyramid_levels) = if occlusion {
+        let (w, h) = pyramid::base_size(map_size, map_size);
+        (glam::UVec2::new(w, h), pyramid::level_sizes(map_size, map_size).len() as u32)
+    } else {
+        (glam::UVec2::ZERO, 0)
+    };
     uniforms.soft_enabled = 0;
     uniforms.orthographic = 1;
     // Diameter 2r / texel_size texels below min_pixels ⇔ r · small_factor < 1.

@@ -252,9 +252,14 @@ impl PyramidPass {
     /// group `pyramid soft` of a frame the compute rasteriser draws (`RasterPass`), whose
     /// depths level 0 takes too.
     pub fn record(&self, frame: &mut FrameEncoder<'_>, soft: bool) {
+        self.record_named(frame, soft, NAME);
+    }
+
+    /// [`PyramidPass::record`] under another pass name (a shadow cascade's pyramid).
+    pub fn record_named(&self, frame: &mut FrameEncoder<'_>, soft: bool, name: &'static str) {
         let soft = self.soft_group(soft);
-        profile_scope!(NAME);
-        let mut pass = frame.compute_pass(NAME);
+        profile_scope!(name);
+        let mut pass = frame.compute_pass(name);
         for (level, (bind_group, &(width, height))) in
             self.levels().bind_groups.iter().zip(&self.levels().sizes).enumerate()
         {

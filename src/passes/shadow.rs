@@ -14,6 +14,7 @@ use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers, ViewBuffers};
 use crate::passes::cull::cpu::DrawnObject;
 use crate::passes::main::indirect::{self, IndirectDraws};
 use crate::passes::main::{baseline, bundle, MainPass, VariantPipelines};
+use crate::passes::Phase;
 use crate::pipelines::{render_all, PipelineCache, PipelineError, RenderSpec, VertexBufferSpec};
 use crate::scene::Variant;
 use crate::tunables::{MAX_CASCADES, WORKGROUP_SIZE};
@@ -24,6 +25,22 @@ pub const NAMES: [&str; MAX_CASCADES] = ["shadow 0", "shadow 1", "shadow 2", "sh
 pub const CULL_NAMES: [&str; MAX_CASCADES] = ["cull shadow 0", "cull shadow 1", "cull shadow 2", "cull shadow 3"];
 /// The build pass of each cascade.
 pub const BUILD_NAMES: [&str; MAX_CASCADES] = ["build shadow 0", "build shadow 1", "build shadow 2", "build shadow 3"];
+/// The second phase's passes of each cascade with occlusion culling: the pyramid of its first
+/// phase's depth, then its cull, build and depth pass.
+pub const PYRAMID_NAMES: [&str; MAX_CASCADES] =
+    ["pyramid shadow 0", "pyramid shadow 1", "pyramid shadow 2", "pyramid shadow 3"];
+pub const LATE_CULL_NAMES: [&str; MAX_CASCADES] =
+    ["cull shadow 0 late", "cull shadow 1 late", "cull shadow 2 late", "cull shadow 3 late"];
+pub const LATE_BUILD_NAMES: [&str; MAX_CASCADES] =
+    ["build shadow 0 late", "build shadow 1 late", "build shadow 2 late", "build shadow 3 late"];
+pub const LATE_NAMES: [&str; MAX_CASCADES] = ["shadow 0 late", "shadow 1 late", "shadow 2 late", "shadow 3 late"];
+
+/// Whether `name` is one of a cascade's passes.
+pub fn is_cascade_pass(name: &str) -> bool {
+    [NAMES, CULL_NAMES, BUILD_NAMES, PYRAMID_NAMES, LATE_CULL_NAMES, LATE_BUILD_NAMES, LATE_NAMES]
+        .iter()
+        .any(|names| names.contains(&name))
+}
 
 pub const SHADER: PassShader = PassShader {
     file: "shaders/shadow.wgsl",
@@ -137,26 +154,31 @@ impl ShadowPass {
         }
     }
 
-    /// Records cascade `cascade`'s casters into `layer` (cleared to the far plane first).
-    #[allow(clippy::too_many_arguments)] // the cascade, its layer, the scene's and the view's bindings, the draws
+    /// Records cascade `cascade`'s casters of `phase` into `layer` (cleared to the far plane
+    /// first, except in the second phase, which draws over the first's depth).
+    #[allow(clippy::too_many_arguments)] // the cascade, its phase and layer, the scene's and the view's bindings, the draws
     pub fn record(
         &self,
         frame: &mut FrameEncoder<'_>,
         cascade: usize,
+        phase: Phase,
         layer: &wgpu::TextureView,
         buffers: &SceneBuffers,
         view: &ViewBuffers,
         prepared: &PreparedScene,
         draws: ShadowDraws<'_>,
     ) {
-        let name = NAMES[cascade];
+        let (name, load) = match phase {
+            Phase::Late => (LATE_NAMES[cascade], wgpu::LoadOp::Load),
+            Phase::Early | Phase::Only => (NAMES[cascade], wgpu::LoadOp::Clear(1.0)),
+        };
         profile_scope!(name);
         let mut pass = frame.render_pass(
             name,
             &[],
             Some(wgpu::RenderPassDepthStencilAttachment {
                 view: layer,
-                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Store }),
+                depth_ops: Some(wgpu::Operations { load, store: wgpu::StoreOp::Store }),
                 stencil_ops: None,
             }),
         );

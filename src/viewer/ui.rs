@@ -196,6 +196,7 @@ fn detail_controls(ui: &mut egui::Ui, panel: &mut PanelState) {
     }
     if panel.shadows > 0 {
         ui.add(egui::Slider::new(&mut panel.shadows, 1..=crate::tunables::MAX_CASCADES as u32).text("cascades"));
+        ui.checkbox(&mut panel.detail.shadow_occlusion, "Occlusion culling of casters");
     }
     ui.checkbox(&mut panel.cascade_colors, "Colour by shadow cascade");
     let mut show_shadow_map = panel.shadow_map.is_some();
