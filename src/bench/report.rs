@@ -182,6 +182,12 @@ pub struct Row {
     /// Casters each cascade of the first view drew, last measured frame.
     #[serde(default)]
     pub casters: Vec<u32>,
+    /// Measured frames whose cascades culled in two phases (`--shadow-occlusion`).
+    #[serde(default)]
+    pub shadow_two_phase_frames: u32,
+    /// `--shadow-occlusion auto`: the renderer chose, frame by frame.
+    #[serde(default)]
+    pub shadow_occlusion_auto: bool,
     /// Bytes the changes uploaded per frame, median.
     #[serde(default)]
     pub upload_bytes: u64,

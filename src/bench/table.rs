@@ -134,6 +134,17 @@ fn columns(wide: bool) -> Vec<Column> {
                     casters.join("/")
                 }
             }),
+            // The cascades' occlusion culling, as lod/occ/sr shows the view's.
+            Column::new("cast occl", "", 9, move |r| {
+                let two_phase = 2 * r.shadow_two_phase_frames > r.frames;
+                match (r.shadow_cascades > 0, r.shadow_occlusion_auto, two_phase) {
+                    (false, ..) => "-",
+                    (true, true, true) => "a+",
+                    (true, true, false) => "a-",
+                    (true, false, chosen) => on(chosen),
+                }
+                .to_string()
+            }),
         ]);
     } else {
         columns.push(Column::new("wall", "ms", 7, |r| ms(r.wall_ms.median)));
@@ -429,6 +440,8 @@ mod tests {
             views: 1,
             shadow_cascades: 0,
             casters: Vec::new(),
+            shadow_two_phase_frames: 0,
+            shadow_occlusion_auto: false,
             upload_bytes: 0,
             cpu_apply_ms: Stat::default(),
             cpu_edit_ms: Stat::default(),

@@ -46,9 +46,10 @@ pub struct DetailArgs {
     #[arg(long, value_enum, default_value_t = AutoSwitch::Auto)]
     soft_raster: AutoSwitch,
     /// Two-phase occlusion culling of the shadow cascades' casters, each cascade against the
-    /// depth pyramid of its own first phase (GPU-culled modes; independent of --occlusion).
-    #[arg(long, value_enum, default_value_t = Switch::On)]
-    shadow_occlusion: Switch,
+    /// depth pyramid of its own first phase (GPU-culled modes; independent of --occlusion);
+    /// auto: in the frames where it pays.
+    #[arg(long, value_enum, default_value_t = AutoSwitch::Auto)]
+    shadow_occlusion: AutoSwitch,
 }
 
 impl DetailArgs {
@@ -61,7 +62,8 @@ impl DetailArgs {
             soft: self.soft_raster != AutoSwitch::Off,
             auto_occlusion: self.occlusion == AutoSwitch::Auto,
             auto_soft: self.soft_raster == AutoSwitch::Auto,
-            shadow_occlusion: self.shadow_occlusion == Switch::On,
+            shadow_occlusion: self.shadow_occlusion != AutoSwitch::Off,
+            auto_shadow_occlusion: self.shadow_occlusion == AutoSwitch::Auto,
         }
     }
 }

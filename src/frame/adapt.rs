@@ -44,11 +44,18 @@ const IDLE_FRAMES: u32 = 8;
 /// Frames of history kept (the readback ring is a few frames deep).
 const HISTORY: usize = 16;
 
-/// What one frame of a view ran: occlusion culling (two phases) and the compute rasteriser.
+/// What one frame of a view ran: occlusion culling (two phases), the compute rasteriser, and
+/// occlusion culling in its shadow cascades.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Choice {
     pub occlusion: bool,
     pub soft: bool,
+    pub shadow_occlusion: bool,
+}
+
+impl Choice {
+    /// Every switch on: where the controller starts.
+    pub const ALL_ON: Choice = Choice { occlusion: true, soft: true, shadow_occlusion: true };
 }
 
 /// Why the controller last changed its choice, for the viewer and the bench.
@@ -65,6 +72,8 @@ pub enum Reason {
     NoSmallObjects,
     /// The pyramid hid no object for a while.
     NothingOccluded,
+    /// The shadow cascades' pyramids hid no caster for a while.
+    NoHiddenCasters,
 }
 
 /// The controller's state for one view.
@@ -89,6 +98,7 @@ pub struct AutoDetail {
     probe_costs: Vec<f64>,
     idle_soft: u32,
     idle_occlusion: u32,
+    idle_shadow_occlusion: u32,
     /// Why the current configuration was chosen.
     pub reason: Reason,
 }
@@ -96,7 +106,7 @@ pub struct AutoDetail {
 impl Default for AutoDetail {
     fn default() -> Self {
         Self {
-            current: Choice { occlusion: true, soft: true },
+            current: Choice::ALL_ON,
             probe: None,
             settled_from: 0,
             last_ran: None,
@@ -107,6 +117,7 @@ impl Default for AutoDetail {
             probe_costs: Vec::new(),
             idle_soft: 0,
             idle_occlusion: 0,
+            idle_shadow_occlusion: 0,
             reason: Reason::Start,
         }
     }
@@ -116,7 +127,7 @@ impl AutoDetail {
     /// What frame `frame` of a view asking for `detail` runs: `detail` itself where it leaves
     /// nothing to auto, else with the auto switches as the controller chose (or probes).
     pub fn apply(&mut self, detail: Detail, frame: u64) -> Detail {
-        if !detail.auto_occlusion && !detail.auto_soft {
+        if !detail.any_auto() {
             return detail;
         }
         let choice = match self.probe {
@@ -125,6 +136,11 @@ impl AutoDetail {
         };
         let occlusion = if detail.auto_occlusion { detail.occlusion && choice.occlusion } else { detail.occlusion };
         let soft = if detail.auto_soft { detail.soft && choice.soft } else { detail.soft };
+        let shadow_occlusion = if detail.auto_shadow_occlusion {
+            detail.shadow_occlusion && choice.shadow_occlusion
+        } else {
+            detail.shadow_occlusion
+        };
         if self.last_ran != Some(choice) {
             self.settled_from = frame + SETTLE_FRAMES;
             self.last_ran = Some(choice);
@@ -134,7 +150,7 @@ impl AutoDetail {
             self.ran.pop_front();
         }
         self.maybe_start_probe(detail, frame);
-        Detail { occlusion, soft, ..detail }
+        Detail { occlusion, soft, shadow_occlusion, ..detail }
     }
 
     /// The configuration the view runs when not probing.
@@ -152,12 +168,18 @@ impl AutoDetail {
             return;
         }
         // What may be flipped: occlusion alone, the compute rasteriser alone, both (two small
-        // gains that each stay under the hysteresis can add up past it).
-        let auto = [detail.auto_occlusion && detail.occlusion, detail.auto_soft && detail.soft];
-        let flips: Vec<[bool; 2]> = [[true, false], [false, true], [true, true]]
-            .into_iter()
-            .filter(|flip| flip.iter().zip(auto).all(|(&f, a)| !f || a))
-            .collect();
+        // gains that each stay under the hysteresis can add up past it), the cascades'
+        // occlusion culling alone.
+        let auto = [
+            detail.auto_occlusion && detail.occlusion,
+            detail.auto_soft && detail.soft,
+            detail.auto_shadow_occlusion && detail.shadow_occlusion,
+        ];
+        let flips: Vec<[bool; 3]> =
+            [[true, false, false], [false, true, false], [true, true, false], [false, false, true]]
+                .into_iter()
+                .filter(|flip| flip.iter().zip(auto).all(|(&f, a)| !f || a))
+                .collect();
         if flips.is_empty() {
             return;
         }
@@ -168,18 +190,38 @@ impl AutoDetail {
             return;
         }
         let flip = flips[self.probes as usize % flips.len()];
-        let other = Choice { occlusion: self.current.occlusion ^ flip[0], soft: self.current.soft ^ flip[1] };
+        let other = Choice {
+            occlusion: self.current.occlusion ^ flip[0],
+            soft: self.current.soft ^ flip[1],
+            shadow_occlusion: self.current.shadow_occlusion ^ flip[2],
+        };
         self.probes += 1;
         self.probe = Some((other, frame + 1));
         self.probe_costs.clear();
     }
 
-    /// Takes in one read-back frame: its number, its view's counters (GPU modes) and its cost
-    /// in ms (`None` where nothing measured it).
-    pub fn observe(&mut self, frame: u64, counters: Option<&GpuCounters>, cost_ms: Option<f64>) {
+    /// Takes in one read-back frame: its number, its view's counters (GPU modes), the casters
+    /// its shadow cascades' pyramids hid (`None` without shadows) and its cost in ms (`None`
+    /// where nothing measured it).
+    pub fn observe(
+        &mut self,
+        frame: u64,
+        counters: Option<&GpuCounters>,
+        hidden_casters: Option<u32>,
+        cost_ms: Option<f64>,
+    ) {
         let Some(&(_, ran, judged)) = self.ran.iter().find(|(f, ..)| *f == frame) else { return };
         if let Some(counters) = counters {
             self.count_idle(ran, counters);
+        }
+        if let Some(hidden) = hidden_casters.filter(|_| ran.shadow_occlusion) {
+            self.idle_shadow_occlusion = if hidden == 0 { self.idle_shadow_occlusion + 1 } else { 0 };
+            if self.current.shadow_occlusion && self.idle_shadow_occlusion >= IDLE_FRAMES {
+                self.idle_shadow_occlusion = 0;
+                self.probe = None;
+                self.adopt(Choice { shadow_occlusion: false, ..self.current }, Reason::NoHiddenCasters);
+                self.current_costs.clear();
+            }
         }
         let Some(cost) = cost_ms.filter(|c| c.is_finite() && *c > 0.0) else { return };
         if !judged {
@@ -305,15 +347,19 @@ mod tests {
     /// Runs `frames` frames whose cost is `cost(choice)`, read back two frames late; returns
     /// what the last frame ran.
     fn run(controller: &mut AutoDetail, frames: u64, cost: impl Fn(Detail) -> f64) -> Vec<Detail> {
+        run_with(controller, auto(), frames, cost)
+    }
+
+    fn run_with(controller: &mut AutoDetail, asked: Detail, frames: u64, cost: impl Fn(Detail) -> f64) -> Vec<Detail> {
         let mut ran = Vec::new();
         for frame in 0..frames {
-            let detail = controller.apply(auto(), frame);
+            let detail = controller.apply(asked, frame);
             controller.expire(frame);
             ran.push(detail);
             if frame >= 2 {
                 let back = ran[(frame - 2) as usize];
                 let counters = GpuCounters { soft: 10, occluded: 10, ..GpuCounters::default() };
-                controller.observe(frame - 2, Some(&counters), Some(cost(back)));
+                controller.observe(frame - 2, Some(&counters), None, Some(cost(back)));
             }
         }
         ran
@@ -325,7 +371,7 @@ mod tests {
         let cost = |d: Detail| 1.0 + if d.occlusion { 0.3 } else { 0.0 } - if d.soft { 0.5 } else { 0.0 };
         let mut controller = AutoDetail::default();
         let ran = run(&mut controller, 200, cost);
-        assert_eq!(controller.current(), Choice { occlusion: false, soft: true });
+        assert_eq!(controller.current(), Choice { occlusion: false, ..Choice::ALL_ON });
         assert_eq!(controller.reason, Reason::Cheaper);
         // After the search, probes are the only frames of another configuration.
         let other = ran[100..].iter().filter(|d| d.occlusion || !d.soft).count();
@@ -336,7 +382,7 @@ mod tests {
     fn equal_costs_change_nothing() {
         let mut controller = AutoDetail::default();
         run(&mut controller, 200, |_| 1.0);
-        assert_eq!(controller.current(), Choice { occlusion: true, soft: true });
+        assert_eq!(controller.current(), Choice::ALL_ON);
     }
 
     #[test]
@@ -345,7 +391,7 @@ mod tests {
         for frame in 0..100 {
             let detail = controller.apply(Detail::default(), frame);
             assert_eq!((detail.occlusion, detail.soft), (true, true));
-            controller.observe(frame, None, Some(if frame % 2 == 0 { 1.0 } else { 9.0 }));
+            controller.observe(frame, None, None, Some(if frame % 2 == 0 { 1.0 } else { 9.0 }));
         }
     }
 
@@ -355,8 +401,36 @@ mod tests {
         for frame in 0..20 {
             controller.apply(auto(), frame);
             let counters = GpuCounters { soft: 0, occluded: 0, ..GpuCounters::default() };
-            controller.observe(frame, Some(&counters), None);
+            controller.observe(frame, Some(&counters), None, None);
         }
-        assert_eq!(controller.current(), Choice { occlusion: false, soft: false });
+        assert_eq!(controller.current(), Choice { occlusion: false, soft: false, ..Choice::ALL_ON });
+    }
+
+    /// The cascades' second phase and pyramids cost more than they save here (a CPU driver
+    /// building four large pyramids): turned off, the view's switches kept.
+    #[test]
+    fn dear_cascade_occlusion_is_turned_off() {
+        let cost = |d: Detail| 1.0 + if d.shadow_occlusion { 0.4 } else { 0.0 };
+        let mut controller = AutoDetail::default();
+        let ran = run_with(&mut controller, Detail::auto(), 200, cost);
+        assert_eq!(controller.current(), Choice { shadow_occlusion: false, ..Choice::ALL_ON });
+        assert_eq!(controller.reason, Reason::Cheaper);
+        assert!(ran[150..].iter().filter(|d| d.shadow_occlusion).count() <= 2 * PROBE_FRAMES as usize);
+        // And where it pays, it stays.
+        let mut controller = AutoDetail::default();
+        run_with(&mut controller, Detail::auto(), 200, |d| 1.0 - if d.shadow_occlusion { 0.4 } else { 0.0 });
+        assert_eq!(controller.current(), Choice::ALL_ON);
+    }
+
+    #[test]
+    fn cascades_that_hide_nothing_stop_culling_in_two_phases() {
+        let mut controller = AutoDetail::default();
+        for frame in 0..20 {
+            controller.apply(Detail::auto(), frame);
+            let counters = GpuCounters { soft: 5, occluded: 5, ..GpuCounters::default() };
+            controller.observe(frame, Some(&counters), Some(0), None);
+        }
+        assert_eq!(controller.current(), Choice { shadow_occlusion: false, ..Choice::ALL_ON });
+        assert_eq!(controller.reason, Reason::NoHiddenCasters);
     }
 }

@@ -140,6 +140,8 @@ pub struct FrameStats {
     pub soft: bool,
     /// Shadow cascades the first view drew (0: no shadows).
     pub shadow_cascades: u32,
+    /// Whether the first view's cascades culled in two phases (`Detail::shadow_occlusion`).
+    pub shadow_two_phase: bool,
     /// What the CPU's culling of each of the first view's cascades counted (cpu and bundle
     /// modes).
     pub cascade_counts: [Option<CpuCounts>; MAX_CASCADES],
@@ -706,7 +708,9 @@ impl Renderer {
                 self.reported_times.iter().find(|(f, _)| *f == readback.frame).map(|&(_, ms)| ms)
             };
             for (index, view) in self.views.iter_mut().enumerate() {
-                view.auto.observe(readback.frame, readback.view_counters[index].as_ref(), cost);
+                let cascades = readback.cascade_counters[index].iter().flatten();
+                let hidden = cascades.map(|c| c.occluded).reduce(|a, b| a + b);
+                view.auto.observe(readback.frame, readback.view_counters[index].as_ref(), hidden, cost);
             }
         }
         done

@@ -38,9 +38,11 @@ pub struct Detail {
     /// `--soft-raster auto`: likewise for the compute rasteriser.
     pub auto_soft: bool,
     /// The view's shadow cascades cull in two phases too, each against the depth pyramid of
-    /// its own first phase, in the GPU-culled modes (`--shadow-occlusion`); the adaptive frame
-    /// leaves it as given.
+    /// its own first phase, in the GPU-culled modes (`--shadow-occlusion`).
     pub shadow_occlusion: bool,
+    /// `--shadow-occlusion auto`: `shadow_occlusion` is allowed, and the renderer turns it off
+    /// where it does not pay.
+    pub auto_shadow_occlusion: bool,
 }
 
 impl Default for Detail {
@@ -54,6 +56,7 @@ impl Default for Detail {
             auto_occlusion: false,
             auto_soft: false,
             shadow_occlusion: true,
+            auto_shadow_occlusion: false,
         }
     }
 }
@@ -70,13 +73,20 @@ impl Detail {
         auto_occlusion: false,
         auto_soft: false,
         shadow_occlusion: false,
+        auto_shadow_occlusion: false,
     };
 
-    /// The default detail with occlusion culling and the compute rasteriser left to the
-    /// renderer (`--occlusion auto --soft-raster auto`, the command line's default): each is
-    /// used in the frames where it pays (`frame::adapt`).
+    /// The default detail with occlusion culling (the view's and its shadow cascades') and the
+    /// compute rasteriser left to the renderer (`--occlusion auto --soft-raster auto
+    /// --shadow-occlusion auto`, the command line's default): each is used in the frames where
+    /// it pays (`frame::adapt`).
     pub fn auto() -> Self {
-        Self { auto_occlusion: true, auto_soft: true, ..Self::default() }
+        Self { auto_occlusion: true, auto_soft: true, auto_shadow_occlusion: true, ..Self::default() }
+    }
+
+    /// Whether anything is left to the adaptive frame.
+    pub fn any_auto(&self) -> bool {
+        self.auto_occlusion || self.auto_soft || self.auto_shadow_occlusion
     }
 }
 

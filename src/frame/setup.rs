@@ -80,6 +80,7 @@ impl Renderer {
             two_phase: false,
             soft: false,
             shadow_cascades: 0,
+            shadow_two_phase: false,
             cascade_counts: [None; MAX_CASCADES],
             indirect: self.plan(input.mode).indirect().map(|d| d.call()),
         };
@@ -132,6 +133,7 @@ impl Renderer {
                 stats.two_phase = setup.schedule.two_phase();
                 stats.soft = setup.schedule.soft;
                 stats.shadow_cascades = setup.cascades as u32;
+                stats.shadow_two_phase = setup.cascades > 0 && setup.cascade_occlusion;
                 stats.cascade_counts = setup.cascade_counts;
             }
         }

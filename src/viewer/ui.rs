@@ -196,7 +196,11 @@ fn detail_controls(ui: &mut egui::Ui, panel: &mut PanelState) {
     }
     if panel.shadows > 0 {
         ui.add(egui::Slider::new(&mut panel.shadows, 1..=crate::tunables::MAX_CASCADES as u32).text("cascades"));
-        ui.checkbox(&mut panel.detail.shadow_occlusion, "Occlusion culling of casters");
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut panel.detail.shadow_occlusion, "Occlusion culling of casters");
+            let enabled = panel.detail.shadow_occlusion;
+            ui.add_enabled(enabled, egui::Checkbox::new(&mut panel.detail.auto_shadow_occlusion, "auto"));
+        });
     }
     ui.checkbox(&mut panel.cascade_colors, "Colour by shadow cascade");
     let mut show_shadow_map = panel.shadow_map.is_some();

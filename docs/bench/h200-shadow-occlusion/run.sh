@@ -1,6 +1,6 @@
 #!/bin/bash
 # Shadow cascades culled in two phases (--shadow-occlusion on) against one phase (off) and no
-# shadows, the main view fixed (--occlusion on --soft-raster on), two rounds, each row its own run.
+# shadows, and auto (the default), the main view fixed (--occlusion on --soft-raster on), two rounds, each row its own run.
 set -u
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
@@ -18,6 +18,7 @@ for round in 1 2; do
     run $name-off-$round $arg --size $size --shadows off
     run $name-one-phase-$round $arg --size $size --shadows on --shadow-occlusion off
     run $name-two-phase-$round $arg --size $size --shadows on --shadow-occlusion on
+    run $name-auto-$round $arg --size $size --shadows on --shadow-occlusion auto --wide
   done
 done
 cd $OUT && tar czf h200-shadow-occlusion.tgz h200-shadow-occlusion && rm -rf h200-shadow-occlusion; echo finished
