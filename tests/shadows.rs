@@ -41,8 +41,10 @@ fn every_mode_casts_the_same_shadows() {
     let ctx = common::context();
     let scene = common::scene(3000, true);
     let size = (256, 144);
+    // The cascades cull in two phases where the GPU culls (the CPU modes in one).
+    let detail = multidraw::Detail { shadow_occlusion: true, ..multidraw::Detail::default() };
     let frame = |mode: DrawMode, shadows: u32| {
-        FrameInput { time: 1.5, ..FrameInput::new(scene.camera, mode) }.with_shadows(shadows)
+        FrameInput { time: 1.5, detail, ..FrameInput::new(scene.camera, mode) }.with_shadows(shadows)
     };
     let mut cpu_renderer = common::hardware_renderer(&ctx, &scene);
     let (want, cpu_stats) = render_frames(&ctx, &mut cpu_renderer, &frame(DrawMode::Cpu, 4), size, 1);

@@ -38,7 +38,8 @@ pub struct Detail {
     /// `--soft-raster auto`: likewise for the compute rasteriser.
     pub auto_soft: bool,
     /// The view's shadow cascades cull in two phases too, each against the depth pyramid of
-    /// its own first phase, in the GPU-culled modes (`--shadow-occlusion`).
+    /// its own first phase, in the GPU-culled modes (`--shadow-occlusion`). Off in
+    /// [`Detail::default`]: it pays only where casters hide many others from the sun.
     pub shadow_occlusion: bool,
     /// `--shadow-occlusion auto`: `shadow_occlusion` is allowed, and the renderer turns it off
     /// where it does not pay.
@@ -55,7 +56,9 @@ impl Default for Detail {
             soft: true,
             auto_occlusion: false,
             auto_soft: false,
-            shadow_occlusion: true,
+            // It pays only where casters hide many others, seen from the sun
+            // (docs/BENCHMARKS.md, "Occlusion culling in the cascades").
+            shadow_occlusion: false,
             auto_shadow_occlusion: false,
         }
     }
@@ -81,7 +84,13 @@ impl Detail {
     /// --shadow-occlusion auto`, the command line's default): each is used in the frames where
     /// it pays (`frame::adapt`).
     pub fn auto() -> Self {
-        Self { auto_occlusion: true, auto_soft: true, auto_shadow_occlusion: true, ..Self::default() }
+        Self {
+            auto_occlusion: true,
+            auto_soft: true,
+            shadow_occlusion: true,
+            auto_shadow_occlusion: true,
+            ..Self::default()
+        }
     }
 
     /// Whether anything is left to the adaptive frame.

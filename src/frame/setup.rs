@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use super::plan::{MainDraws, Step, ViewSchedule};
+use super::plan::{Detail, MainDraws, Step, ViewSchedule};
 use super::shadows;
 use super::uniforms::{cascade_uniforms, receive_shadows};
 use super::view::{View, ViewShadow, ViewState};
@@ -152,7 +152,10 @@ impl Renderer {
     ) -> ViewSetup {
         let frame = self.frame_number - 1;
         let state = &mut self.views[index];
-        let detail = state.auto.apply(view.detail, frame);
+        // A frame without shadows has no cascades to judge: their switch is not probed.
+        let asked =
+            Detail { auto_shadow_occlusion: view.detail.auto_shadow_occlusion && input.shadows > 0, ..view.detail };
+        let detail = state.auto.apply(asked, frame);
         state.auto.expire(frame);
         let view = &View { detail, ..*view };
         let pyramid_current =
