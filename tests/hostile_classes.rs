@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use hostile::{black_png, gltf, gltf_scene, run, triangles_buffer};
+use hostile::{black_png, gltf, gltf_scene, model_dir, run, scratch, triangles_buffer, write};
 use serde_json::{json, Value};
 
 const TIME_LIMIT: Duration = Duration::from_secs(10);
@@ -46,19 +46,6 @@ struct Case {
 fn case(name: &str, dir: &Path, args: &[&str], expect: Expect) -> Case {
     let args = args.iter().map(|a| a.to_string()).collect();
     Case { name: name.to_string(), dir: dir.to_path_buf(), args, expect, limit: TIME_LIMIT }
-}
-
-/// A fresh directory per test (tests run in parallel).
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile_classes").join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(path: &Path, bytes: impl AsRef<[u8]>) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, bytes).unwrap();
 }
 
 fn write_json(path: &Path, value: &Value) {
@@ -197,16 +184,6 @@ fn positions_model(count: usize, positions: Option<&[u8]>) -> (Value, Vec<u8>) {
     (model, buffer)
 }
 
-/// A directory holding `model.gltf` (from [`hostile::gltf`]: 12 triangles, `materials`
-/// materials, image 0 at `image`), `buffer.bin`, and `scene.toml` using its mesh and materials.
-fn model_dir(root: &Path, name: &str, image: Option<&str>, materials: usize) -> PathBuf {
-    let dir = root.join(name);
-    write(&dir.join("buffer.bin"), triangles_buffer(36));
-    write(&dir.join("model.gltf"), gltf("buffer.bin", 36, 1, image, materials));
-    write(&dir.join("scene.toml"), gltf_scene("model.gltf", 1, materials));
-    dir
-}
-
 fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
@@ -222,7 +199,7 @@ fn with_node(mut model: Value, node: Value) -> Value {
 /// Class 1: work the budget did not see (valence, instance bombs, decode work).
 #[test]
 fn class_1_work_is_bounded_before_it_is_done() {
-    let root = scratch("class1");
+    let root = scratch("hostile_classes", "class1");
     let mut cases = Vec::new();
     let n = 150_000usize;
     let fan: Vec<u8> = (0..n)
@@ -275,7 +252,7 @@ fn class_1_work_is_bounded_before_it_is_done() {
     cases.push(case("1,000,000 repeated instances", &dir, &args, Expect::Succeeds { writes: &["frame.png"], warns }));
 
     // Twelve distinct 11500² PNGs (262 KB of files): refused by their texels, from headers.
-    let dir = model_dir(&root, "pngs", Some("i0.png"), 12);
+    let dir = model_dir(&root, "pngs", "buffer.bin", Some("i0.png"), 12);
     let mut model = read_json(&dir.join("model.gltf"));
     model["images"] = (0..12).map(|i| json!({ "uri": format!("i{i}.png") })).collect();
     model["textures"] = (0..12).map(|i| json!({ "source": i })).collect();
@@ -292,10 +269,10 @@ fn class_1_work_is_bounded_before_it_is_done() {
 /// Class 2: memory checked from headers and flags before it is spent.
 #[test]
 fn class_2_memory_is_checked_before_it_is_spent() {
-    let root = scratch("class2");
+    let root = scratch("hostile_classes", "class2");
     let mut cases = Vec::new();
     // 150 distinct 2048×1 PNGs, each resampled to a 2048² layer: over 2 GB of layers.
-    let dir = model_dir(&root, "pngs", Some("i0.png"), 150);
+    let dir = model_dir(&root, "pngs", "buffer.bin", Some("i0.png"), 150);
     let mut model = read_json(&dir.join("model.gltf"));
     model["images"] = (0..150).map(|i| json!({ "uri": format!("i{i}.png") })).collect();
     model["textures"] = (0..150).map(|i| json!({ "source": i })).collect();
@@ -324,7 +301,7 @@ fn class_2_memory_is_checked_before_it_is_spent() {
 /// Class 3: outputs that would collide or be left half made are refused before any work.
 #[test]
 fn class_3_outputs_never_collide_or_stay_behind() {
-    let root = scratch("class3");
+    let root = scratch("hostile_classes", "class3");
     let mut cases = Vec::new();
     let dir = root.join("render");
     std::fs::create_dir_all(&dir).unwrap();
@@ -337,7 +314,7 @@ fn class_3_outputs_never_collide_or_stay_behind() {
     let writes = Expect::Succeeds { writes: &["f.png", "p.png"], warns: &[] };
     cases.push(case("frame and pyramid level 1", &dir, &[&["render"][..], &both].concat(), writes));
 
-    let dir = model_dir(&root, "import", None, 1);
+    let dir = model_dir(&root, "import", "buffer.bin", None, 1);
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/models");
     write(&dir.join("crate.gltf"), std::fs::read(models.join("crate.gltf")).unwrap());
     let args = ["import", "model.gltf", "--out", "model.gltf"];
@@ -352,10 +329,10 @@ fn class_3_outputs_never_collide_or_stay_behind() {
 /// Class 6: invalid glTF and TOML values are refused or warned about by their path.
 #[test]
 fn class_6_invalid_values_are_named() {
-    let root = scratch("class6");
+    let root = scratch("hostile_classes", "class6");
     let mut cases = Vec::new();
     let edit = |name: &str, change: &dyn Fn(&mut Value)| {
-        let dir = model_dir(&root, name, Some("t.png"), 1);
+        let dir = model_dir(&root, name, "buffer.bin", Some("t.png"), 1);
         write(&dir.join("t.png"), black_png(4, 4));
         let mut model = read_json(&dir.join("model.gltf"));
         change(&mut model);
@@ -423,7 +400,7 @@ fn sphere_scene(mesh_scale: &str, scale: &str, camera: &str) -> String {
 /// Class 7: extremes are drawn, or refused up front with the reason.
 #[test]
 fn class_7_extremes_draw_or_are_refused_with_the_reason() {
-    let root = scratch("class7");
+    let root = scratch("hostile_classes", "class7");
     let mut cases = Vec::new();
     let render = |size: &str| -> Vec<String> {
         ["render", "scene.toml", "--size", size, "--out", "f.png"].iter().map(|a| a.to_string()).collect()
@@ -454,7 +431,7 @@ fn class_7_extremes_draw_or_are_refused_with_the_reason() {
 /// Class 8: the documented empty scene runs, and messages name the file and what in it.
 #[test]
 fn class_8_messages_name_the_cause() {
-    let root = scratch("class8");
+    let root = scratch("hostile_classes", "class8");
     let mut cases = Vec::new();
     let dir = root.join("empty");
     write(&dir.join("scene.toml"), "[scene]\nempty = true\n");
@@ -492,7 +469,7 @@ fn class_8_messages_name_the_cause() {
         ("flattened model", json!({ "mesh": 0, "scale": [1.0, 0.0, 1.0] }), 4, &["scene.toml", "flattened"][..]),
         ("points only", json!({ "mesh": 0 }), 0, &["scene.toml", "model.gltf", "points or lines"][..]),
     ] {
-        let dir = model_dir(&root, name, None, 1);
+        let dir = model_dir(&root, name, "buffer.bin", None, 1);
         let mut model = with_node(read_json(&dir.join("model.gltf")), node);
         model["meshes"][0]["primitives"][0]["mode"] = json!(mode);
         write_json(&dir.join("model.gltf"), &model);
@@ -503,7 +480,7 @@ fn class_8_messages_name_the_cause() {
         cases.push(case(name, &dir, &["check", "scene.toml"], expect));
     }
     // A glTF called `.gltf` (no stem), and one called `model.txt`: models, not TOML.
-    let dir = model_dir(&root, "names", None, 1);
+    let dir = model_dir(&root, "names", "buffer.bin", None, 1);
     let model = with_node(read_json(&dir.join("model.gltf")), json!({ "mesh": 0 }));
     write_json(&dir.join(".gltf"), &model);
     write_json(&dir.join("model.txt"), &model);

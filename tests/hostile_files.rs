@@ -18,23 +18,10 @@ mod hostile;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hostile::{black_png, gltf, gltf_scene, run, triangles_buffer};
+use hostile::{black_png, gltf, gltf_scene, model_dir, run, scratch, triangles_buffer, write};
 
 const TIME_LIMIT: Duration = Duration::from_secs(10);
 const RSS_LIMIT_KIB: u64 = 1024 * 1024;
-
-/// A fresh directory per test (tests may run in parallel).
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile_files").join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(path: &Path, bytes: impl AsRef<[u8]>) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, bytes).unwrap();
-}
 
 fn link(target: impl AsRef<Path>, at: &Path) {
     std::fs::create_dir_all(at.parent().unwrap()).unwrap();
@@ -79,16 +66,6 @@ fn scene_case(root: &Path, name: &'static str, text: &str, expect: Expect) -> Ca
     let dir = root.join(name);
     write(&dir.join("scene.toml"), text);
     case(name, &dir, &["check", "scene.toml"], expect)
-}
-
-/// A glTF model `model.gltf` with `buffer.bin` (12 triangles) in `dir/<name>`, and a scene
-/// using its mesh and `materials` of its materials.
-fn model_dir(root: &Path, name: &str, buffer_uri: &str, image_uri: Option<&str>, materials: usize) -> PathBuf {
-    let dir = root.join(name);
-    write(&dir.join("buffer.bin"), triangles_buffer(36));
-    write(&dir.join("model.gltf"), gltf(buffer_uri, 36, 1, image_uri, materials));
-    write(&dir.join("scene.toml"), gltf_scene("model.gltf", 1, materials));
-    dir
 }
 
 fn corpus(root: &Path) -> Vec<Case> {
@@ -361,7 +338,7 @@ fn leak(text: String) -> &'static str {
 
 #[test]
 fn hostile_inputs_are_refused_or_loaded_in_bounded_time_and_memory() {
-    let root = scratch("corpus");
+    let root = scratch("hostile_files", "corpus");
     let cases = corpus(&root);
     assert!(cases.len() >= 40, "{} cases", cases.len());
     let mut failures = Vec::new();
@@ -419,7 +396,7 @@ fn short(text: &str) -> String {
 /// refused, then rendered blank from a zero f32 basis).
 #[test]
 fn long_up_vector_renders_like_a_unit_one() {
-    let root = scratch("up");
+    let root = scratch("hostile_files", "up");
     let mut images = Vec::new();
     for up in ["1", "1e20"] {
         let text = scene(ONE_BALL, &format!("[camera]\nposition = [0, 0, 5]\ntarget = [0, 0, 0]\nup = [0, {up}, 0]\n"));
@@ -441,7 +418,7 @@ fn long_up_vector_renders_like_a_unit_one() {
 /// time; this counts the decodes in-process).
 #[test]
 fn a_shared_image_is_decoded_once() {
-    let dir = model_dir(&scratch("decoded-once"), "model", "buffer.bin", Some("shared.png"), 100);
+    let dir = model_dir(&scratch("hostile_files", "decoded-once"), "model", "buffer.bin", Some("shared.png"), 100);
     write(&dir.join("shared.png"), black_png(512, 512));
     let before = multidraw::scene::gltf_import::images_decoded();
     let scene = multidraw::scene::file::load(&dir.join("scene.toml")).unwrap_or_else(|e| panic!("{}", e.chain()));

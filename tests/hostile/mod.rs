@@ -5,7 +5,7 @@
 
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -161,6 +161,34 @@ pub fn gltf_scene(model: &str, meshes: usize, materials: usize) -> String {
         text += "[[material]]\nname = \"material0\"\n";
     }
     text + "[[objects]]\ntransforms = [{ mesh = \"mesh0\", material = \"material0\", position = [0, 0, 0] }]\n"
+}
+
+// ---------------------------------------------------------------------------------------
+// Files
+
+/// A fresh directory `group/test` under the target's scratch space (tests run in parallel).
+pub fn scratch(group: &str, test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(group).join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes `bytes` to `path`, making its directories.
+pub fn write(path: &Path, bytes: impl AsRef<[u8]>) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// A glTF model `model.gltf` (12 triangles of [`triangles_buffer`] in `buffer.bin`, read
+/// through `buffer_uri`, `materials` materials whose base colour is `image_uri`, if any) in
+/// `root/name`, and a scene `scene.toml` using its mesh and materials.
+pub fn model_dir(root: &Path, name: &str, buffer_uri: &str, image_uri: Option<&str>, materials: usize) -> PathBuf {
+    let dir = root.join(name);
+    write(&dir.join("buffer.bin"), triangles_buffer(36));
+    write(&dir.join("model.gltf"), gltf(buffer_uri, 36, 1, image_uri, materials));
+    write(&dir.join("scene.toml"), gltf_scene("model.gltf", 1, materials));
+    dir
 }
 
 // ---------------------------------------------------------------------------------------
