@@ -287,30 +287,21 @@ impl Renderer {
         for &step in schedule.steps() {
             let name = step.pass_name().unwrap_or_default();
             match step {
-                Step::Pyramid { soft } => {
-                    state.pyramid.record(encoder, soft);
-                }
-                Step::Cull(phase) => {
-                    let hiz = if phase == Phase::Late {
-                        state.pyramid.hiz_bind_group()
-                    } else {
-                        &self.buffers.hiz_placeholder
-                    };
-                    let output = plan.cull.expect("the schedule culls only where the plan does");
-                    self.cull.record(encoder, &self.buffers, &state.gpu, output, phase, hiz, name);
-                }
-                Step::Build(phase) => self.build.record(encoder, &self.buffers, &state.gpu, phase, name),
+                Step::Pyramid { soft } => state.pyramid.record_named(encoder, soft, name),
                 Step::ShadowPyramid(_) => state.pyramid.record_named(encoder, false, name),
-                Step::ShadowCull(_, phase) => {
-                    let output = plan.cull.expect("the schedule culls only where the plan does");
+                // A cascade culls and builds as a view does, under its own pass names.
+                Step::Cull(phase) | Step::ShadowCull(_, phase) => {
                     let hiz = if phase == Phase::Late {
                         state.pyramid.hiz_bind_group()
                     } else {
                         &self.buffers.hiz_placeholder
                     };
+                    let output = plan.cull.expect("the schedule culls only where the plan does");
                     self.cull.record(encoder, &self.buffers, &state.gpu, output, phase, hiz, name);
                 }
-                Step::ShadowBuild(_, phase) => self.build.record(encoder, &self.buffers, &state.gpu, phase, name),
+                Step::Build(phase) | Step::ShadowBuild(_, phase) => {
+                    self.build.record(encoder, &self.buffers, &state.gpu, phase, name)
+                }
                 Step::Shadow(cascade, phase) => {
                     let draws = match plan.main {
                         MainDraws::Indirect(indirect) => ShadowDraws::Indirect(indirect),
