@@ -424,27 +424,18 @@ mod tests {
     /// pyramids) it stays off; the view's switches are left as they are.
     #[test]
     fn cascade_occlusion_is_turned_on_where_it_pays() {
-        let mut controller = AutoDetail::default();
-        let ran = run_with(
-            &mut controller,
-            Detail::auto(),
-            0..200,
-            |_| Some(10),
-            |d| 1.0 - if d.shadow_occlusion { 0.4 } else { 0.0 },
-        );
-        assert_eq!(controller.current(), Choice::ALL_ON);
-        assert_eq!(controller.reason, Reason::Cheaper);
-        assert!(ran[150..].iter().filter(|d| !d.shadow_occlusion).count() <= 2 * PROBE_FRAMES as usize);
-        let mut controller = AutoDetail::default();
-        let ran = run_with(
-            &mut controller,
-            Detail::auto(),
-            0..200,
-            |_| Some(10),
-            |d| 1.0 + if d.shadow_occlusion { 0.4 } else { 0.0 },
-        );
-        assert_eq!(controller.current(), Choice::START);
-        assert!(ran[150..].iter().filter(|d| d.shadow_occlusion).count() <= 2 * PROBE_FRAMES as usize);
+        // (what two phases add to a frame's cost, where the controller ends)
+        for (extra, end) in [(-0.4, Choice::ALL_ON), (0.4, Choice::START)] {
+            let mut controller = AutoDetail::default();
+            let cost = |d: Detail| 1.0 + if d.shadow_occlusion { extra } else { 0.0 };
+            let ran = run_with(&mut controller, Detail::auto(), 0..200, |_| Some(10), cost);
+            assert_eq!(controller.current(), end, "two phases adding {extra} ms");
+            let reasons: &[Reason] =
+                if end == Choice::START { &[Reason::Start, Reason::Kept] } else { &[Reason::Cheaper] };
+            assert!(reasons.contains(&controller.reason), "{:?}", controller.reason);
+            let other = ran[150..].iter().filter(|d| d.shadow_occlusion != end.shadow_occlusion).count();
+            assert!(other <= 2 * PROBE_FRAMES as usize, "{other} probe frames in 50");
+        }
     }
 
     /// On, and then its pyramids hide nothing for a while: back to one phase without a probe.
