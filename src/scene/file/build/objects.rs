@@ -53,20 +53,43 @@ impl Choices {
     }
 }
 
+/// What a generated set's spec (grid, random, rings) names to pick from, and its scale range.
+struct PickSpec<'a> {
+    meshes: &'a [Spanned<String>],
+    materials: &'a [Spanned<String>],
+    model: &'a Option<Spanned<String>>,
+    /// `None` where the key is absent.
+    models: Option<&'a [Spanned<String>]>,
+    scale: Option<ScaleSpec>,
+}
+
+trait Picking {
+    fn picks(&self) -> PickSpec<'_>;
+}
+
+macro_rules! picking {
+    ($($spec:ty),*) => {$(
+        impl Picking for $spec {
+            fn picks(&self) -> PickSpec<'_> {
+                PickSpec {
+                    meshes: &self.meshes,
+                    materials: &self.materials,
+                    model: &self.model,
+                    models: self.models.as_deref(),
+                    scale: self.scale,
+                }
+            }
+        }
+    )*};
+}
+
+picking!(GridSpec, RandomSpec, RingsSpec);
+
 impl Builder<'_> {
     /// Resolves a generated set's mesh and material names, or its model names, and checks its
     /// scale range.
-    #[allow(clippy::too_many_arguments)]
-    fn choices(
-        &self,
-        context: &str,
-        meshes: &[Spanned<String>],
-        materials: &[Spanned<String>],
-        model: &Option<Spanned<String>>,
-        models: Option<&[Spanned<String>]>,
-        scale: Option<ScaleSpec>,
-        spin: ClassRange,
-    ) -> Result<Choices, SceneError> {
+    fn choices(&self, context: &str, spec: &impl Picking, spin: ClassRange) -> Result<Choices, SceneError> {
+        let PickSpec { meshes, materials, model, models, scale } = spec.picks();
         let scale = scale_range(self.file, context, scale)?;
         if models.is_some_and(<[_]>::is_empty) {
             return Err(invalid(self.file, format!("{context}.models is empty; name at least one model")));
@@ -305,15 +328,7 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices = self.choices(
-            context,
-            &spec.meshes,
-            &spec.materials,
-            &spec.model,
-            spec.models.as_deref(),
-            spec.scale,
-            spin,
-        )?;
+        let choices = self.choices(context, spec, spin)?;
         let grid = grid::Grid {
             // count_objects has refused counts below 1.
             counts: spec.counts.map(|c| c.max(0) as u32),
@@ -333,15 +348,7 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices = self.choices(
-            context,
-            &spec.meshes,
-            &spec.materials,
-            &spec.model,
-            spec.models.as_deref(),
-            spec.scale,
-            spin,
-        )?;
+        let choices = self.choices(context, spec, spin)?;
         let count = spec.count.max(0) as u32;
         let half_extent = match spec.half_extent.unwrap_or(ExtentSpec::Auto) {
             ExtentSpec::Auto => generator::half_extent(count),
@@ -362,15 +369,7 @@ impl Builder<'_> {
         orbit: ClassRange,
         spin: ClassRange,
     ) -> Result<f32, SceneError> {
-        let choices = self.choices(
-            context,
-            &spec.meshes,
-            &spec.materials,
-            &spec.model,
-            spec.models.as_deref(),
-            spec.scale,
-            spin,
-        )?;
+        let choices = self.choices(context, spec, spin)?;
         let Finite([inner, outer]) = spec.radius;
         let Finite(thickness) = spec.thickness;
         if inner < 0.0 || outer <= 0.0 || inner > outer {
