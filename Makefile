@@ -13,7 +13,7 @@ TEST_APT_PACKAGES := xvfb libxkbcommon-x11-0 libxcursor1 libxrandr2 libxi6 libx1
 # "XDG_RUNTIME_DIR is invalid" on every device open, even headless.
 export XDG_RUNTIME_DIR ?= $(shell d=/tmp/runtime-$$(id -u); mkdir -p -m 700 $$d; echo $$d)
 
-.PHONY: run test deps test-deps bench
+.PHONY: run test deps test-deps bench web test-web web-tools
 
 # The main job: the default scene through the benchmark, at full detail and with levels of
 # detail and occlusion culling.
@@ -39,6 +39,7 @@ test: deps test-deps
 	if [ $$status -ne 0 ] || grep -q '^warning' $$log; then \
 		rm -f $$log; echo "cargo check --no-default-features: errors or warnings above" >&2; exit 1; \
 	fi; rm -f $$log
+	$(MAKE) test-web
 
 bench: deps
 	$(CARGO) bench --bench record
@@ -61,3 +62,54 @@ test-deps:
 		echo "installing Xvfb for the viewer test: $(TEST_APT_PACKAGES)"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(TEST_APT_PACKAGES); \
 	fi
+
+# --- In the browser (web/, README § "In the browser") ---------------------------------------
+# rustup cannot add wasm32 here, so the web build uses Debian's rustc-web (1.96) with its std
+# sources (-Zbuild-std), linked by lld; wasm-bindgen's command-line tool is built from crates.io
+# at the wasm-bindgen crate's version in Cargo.lock, without optimisation (~2 min on 2 cores;
+# the default release build took 15 min of CPU). Everything lands in target/web-tools.
+WEB_TOOLS := $(CURDIR)/target/web-tools
+WEB_ROOT := $(WEB_TOOLS)/root
+WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ {getline; gsub(/"/, "", $$3); print $$3}' Cargo.lock)
+WEB_ENV := PATH=$(WEB_ROOT)/usr/bin:$(WEB_TOOLS)/bin:$$PATH LD_LIBRARY_PATH=$(WEB_ROOT)/usr/lib/x86_64-linux-gnu \
+	RUSTC=$(WEB_ROOT)/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22 \
+	CARGO_TARGET_DIR=$(CURDIR)/target/web
+WEB_APT_PACKAGES := libllvm22 libgit2-1.5 lld-22 chromium nodejs npm
+WEB_PORT ?= 8040
+
+web-tools:
+	@if ! command -v wasm-ld-22 >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		echo "installing the web build's linker and the browser: $(WEB_APT_PACKAGES)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(WEB_APT_PACKAGES); \
+	fi
+	@if [ ! -x $(WEB_ROOT)/usr/bin/rustc ]; then \
+		echo "fetching Debian's rustc-web and its std sources into $(WEB_ROOT)"; \
+		mkdir -p $(WEB_TOOLS)/debs && cd $(WEB_TOOLS)/debs && \
+		apt-get download rustc-web cargo-web rust-web-src libstd-rust-web-dev libstd-rust-web-1.96 && \
+		for f in *.deb; do dpkg -x $$f $(WEB_ROOT); done; \
+	fi
+	@if [ "$$($(WEB_TOOLS)/bin/wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $(WASM_BINDGEN_VERSION)" ]; then \
+		echo "building wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (about 2 minutes)"; \
+		CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_LTO=false \
+		$(CARGO) install -q wasm-bindgen-cli --version =$(WASM_BINDGEN_VERSION) --root $(WEB_TOOLS); \
+	fi
+	@if [ ! -d $(WEB_TOOLS)/node_modules/playwright-core ]; then \
+		echo "installing playwright-core (drives Debian's chromium; downloads no browser)"; \
+		cd $(WEB_TOOLS) && npm install -s --no-save --prefix $(WEB_TOOLS) playwright-core@1; \
+	fi
+
+# The page: web/pkg holds the wasm and its JS glue.
+web: web-tools
+	cd web && $(WEB_ENV) $(CARGO) build --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort --profile web
+	$(WEB_TOOLS)/bin/wasm-bindgen --target web --out-dir web/pkg target/web/wasm32-unknown-unknown/web/multidraw_web.wasm
+	@echo "built web/pkg; serve it with: make serve-web (http://127.0.0.1:$(WEB_PORT)/index.html)"
+
+serve-web: web
+	@echo "multidraw in the browser: http://127.0.0.1:$(WEB_PORT)/index.html"
+	cd web && python3 -m http.server --bind 127.0.0.1 $(WEB_PORT)
+
+# The browser test: the page in headless Chromium against the native render of the same frame.
+test-web: web
+	$(CARGO) run -q -- render --objects 1000 --size 640x360 --soft-raster off --out target/web-native.png
+	WEB_TOOLS=$(WEB_TOOLS) NATIVE_PNG=$(CURDIR)/target/web-native.png OUT_DIR=$(CURDIR)/target/web-test \
+		node web/test.mjs

@@ -85,7 +85,13 @@ macro_rules! profile_function {
 }
 
 #[doc(hidden)]
+pub mod clock;
+
+#[doc(hidden)]
 pub mod text;
+
+#[doc(hidden)]
+pub mod threads;
 
 #[doc(hidden)]
 pub mod output;

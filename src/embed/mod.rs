@@ -171,7 +171,7 @@ impl EmbeddedRenderer {
         if !scene.has_meshes_and_materials() {
             return Ok(EmbedFrame { apply: ApplyStats::default(), apply_ms: 0.0, frame: None });
         }
-        let start = std::time::Instant::now();
+        let start = crate::clock::Instant::now();
         let apply = self.sync.apply(&self.ctx, &mut self.renderer, scene)?;
         let apply_ms = start.elapsed().as_secs_f64() * 1e3;
         if target.depth.is_none() {

@@ -16,8 +16,8 @@ pub mod tag;
 mod uniforms;
 pub mod view;
 
+use crate::clock::Instant;
 use std::sync::Arc;
-use std::time::Instant;
 
 use crate::gpu::commands::{FrameCommands, FrameEncoder};
 use crate::gpu::target::FrameTarget;
@@ -148,6 +148,10 @@ pub struct FrameStats {
     /// The multi-draw call the GPU-driven modes used (gpu falls back to gpu-nocount's draws
     /// without the count feature).
     pub indirect: Option<IndirectCall>,
+    /// Draw slots of the frame's `multi_draw_indexed_indirect` calls (`_count` calls not
+    /// included), summed: what a backend without multi-draw loops over, one draw call each
+    /// (WebGPU in the browser).
+    pub indirect_slots: u32,
 }
 
 /// GPU results of a frame, arriving a frame or two after it was submitted.
@@ -301,10 +305,10 @@ impl Renderer {
         let start = Instant::now();
         check_scene(scene, &ctx.limits)?;
         let layouts = Layouts::shared(&ctx.device, &ctx.pipelines);
-        let (passes, prepared, buffers, pipelines_ms, upload_ms) = std::thread::scope(|scope| {
+        let (passes, prepared, buffers, pipelines_ms, upload_ms) = crate::threads::scope(|scope| {
             let compile = scope.spawn(|| {
                 let start = Instant::now();
-                let (cull, build, main, pyramid, scatter, raster, shadow, blend) = std::thread::scope(|passes| {
+                let (cull, build, main, pyramid, scatter, raster, shadow, blend) = crate::threads::scope(|passes| {
                     let cull = passes.spawn(|| CullPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
                     let blend = passes.spawn(|| BlendSortPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
@@ -465,6 +469,13 @@ impl Renderer {
     /// Whether the adapter has timestamps, so [`FrameReadback::gpu`] arrives.
     pub fn has_timestamps(&self) -> bool {
         self.timer.is_some()
+    }
+
+    /// Draw slots of the blended pass's one multi-draw (`passes::blend`): one per blended
+    /// object the scene can have, back to front. Without a draw count (WebGPU) each is a draw
+    /// call of its own, so this part of the frame grows with the scene's blended objects.
+    pub fn blend_slots(&self) -> u32 {
+        self.buffers.blend_capacity
     }
 
     /// The number the next [`Renderer::render`] gives its frame.
@@ -638,8 +649,9 @@ impl Renderer {
         let mut timer = self.timer.take();
         let mut frame_encoder = FrameEncoder::new_with(encoder, timer.as_mut());
         let mut stats = self.record_frame(ctx, &mut frame_encoder, target, input, views);
-        let FrameEncoder { mut encoder, timer: frame_timer, commands } = frame_encoder;
+        let FrameEncoder { mut encoder, timer: frame_timer, commands, indirect_slots } = frame_encoder;
         stats.commands = commands;
+        stats.indirect_slots = indirect_slots;
         if let Some(frame_timer) = frame_timer {
             frame_timer.resolve(&mut encoder, stats.frame);
         }

@@ -7,7 +7,7 @@
 //! The frame uniforms are still zero at this point, so the cull pipelines see zero objects and
 //! the draws are degenerate: the GPU runs every pipeline without changing any engine state.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use super::view::ViewState;
 use crate::gpu::commands::FrameEncoder;

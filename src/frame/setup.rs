@@ -4,7 +4,7 @@
 //! the target, the copy of its pixels into place. [`Renderer::render_views`] records into its
 //! own encoder and submits; [`Renderer::render_into`] records into the caller's.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use super::plan::{Detail, MainDraws, Step, ViewSchedule};
 use super::shadows;
@@ -83,6 +83,7 @@ impl Renderer {
             shadow_two_phase: false,
             cascade_counts: [None; MAX_CASCADES],
             indirect: self.plan(input.mode).indirect().map(|d| d.call()),
+            indirect_slots: 0,
         };
         for (index, view) in views.iter().enumerate() {
             // A view of part of the target draws into one of its own size first.

@@ -117,6 +117,10 @@ pub struct FrameEncoder<'t> {
     /// `None` without `TIMESTAMP_QUERY`, and while prewarming.
     pub timer: Option<&'t mut GpuTimer>,
     pub commands: FrameCommands,
+    /// Draw slots the frame's `multi_draw_indexed_indirect` calls cover, summed: the draw
+    /// calls a backend without multi-draw makes in their place (WebGPU: one
+    /// `drawIndexedIndirect` per slot, looped over on the CPU).
+    pub indirect_slots: u32,
 }
 
 impl<'t> FrameEncoder<'t> {
@@ -127,7 +131,7 @@ impl<'t> FrameEncoder<'t> {
 
     /// Records into `encoder` (a caller's), with no command counted yet.
     pub fn new_with(encoder: wgpu::CommandEncoder, timer: Option<&'t mut GpuTimer>) -> Self {
-        Self { encoder, timer, commands: FrameCommands::default() }
+        Self { encoder, timer, commands: FrameCommands::default(), indirect_slots: 0 }
     }
 
     /// Opens compute pass `name`: wgpu label, timestamp slot and command counts all use it.
@@ -153,7 +157,7 @@ impl<'t> FrameEncoder<'t> {
             timestamp_writes: self.timer.as_deref_mut().and_then(|t| t.render_writes(name)),
             occlusion_query_set: None,
         });
-        CountingRenderPass { pass, counts: self.commands.pass_mut(name) }
+        CountingRenderPass { pass, counts: self.commands.pass_mut(name), slots: &mut self.indirect_slots }
     }
 }
 
@@ -161,6 +165,7 @@ impl<'t> FrameEncoder<'t> {
 pub struct CountingRenderPass<'e> {
     pass: wgpu::RenderPass<'e>,
     counts: &'e mut PassCommands,
+    slots: &'e mut u32,
 }
 
 impl CountingRenderPass<'_> {
@@ -202,6 +207,7 @@ impl CountingRenderPass<'_> {
 
     pub fn multi_draw_indexed_indirect(&mut self, draws: &wgpu::Buffer, offset: u64, count: u32) {
         self.counts.multi_draw_indexed_indirect += 1;
+        *self.slots += count;
         self.pass.multi_draw_indexed_indirect(draws, offset, count);
     }
 

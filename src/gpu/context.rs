@@ -284,7 +284,7 @@ impl GpuContext {
             if status.is_queue_empty() {
                 return;
             }
-            let start = std::time::Instant::now();
+            let start = crate::clock::Instant::now();
             while start.elapsed() < POLL_INTERVAL {
                 std::hint::spin_loop();
             }

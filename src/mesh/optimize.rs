@@ -11,6 +11,7 @@
 //! so the image can differ only where triangles of one object tie in depth and now draw in
 //! another order.
 
+#[cfg(not(target_arch = "wasm32"))]
 use super::valence::Hubs;
 use super::MeshData;
 
@@ -33,6 +34,9 @@ pub fn for_drawing(mesh: MeshData) -> MeshData {
         t.rotate_left(smallest);
     }
     triangles.sort_unstable();
+    // No meshoptimizer in the browser build (wasm32): the canonical order stays, which draws
+    // the same with more vertex-shader invocations.
+    #[cfg(not(target_arch = "wasm32"))]
     if !Hubs::by_index(&indices, vertices.len()).too_crowded() {
         meshopt::optimize_vertex_cache_in_place(&mut indices, vertices.len());
     }

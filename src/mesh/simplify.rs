@@ -18,19 +18,24 @@
 //!   exceed the geometric distance; the measured distance guards the other way.
 //! * Each coarser level keeps only the vertices it uses (`optimize_vertex_fetch`), so the arena
 //!   holds no dead vertices. Level 0 is the imported mesh untouched.
+//!
+//! On wasm32 (the browser build, `web/`) there is no meshoptimizer: a mesh keeps its single
+//! level and draws at full detail. The browser draws only generated scenes, whose procedural
+//! meshes tessellate their own levels (`procedural::Shape::lods`).
 
 use std::mem::size_of;
 
+#[cfg(not(target_arch = "wasm32"))]
 use meshopt::{SimplifyOptions, VertexDataAdapter};
 
-use super::lod::{saves_enough, with_measured_errors};
+use super::lod::with_measured_errors;
 use super::valence::Hubs;
-use super::{LodChain, MeshData, Vertex, MAX_LODS};
-use crate::tunables::LOD_SIMPLIFY_MAX_ERROR;
+use super::{LodChain, MeshData, Vertex};
 
 /// Weights of the attributes after the position, in [`Vertex`] order: normal xyz, uv. Normals
 /// at 0.5 (meshoptimizer's own suggestion for unit normals); UVs lower, since a texture
 /// sliding a little on a distant object shows less than its shading changing.
+#[cfg(not(target_arch = "wasm32"))]
 const ATTRIBUTE_WEIGHTS: [f32; 5] = [0.5, 0.5, 0.5, 0.25, 0.25];
 
 /// `f32`s before the first attribute (the normal) in a [`Vertex`].
@@ -61,45 +66,59 @@ pub fn lods(mesh: MeshData) -> (LodChain, Option<Hubs>) {
     if hubs.too_crowded() {
         return (LodChain::single(mesh), Some(hubs));
     }
-    let (levels, estimates) = {
-        let bytes: &[u8] = bytemuck::cast_slice(&mesh.vertices);
-        let positions =
-            VertexDataAdapter::new(bytes, size_of::<Vertex>(), 0).expect("a Vertex slice divides into Vertex strides");
-        let scale = meshopt::simplify_scale(&positions);
-        let floats: &[f32] = bytemuck::cast_slice(&mesh.vertices);
-        let attributes = &floats[ATTRIBUTE_OFFSET..];
-        let unlocked = vec![false; mesh.vertices.len()];
-
-        let mut levels = Vec::new();
-        let mut estimates = vec![0.0];
-        let mut previous = mesh.indices.len() / 3;
-        while levels.len() + 1 < MAX_LODS {
-            let target_triangles = previous / 2;
-            let mut relative_error = 0.0;
-            let mut indices = meshopt::simplify_with_attributes_and_locks(
-                &mesh.indices,
-                &positions,
-                attributes,
-                &ATTRIBUTE_WEIGHTS,
-                size_of::<Vertex>(),
-                &unlocked,
-                target_triangles * 3,
-                LOD_SIMPLIFY_MAX_ERROR,
-                SimplifyOptions::None,
-                Some(&mut relative_error),
-            );
-            let triangles = indices.len() / 3;
-            if triangles == 0 || !saves_enough(previous, triangles) {
-                break;
-            }
-            let vertices = meshopt::optimize_vertex_fetch(&mut indices, &mesh.vertices);
-            levels.push(MeshData { vertices, indices });
-            estimates.push(relative_error * scale);
-            previous = triangles;
-        }
-        (levels, estimates)
-    };
+    let (levels, estimates) = simplified_levels(&mesh);
     (with_measured_errors(std::iter::once(mesh).chain(levels).collect(), &estimates), None)
+}
+
+/// The coarser levels of `mesh` (level 0 not included) with meshoptimizer's error estimates in
+/// object units, level 0's (zero) first.
+#[cfg(not(target_arch = "wasm32"))]
+fn simplified_levels(mesh: &MeshData) -> (Vec<MeshData>, Vec<f32>) {
+    use super::{lod::saves_enough, MAX_LODS};
+    use crate::tunables::LOD_SIMPLIFY_MAX_ERROR;
+
+    let bytes: &[u8] = bytemuck::cast_slice(&mesh.vertices);
+    let positions =
+        VertexDataAdapter::new(bytes, size_of::<Vertex>(), 0).expect("a Vertex slice divides into Vertex strides");
+    let scale = meshopt::simplify_scale(&positions);
+    let floats: &[f32] = bytemuck::cast_slice(&mesh.vertices);
+    let attributes = &floats[ATTRIBUTE_OFFSET..];
+    let unlocked = vec![false; mesh.vertices.len()];
+
+    let mut levels = Vec::new();
+    let mut estimates = vec![0.0];
+    let mut previous = mesh.indices.len() / 3;
+    while levels.len() + 1 < MAX_LODS {
+        let target_triangles = previous / 2;
+        let mut relative_error = 0.0;
+        let mut indices = meshopt::simplify_with_attributes_and_locks(
+            &mesh.indices,
+            &positions,
+            attributes,
+            &ATTRIBUTE_WEIGHTS,
+            size_of::<Vertex>(),
+            &unlocked,
+            target_triangles * 3,
+            LOD_SIMPLIFY_MAX_ERROR,
+            SimplifyOptions::None,
+            Some(&mut relative_error),
+        );
+        let triangles = indices.len() / 3;
+        if triangles == 0 || !saves_enough(previous, triangles) {
+            break;
+        }
+        let vertices = meshopt::optimize_vertex_fetch(&mut indices, &mesh.vertices);
+        levels.push(MeshData { vertices, indices });
+        estimates.push(relative_error * scale);
+        previous = triangles;
+    }
+    (levels, estimates)
+}
+
+/// No simplifier in the browser build: no coarser level.
+#[cfg(target_arch = "wasm32")]
+fn simplified_levels(_mesh: &MeshData) -> (Vec<MeshData>, Vec<f32>) {
+    (Vec::new(), vec![0.0])
 }
 
 /// What meshoptimizer needs to be safe and meaningful: whole triangles, indices in range (it

@@ -15,13 +15,13 @@
 //! error goes into one shared list, and a creation decides its outcome only once no creation
 //! is in flight any more, by looking for errors that name its label.
 
+use crate::clock::Instant;
 use std::any::{Any, TypeId};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
-use std::time::Instant;
 
 use super::PipelineError;
 
@@ -191,18 +191,29 @@ type Slot<T> = Arc<OnceLock<Result<T, PipelineError>>>;
 
 /// Error scopes that stay correct while several threads create objects at once.
 #[derive(Default)]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 struct ScopedCreation {
     state: Mutex<ScopeState>,
     idle: Condvar,
 }
 
 #[derive(Default)]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 struct ScopeState {
     in_flight: usize,
     errors: Vec<String>,
 }
 
 impl ScopedCreation {
+    /// In the browser (wasm32) no scope is pushed: popping one is a promise that cannot be
+    /// waited for inside the call, so an error there reaches the device's uncaptured-error
+    /// handler instead (the page shows it).
+    #[cfg(target_arch = "wasm32")]
+    fn run<T>(&self, _device: &wgpu::Device, _label: &str, create: impl FnOnce() -> T) -> Result<T, PipelineError> {
+        Ok(create())
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
     fn run<T>(&self, device: &wgpu::Device, label: &str, create: impl FnOnce() -> T) -> Result<T, PipelineError> {
         self.state.lock().expect("scope state").in_flight += 1;
         device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);

@@ -78,16 +78,19 @@ pub fn render_all(cache: &PipelineCache, specs: &[RenderSpec]) -> Vec<Result<wgp
     )
 }
 
-/// Runs `jobs` on worker threads (one per job, at most the machine's parallelism at once) and
-/// returns their results in order. Used at start-up so pipelines compile in parallel, off the
-/// thread that builds the scene.
+/// Runs `jobs` on worker threads (one per job, at most the machine's parallelism at once; in
+/// place where there are no threads, `crate::threads`) and returns their results in order. Used
+/// at start-up so pipelines compile in parallel, off the thread that builds the scene.
 pub fn compile_parallel<T: Send>(jobs: Vec<Box<dyn FnOnce() -> T + Send + '_>>) -> Vec<T> {
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).max(1);
+    let workers = crate::threads::workers();
     let mut results: Vec<Option<T>> = (0..jobs.len()).map(|_| None).collect();
     let queue = std::sync::Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>());
     let finished = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..workers.min(queue.lock().expect("job queue").len()) {
+    // Counted before the loop: a guard in the loop's head would be held through it, and
+    // without threads each job runs inside the loop.
+    let threads = workers.min(queue.lock().expect("job queue").len());
+    crate::threads::scope(|scope| {
+        for _ in 0..threads {
             scope.spawn(|| loop {
                 let Some((index, job)) = queue.lock().expect("job queue").pop() else { break };
                 let result = job();
