@@ -7,6 +7,10 @@ use std::path::{Path, PathBuf};
 
 /// Bottom to top.
 const LAYERS: &[&str] = &[
+    // What the platform gives (a clock, worker threads), the same calls natively and in the
+    // browser.
+    "clock",
+    "threads",
     "text",
     "output",
     "tunables",

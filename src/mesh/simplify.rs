@@ -133,6 +133,7 @@ fn simplifiable(mesh: &MeshData) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mesh::lod::saves_enough;
     use crate::mesh::{procedural, MeshArena, Vertex};
 
     #[test]
