@@ -3,9 +3,9 @@
 //!
 //! Every level is simplified from level 0, not from the level before it, so errors do not
 //! accumulate. Each level aims at half the previous level's triangles, within
-//! [`LOD_SIMPLIFY_MAX_ERROR`](crate::tunables::LOD_SIMPLIFY_MAX_ERROR) of the mesh's extent, and the chain rules of [`super::lod`] apply
-//! (at least [`crate::tunables::LOD_MIN_TRIANGLE_SAVING`] saved per level, at most
-//! [`MAX_LODS`](super::MAX_LODS) levels).
+//! [`crate::tunables::LOD_SIMPLIFY_MAX_ERROR`] of the mesh's extent, and the chain rules of
+//! [`super::lod`] apply (at least [`crate::tunables::LOD_MIN_TRIANGLE_SAVING`] saved per level,
+//! at most [`super::MAX_LODS`] levels).
 //!
 //! * The simplifier sees normals and UVs as well as positions
 //!   (`simplify_with_attributes_and_locks`), so it prefers collapses that keep the shading and
