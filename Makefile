@@ -74,13 +74,19 @@ WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ {getline; gsub(/
 WEB_ENV := PATH=$(WEB_ROOT)/usr/bin:$(WEB_TOOLS)/bin:$$PATH LD_LIBRARY_PATH=$(WEB_ROOT)/usr/lib/x86_64-linux-gnu \
 	RUSTC=$(WEB_ROOT)/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22 \
 	CARGO_TARGET_DIR=$(CURDIR)/target/web
-WEB_APT_PACKAGES := libllvm22 libgit2-1.5 lld-22 chromium nodejs npm
 WEB_PORT ?= 8040
 
+# Only what is missing: a machine's own Node.js (e.g. NodeSource's, which bundles npm and
+# conflicts with Debian's npm) is kept.
 web-tools:
-	@if ! command -v wasm-ld-22 >/dev/null 2>&1 || ! command -v chromium >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
-		echo "installing the web build's linker and the browser: $(WEB_APT_PACKAGES)"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(WEB_APT_PACKAGES); \
+	@packages=""; \
+	command -v wasm-ld-22 >/dev/null 2>&1 || packages="$$packages libllvm22 libgit2-1.5 lld-22"; \
+	command -v chromium >/dev/null 2>&1 || packages="$$packages chromium"; \
+	command -v node >/dev/null 2>&1 || packages="$$packages nodejs"; \
+	command -v npm >/dev/null 2>&1 || packages="$$packages npm"; \
+	if [ -n "$$packages" ]; then \
+		echo "installing the web build's linker and the browser:$$packages"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$packages; \
 	fi
 	@if [ ! -x $(WEB_ROOT)/usr/bin/rustc ]; then \
 		echo "fetching Debian's rustc-web and its std sources into $(WEB_ROOT)"; \

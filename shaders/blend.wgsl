@@ -14,7 +14,11 @@
 //! list is read once and written once (docs/BENCHMARKS.md § "Blending").
 //!
 //! Without a count buffer (`frame.compact` 0) every slot up to `frame.blend_capacity` is
-//! written, those past the list empty.
+//! written, those past the list empty; or, where the blended pass is pulled
+//! (`frame.blend_pulled`), no slot: four words per object to `instances[frame.blend_pull_base..]`
+//! in the same order and one `DrawIndirectArgs` to slot `frame.blend_capacity` of the blend
+//! draws, whose vertex count is the largest index count listed and whose instances are the
+//! objects (`vs_pulled` in `shaders/draw.wgsl`), so the pass is one draw call at any count.
 
 // Bindings: groups `frame`, `cull io` and `hiz`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file (the same declarations as the cull pass).
@@ -27,6 +31,8 @@ const PAST_THE_END: u32 = 0xffffffffu;
 
 /// The list's length, read once by one thread and handed to all as a uniform value.
 var<workgroup> listed: u32;
+/// The largest index count of the listed objects: the pulled draw's vertex count.
+var<workgroup> most_indices: atomic<u32>;
 /// The chunk being sorted in workgroup memory.
 var<workgroup> chunk_keys: array<vec2<u32>, LOCAL_KEYS>;
 
@@ -136,6 +142,7 @@ fn sort_keys(size: u32, thread: u32) {
 fn sort(@builtin(local_invocation_index) thread: u32) {
     if thread == 0u {
         listed = min(atomicLoad(&draw_counts[COUNTER_BLEND]), frame.blend_capacity);
+        atomicStore(&most_indices, 0u);
     }
     let n = workgroupUniformLoad(&listed);
     // The list's length rounded up to a power of two (0 for an empty list).
@@ -152,6 +159,26 @@ fn sort(@builtin(local_invocation_index) thread: u32) {
         sort_keys(size, thread);
     }
     let id_mask = (1u << LEVEL_SHIFT) - 1u;
+    if frame.blend_pulled != 0u {
+        for (var i = thread; i < n; i += SORT_THREADS) {
+            let tagged = key_at(i).y;
+            let batch = batches[objects[tagged & id_mask].batch + (tagged >> LEVEL_SHIFT)];
+            let word = frame.blend_pull_base + 4u * i;
+            instances[word] = tagged;
+            instances[word + 1u] = batch.first_index;
+            instances[word + 2u] = bitcast<u32>(batch.base_vertex);
+            instances[word + 3u] = batch.index_count;
+            atomicMax(&most_indices, batch.index_count);
+        }
+        workgroupBarrier();
+        if thread == 0u {
+            // `DrawIndirectArgs` in the first four words: vertex count, instance count,
+            // first vertex, first instance.
+            let vertices = atomicLoad(&most_indices);
+            draws[frame.blend_draw_base + frame.blend_capacity] = DrawIndexedIndirectArgs(vertices, n, 0u, 0, 0u);
+        }
+        return;
+    }
     for (var i = thread; i < frame.blend_capacity; i += SORT_THREADS) {
         var args = DrawIndexedIndirectArgs(0u, 0u, 0u, 0, 0u);
         if i < n {

@@ -96,7 +96,36 @@ fn vs_main(
     @builtin(vertex_index) index: u32,
     @builtin(instance_index) instance: u32,
 ) -> VertexOut {
-    let entry = instances[instance];
+    return vertex_out(vertex, index, instances[instance]);
+}
+
+/// The blended pass where it is one draw (`frame.blend_pulled`, `shaders/blend.wgsl`):
+/// instance `slot` draws the blend sort's `slot`-th object (farthest first; instances are
+/// drawn in order), its vertex `corner` the object's `corner`-th index, read with the vertex
+/// from the arenas. The draw's vertex count is the largest index count of its objects: the
+/// corners past an object's own count (whole triangles, as counts are multiples of three) are
+/// placed outside the clip volume, so they draw nothing.
+@vertex
+fn vs_pulled(@builtin(vertex_index) corner: u32, @builtin(instance_index) slot: u32) -> VertexOut {
+    let word = frame.blend_pull_base + 4u * slot;
+    if corner >= instances[word + 3u] {
+        var outside: VertexOut;
+        outside.clip_position = vec4<f32>(2.0, 2.0, 0.5, 1.0);
+        return outside;
+    }
+    let index = u32(bitcast<i32>(instances[word + 2u]) + i32(indices[instances[word + 1u] + corner]));
+    let v = 8u * index;
+    let vertex = VertexIn(
+        vec3<f32>(vertex_words[v], vertex_words[v + 1u], vertex_words[v + 2u]),
+        vec3<f32>(vertex_words[v + 3u], vertex_words[v + 4u], vertex_words[v + 5u]),
+        vec2<f32>(vertex_words[v + 6u], vertex_words[v + 7u]),
+    );
+    return vertex_out(vertex, index, instances[word]);
+}
+
+/// Vertex `vertex` (number `index` in the arena, for the optional inputs) of the object
+/// `entry` names (its id tagged with its level).
+fn vertex_out(vertex: VertexIn, index: u32, entry: u32) -> VertexOut {
     let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
     let world = animate_point(object, vertex.position);
     var out: VertexOut;

@@ -3,7 +3,9 @@
 //! and their resolves) and off, sets each bind group once per pass (the pyramid once per
 //! level; the main pass group 0 and 1 once more for the resolve), and calls `set_pipeline`
 //! once per variant in use (and once for the resolve); the stress scene's blended set adds the
-//! blend sort (one dispatch) and the blended pass (one pipeline, one multi-draw).
+//! blend sort (one dispatch) and the blended pass (one pipeline, one multi-draw, or without a
+//! draw count one pulled draw); without a count the multi-draws' slots, each a draw call on
+//! WebGPU, are the same number at both sizes too.
 
 mod common;
 
@@ -16,7 +18,7 @@ const SIZE: u32 = 64;
 
 /// The commands of the second frame (the first phase then has a frame before it) and the
 /// variants in use.
-fn commands(ctx: &GpuContext, objects: u32, mode: DrawMode, detail: Detail) -> (FrameCommands, usize) {
+fn commands(ctx: &GpuContext, objects: u32, mode: DrawMode, detail: Detail) -> (FrameCommands, u32, usize) {
     let scene = common::scene(objects, true);
     let mut renderer = common::renderer(ctx, &scene);
     let target = OffscreenTarget::new(&ctx.device, SIZE, SIZE);
@@ -26,7 +28,7 @@ fn commands(ctx: &GpuContext, objects: u32, mode: DrawMode, detail: Detail) -> (
     ctx.wait_idle();
     common::assert_no_gpu_errors(ctx);
     let variants_used = renderer.prepared.variants.iter().filter(|v| v.object_count > 0).count();
-    (stats.commands, variants_used)
+    (stats.commands, stats.indirect_slots, variants_used)
 }
 
 #[test]
@@ -36,10 +38,13 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
     for detail in [Detail::default(), Detail::FULL] {
         for mode in [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject] {
             let label = format!("{mode}, occlusion {}", detail.occlusion);
-            let (small, variants_small) = commands(&ctx, 1_000, mode, detail);
-            let (large, variants_large) = commands(&ctx, 100_000, mode, detail);
+            let (small, slots_small, variants_small) = commands(&ctx, 1_000, mode, detail);
+            let (large, slots_large, variants_large) = commands(&ctx, 100_000, mode, detail);
             assert_eq!(variants_small, variants_large, "both scenes use the same variants");
             assert_eq!(small, large, "{label}: commands recorded at 1,000 vs 100,000 objects");
+            // Without a draw count a multi-draw is a draw call per slot on WebGPU: one per
+            // batch, and the blended pass one pulled draw whatever the blended objects.
+            assert_eq!(slots_small, slots_large, "{label}: multi-draw slots at 1,000 vs 100,000 objects");
 
             let passes: Vec<_> = small.iter().map(|(name, _)| *name).collect();
             // The compute rasteriser runs in the modes that cull into batches (lavapipe has
@@ -97,8 +102,9 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
             assert_eq!(
                 (blended.set_pipeline, blended.draw_commands(), blended.draw_indexed),
                 (1, 1, 0),
-                "{label}: the blended pass: one pipeline, one multi-draw"
+                "{label}: the blended pass: one pipeline, one multi-draw (without a count, one pulled draw)"
             );
+            assert_eq!(blended.draw, (mode == DrawMode::GpuNocount) as u32, "{label}: the pulled blended draw");
             assert_eq!(small.pass(blend::SORT_NAME).dispatch, 1, "{label}: the blend sort: one workgroup");
         }
     }

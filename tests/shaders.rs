@@ -363,12 +363,13 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         blend_capacity: 1804,
         blend_key_base: 1805,
         blend_draw_base: 1806,
-        _pad_end: 1807,
+        blend_pulled: 1807,
+        blend_pull_base: 1808,
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 42] = [
+    let expected_first: [(&str, [u8; 4]); 43] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -410,7 +411,8 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("blend_capacity", 1804u32.to_le_bytes()),
         ("blend_key_base", 1805u32.to_le_bytes()),
         ("blend_draw_base", 1806u32.to_le_bytes()),
-        ("_pad_end", 1807u32.to_le_bytes()),
+        ("blend_pulled", 1807u32.to_le_bytes()),
+        ("blend_pull_base", 1808u32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");

@@ -92,7 +92,15 @@ struct FrameUniforms {
     blend_key_base: u32,
     /// First slot of the blend sort's draws in `draws[]`.
     blend_draw_base: u32,
-    _pad_end: u32,
+    /// 1: the blended pass is one instanced draw of `vs_pulled` (no draw count, arenas bound
+    /// as storage): the blend sort writes, farthest first, four words per object to
+    /// `instances[blend_pull_base..]` (the object id tagged with its level, its first index,
+    /// base vertex and index count) and the draw's arguments (`DrawIndirectArgs`: the
+    /// largest index count, the objects) to `draws[blend_draw_base + blend_capacity]`;
+    /// 0: one draw per blended object in `draws[blend_draw_base..]`.
+    blend_pulled: u32,
+    /// First word of the pulled blended pass's objects in `instances[]`.
+    blend_pull_base: u32,
 }
 
 /// The prefilter's parameters (`shaders/environment.wgsl`, `passes::environment`): the sky,

@@ -471,13 +471,6 @@ impl Renderer {
         self.timer.is_some()
     }
 
-    /// Draw slots of the blended pass's one multi-draw (`passes::blend`): one per blended
-    /// object the scene can have, back to front. Without a draw count (WebGPU) each is a draw
-    /// call of its own, so this part of the frame grows with the scene's blended objects.
-    pub fn blend_slots(&self) -> u32 {
-        self.buffers.blend_capacity
-    }
-
     /// The number the next [`Renderer::render`] gives its frame.
     pub fn next_frame(&self) -> u64 {
         self.frame_number

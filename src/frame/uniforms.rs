@@ -45,6 +45,7 @@ impl Renderer {
         } else {
             (glam::UVec2::ZERO, 0)
         };
+        let compact = self.plan(input.mode).compact();
         FrameUniforms {
             view_proj,
             cull_planes: frustum_planes(cull_camera.view_proj(aspect)),
@@ -54,7 +55,7 @@ impl Renderer {
             object_count: self.buffers.object_count,
             batch_count: self.buffers.batch_count,
             cull_enabled: input.cull_enabled as u32,
-            compact: self.plan(input.mode).compact() as u32,
+            compact: compact as u32,
             dispatch_width,
             identity_base: self.buffers.identity_base,
             time: input.time,
@@ -96,7 +97,8 @@ impl Renderer {
             blend_capacity: self.buffers.blend_capacity,
             blend_key_base: self.buffers.blend_key_base,
             blend_draw_base: self.buffers.blend_draw_base,
-            _pad_end: 0,
+            blend_pulled: self.buffers.pulls_blend(compact) as u32,
+            blend_pull_base: self.buffers.blend_pull_base,
         }
     }
 }

@@ -218,12 +218,15 @@ pub struct SceneBuffers {
     /// (per-object draws use `first_instance = identity_base + level × N + id`), then `N`
     /// entries from `soft_base`: the objects the cull pass listed for the compute rasteriser,
     /// then from `blend_key_base` two words per blended object (the room rounded up to a power
-    /// of two): the blend sort's keys (`passes::blend`). Read by main, raster and its resolve.
+    /// of two): the blend sort's keys (`passes::blend`), then from `blend_pull_base` four
+    /// words per blended object (at least one): its order for the pulled blended pass
+    /// (`FrameUniforms::blend_pulled`). Read by main, raster and its resolve.
     pub instances: wgpu::Buffer,
     /// Visible objects per batch. Cleared each frame, incremented by cull, read by build.
     pub batch_counts: wgpu::Buffer,
     /// Indirect draws: written by build (or cull in per-object mode), read by main as INDIRECT;
-    /// then from `blend_draw_base` one per blended object, written by the blend sort.
+    /// then from `blend_draw_base` one per blended object, written by the blend sort, and one
+    /// more: the pulled blended pass's (`SceneBuffers::pulled_blend_offset`).
     pub draws: wgpu::Buffer,
     /// The compute rasteriser's dispatch and its resolve's draw (`RasterArgs`): written by
     /// build each phase, read by raster and the resolve as INDIRECT.
@@ -255,6 +258,8 @@ pub struct SceneBuffers {
     pub blend_key_base: u32,
     /// First slot of the blend sort's draws in `draws[]` (= `draw_capacity`).
     pub blend_draw_base: u32,
+    /// First word of the pulled blended pass's objects in `instances[]`.
+    pub blend_pull_base: u32,
     /// First slot of the compute rasteriser's list in `instances[]` (after the identity ranges).
     pub soft_base: u32,
     /// Whether the vertex and index arenas can be bound as storage (`soft_usage`), so the
@@ -370,9 +375,12 @@ impl SceneBuffers {
         // Then the blend sort's keys, padded to a power of two for its bitonic network.
         let blend_key_base = soft_base + object_count;
         let blend_key_words = if blend_capacity == 0 { 0 } else { 2 * blend_capacity.next_power_of_two() };
+        // Then the pulled blended pass's objects; all zero (no index to draw) until sorted.
+        let blend_pull_base = blend_key_base + blend_key_words;
+        let blend_pull_words = 4 * blend_capacity.max(1);
         let instance_data: Vec<u32> = std::iter::repeat_n(0, identity_base as usize)
             .chain(identity)
-            .chain(std::iter::repeat_n(0, (object_count + blend_key_words) as usize))
+            .chain(std::iter::repeat_n(0, (object_count + blend_key_words + blend_pull_words) as usize))
             .collect();
         let instances =
             storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), 4, wgpu::BufferUsages::COPY_SRC);
@@ -389,7 +397,7 @@ impl SceneBuffers {
             device,
             &wgpu::BufferDescriptor {
                 label: Some("draws"),
-                size: (draw_capacity + blend_capacity) as u64 * DRAW_ARGS_SIZE,
+                size: (draw_capacity + blend_capacity + 1) as u64 * DRAW_ARGS_SIZE,
                 usage: wgpu::BufferUsages::STORAGE
                     | wgpu::BufferUsages::INDIRECT
                     | wgpu::BufferUsages::COPY_DST
@@ -420,6 +428,11 @@ impl SceneBuffers {
         );
         let textures = SceneTextures::upload(device, queue, scene, &prepared.textures);
 
+        let soft_buffers = !(vertex_usage | index_usage).is_empty() && vertex_usage == index_usage;
+        // Arenas too large to bind as storage: the scene group binds a word in their place,
+        // and the blended pass draws one slot per object (`pulls_blend`).
+        let arena_placeholders = ["vertex words placeholder", "indices placeholder"]
+            .map(|label| storage_buffer(device, label, &[], 4 * 8, wgpu::BufferUsages::empty()));
         let scene_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(SCENE.label),
             layout: &layouts.scene,
@@ -430,6 +443,8 @@ impl SceneBuffers {
                 SCENE.buffer("vertex_tangents", &vertex_inputs[0]),
                 SCENE.buffer("vertex_colors", &vertex_inputs[1]),
                 SCENE.buffer("vertex_uv1", &vertex_inputs[2]),
+                SCENE.buffer("vertex_words", if soft_buffers { &vertices } else { &arena_placeholders[0] }),
+                SCENE.buffer("indices", if soft_buffers { &indices } else { &arena_placeholders[1] }),
             ],
         });
         let texture_bind_group = textures.bind_group(device, layouts, environment);
@@ -457,9 +472,23 @@ impl SceneBuffers {
             blend_capacity,
             blend_key_base,
             blend_draw_base: draw_capacity,
+            blend_pull_base,
             soft_base,
-            soft_buffers: !(vertex_usage | index_usage).is_empty() && vertex_usage == index_usage,
+            soft_buffers,
         }
+    }
+
+    /// Whether the blended pass is one pulled draw (`FrameUniforms::blend_pulled`): where the
+    /// frame has no draw count (`counted` false, as on WebGPU) one draw per blended object
+    /// would be a draw call per object, so it draws them all in one instanced draw that reads
+    /// their vertices from the arenas, which must then be bound as storage.
+    pub fn pulls_blend(&self, counted: bool) -> bool {
+        !counted && self.soft_buffers
+    }
+
+    /// Byte offset in `draws` of the pulled blended pass's `DrawIndirectArgs`.
+    pub fn pulled_blend_offset(&self) -> u64 {
+        (self.blend_draw_base + self.blend_capacity) as u64 * DRAW_ARGS_SIZE
     }
 }
 

@@ -8,8 +8,8 @@
 //! | group | render pipelines                          | cull and build pipelines         |
 //! |-------|-------------------------------------------|----------------------------------|
 //! | 0     | [`FRAME`]: frame uniforms                 | [`FRAME`]                        |
-//! | 1     | [`SCENE`]: objects, instances, materials  | [`CULL_IO`]: objects, batches    |
-//! |       | (read only)                               | (read only), instances, counts,  |
+//! | 1     | [`SCENE`]: objects, instances, materials, | [`CULL_IO`]: objects, batches    |
+//! |       | vertex inputs, arenas (read only)         | (read only), instances, counts,  |
 //! |       |                                           | draws, visibility (read-write)   |
 //! | 2     | [`TEXTURES`]: a texture array per size    | [`HIZ`]: the depth pyramid       |
 //! |       | class and role, one sampler               |                                  |
@@ -118,6 +118,13 @@ pub const SCENE: Group = Group {
         binding("vertex_tangents", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("vertex_colors", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("vertex_uv1", BindingKind::StorageRead("array<vec2<f32>>")),
+        // The arenas, for the pulled blended pass (`vs_pulled`, where there is no draw count):
+        // vertices as plain words, 8 per `GpuVertex`, and indices; a placeholder each where
+        // they are too large to bind (`SceneBuffers::pulls_blend`). Eight storage buffers: the
+        // default `max_storage_buffers_per_shader_stage`, which an embedding application's
+        // device may have.
+        binding("vertex_words", BindingKind::StorageRead("array<f32>")),
+        binding("indices", BindingKind::StorageRead("array<u32>")),
     ],
     functions: None,
 };

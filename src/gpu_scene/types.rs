@@ -94,7 +94,13 @@ pub struct FrameUniforms {
     pub blend_key_base: u32,
     /// First slot of the blend sort's draws in `draws[]`.
     pub blend_draw_base: u32,
-    pub _pad_end: u32,
+    /// 1: the blended pass is one instanced draw that reads its vertices from the arenas
+    /// (`vs_pulled`, where there is no draw count): the blend sort writes its order to
+    /// `instances[blend_pull_base..]` and that draw's arguments to slot `blend_capacity` of
+    /// its draws; 0: one draw per blended object.
+    pub blend_pulled: u32,
+    /// First word of the pulled blended pass's objects in `instances[]`, four per object.
+    pub blend_pull_base: u32,
 }
 
 /// See `EnvironmentParams` in WGSL.

@@ -6,6 +6,12 @@
 //! its own GPU timestamp and puffin scope, draws over every opaque and masked object of both
 //! phases, and never reaches the depth pyramid (built before it, from the first phase).
 //!
+//! Without a draw count (gpu-nocount, WebGPU) the multi-draw would cover one slot per blended
+//! object of the scene, each a draw call on WebGPU; there the sort writes its order for one
+//! instanced draw instead (`vs_pulled` reads each object's vertices from the arenas,
+//! instances in order keep it farthest first), so the pass is one draw call at any count
+//! (`SceneBuffers::pulls_blend`; arenas too large to bind as storage keep the slots).
+//!
 //! The CPU modes sort their blended objects on the CPU into the same order
 //! (`passes::cull::cpu`) and draw them at the end of their main pass.
 

@@ -55,11 +55,19 @@ impl Orbit {
         }
     }
 
-    fn camera(&self, base: &Camera) -> Camera {
+    /// From the orbit point to the eye.
+    fn offset(&self) -> Vec3 {
         let (sy, cy) = self.yaw.sin_cos();
         let (sp, cp) = self.pitch.sin_cos();
-        let offset = Vec3::new(sy * cp, sp, cy * cp) * self.distance;
-        Camera { position: self.target + offset, target: self.target, ..*base }
+        Vec3::new(sy * cp, sp, cy * cp) * self.distance
+    }
+
+    fn eye(&self) -> Vec3 {
+        self.target + self.offset()
+    }
+
+    fn camera(&self, base: &Camera) -> Camera {
+        Camera { position: self.eye(), target: self.target, ..*base }
     }
 }
 
@@ -85,10 +93,6 @@ struct Report {
     draw_commands: u32,
     /// Draw calls the browser receives: a multi-draw's slots each count, as wgpu loops over them.
     browser_draw_calls: u32,
-    /// Of those, the blended pass's: one per blended object of the scene, sorted back to front
-    /// on the GPU (the one part of the GPU-driven frame that grows with the scene on the web,
-    /// where no draw count can skip empty slots).
-    blend_draw_calls: u32,
     two_phase: bool,
     /// From the latest frame read back: its number and counters.
     gpu_frame: Option<u64>,
@@ -291,6 +295,25 @@ impl Engine {
         self.orbit.distance = (self.orbit.distance * zoom.clamp(0.1, 10.0)).max(1e-2);
     }
 
+    /// Turns the view about the eye (yaw and pitch in radians): the eye stays, the point it
+    /// orbits moves.
+    pub fn look(&mut self, yaw: f32, pitch: f32) {
+        let eye = self.orbit.eye();
+        self.orbit.yaw += yaw;
+        self.orbit.pitch = (self.orbit.pitch + pitch).clamp(-1.5, 1.5);
+        self.orbit.target = eye - self.orbit.offset();
+    }
+
+    /// Flies eye and orbit point together along the view: `forward` along the view direction
+    /// levelled, `right` across it, `up` along world up, each in units of the distance to the
+    /// orbit point (so the speed suits any scene's size).
+    pub fn fly(&mut self, forward: f32, right: f32, up: f32) {
+        let (sy, cy) = self.orbit.yaw.sin_cos();
+        let ahead = -Vec3::new(sy, 0.0, cy);
+        let across = Vec3::new(cy, 0.0, -sy);
+        self.orbit.target += (ahead * forward + across * right + Vec3::Y * up) * self.orbit.distance;
+    }
+
     /// The scene's own camera again.
     pub fn reset_camera(&mut self) {
         self.orbit = Orbit::of(&self.base_camera);
@@ -430,11 +453,6 @@ impl Engine {
             commands: stats.commands.total(),
             draw_commands: stats.commands.draw_commands(),
             browser_draw_calls: direct + stats.indirect_slots,
-            blend_draw_calls: if stats.commands.pass(multidraw::passes::blend::NAME).multi_draw_indexed_indirect > 0 {
-                self.renderer.blend_slots()
-            } else {
-                0
-            },
             two_phase: stats.two_phase,
             gpu_frame: self.latest.map(|r| r.frame),
             visible: counters.map(|c| c.visible),

@@ -284,7 +284,8 @@ mod tests {
             blend_capacity: 0,
             blend_key_base: 0,
             blend_draw_base: 0,
-            _pad_end: 0,
+            blend_pulled: 0,
+            blend_pull_base: 0,
         }
     }
 

@@ -56,6 +56,9 @@ enum LoadOps {
 pub struct MainPass {
     /// One pipeline per [`Variant`], indexed by `Variant as usize`; all share `Layouts::render`.
     pipelines: Vec<wgpu::RenderPipeline>,
+    /// The blend variant drawn as one pulled draw (`vs_pulled`, no vertex buffer): the blended
+    /// pass where the frame has no draw count ([`SceneBuffers::pulls_blend`]).
+    pulled_blend: wgpu::RenderPipeline,
     pub color_format: wgpu::TextureFormat,
     /// Whether the fragment shaders sRGB-encode their colour for `color_format`
     /// ([`encodes_srgb`]; `FrameUniforms::encode_srgb`).
@@ -170,6 +173,17 @@ pub fn variant_spec(
     }
 }
 
+/// The blend variant's pipeline `blend` as one pulled draw: its vertices read from the arenas
+/// by `vs_pulled`, no vertex buffer.
+fn pulled_blend_spec(blend: &RenderSpec) -> RenderSpec {
+    RenderSpec {
+        label: format!("{} pulled", blend.label),
+        vertex_entry: "vs_pulled".into(),
+        vertex_buffers: Vec::new(),
+        ..blend.clone()
+    }
+}
+
 /// What one variant's pipeline reads beyond position, normal, material and level: the draw
 /// shader's `OPTIONAL_SURFACE_INPUTS`, `SURFACE_TEXTURES` and `NORMAL_MAPS`. What a variant does
 /// not read is left out of its shader, so the vertex shader hands the rasteriser less: on the
@@ -238,14 +252,16 @@ impl MainPass {
         inputs: [SurfaceInputs; Variant::ALL.len()],
     ) -> Result<Self, PipelineError> {
         let composed = SHADER.spec(WORKGROUP_SIZE);
-        let specs: Vec<_> = Variant::ALL
+        let mut specs: Vec<_> = Variant::ALL
             .iter()
             .map(|&v| RenderSpec {
                 constants: inputs[v as usize].constants(),
                 ..variant_spec(&layouts.render, &composed, v, color_format)
             })
             .collect();
-        let pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
+        specs.push(pulled_blend_spec(&specs[Variant::Blend as usize]));
+        let mut pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
+        let pulled_blend = pipelines.pop().expect("the pulled blend pipeline was asked for");
         let encodes_srgb = encodes_srgb(color_format);
         let clear_color = if encodes_srgb {
             let c = CLEAR_COLOR;
@@ -253,7 +269,7 @@ impl MainPass {
         } else {
             CLEAR_COLOR
         };
-        Ok(Self { pipelines, color_format, encodes_srgb, clear_color })
+        Ok(Self { pipelines, pulled_blend, color_format, encodes_srgb, clear_color })
     }
 
     pub fn pipeline(&self, variant: usize) -> &wgpu::RenderPipeline {
@@ -278,6 +294,9 @@ impl MainPass {
             pass.set_pipeline(pipeline);
             pass.draw_indexed(0..3, 0, instance..instance + 1);
         }
+        // Its first object's words: zero until a blend sort writes them, so no index is read.
+        pass.set_pipeline(&self.pulled_blend);
+        pass.draw(0..3, 0..1);
         if let Some(raster) = raster {
             raster.prewarm_resolve(&mut pass, view);
         }
@@ -322,7 +341,8 @@ impl MainPass {
 
     /// Records the blended pass ([`blend::NAME`]): over the last phase's colour and depth, the
     /// blend variant's pipeline and one multi-draw over the blend sort's draws, behind its
-    /// count where `counted`.
+    /// count where `counted`; without a count, one pulled draw where the arenas can be read
+    /// ([`SceneBuffers::pulls_blend`]), a draw slot per blended object where they cannot.
     pub fn record_blend(
         &self,
         frame: &mut FrameEncoder<'_>,
@@ -334,6 +354,11 @@ impl MainPass {
         profile_scope!(blend::NAME);
         let mut pass = self.begin(frame, blend::NAME, target, LoadOps::Load, wgpu::StoreOp::Store);
         Self::bind_scene(&mut pass, buffers, view);
+        if buffers.pulls_blend(counted) {
+            pass.set_pipeline(&self.pulled_blend);
+            pass.draw_indirect(&buffers.draws, buffers.pulled_blend_offset());
+            return;
+        }
         pass.set_pipeline(&self.pipelines[Variant::Blend as usize]);
         let offset = buffers.blend_draw_base as u64 * DRAW_ARGS_SIZE;
         if counted {
