@@ -72,8 +72,11 @@ fn poison(ctx: &GpuContext, renderer: &Renderer) {
     if b.blend_capacity > 0 {
         let keys = vec![POISON; b.blend_capacity.next_power_of_two() as usize * 8];
         ctx.queue.write_buffer(&b.instances, b.blend_key_base as u64 * 4, &keys);
+        // The pulled blended pass's objects, four words each.
+        let pulled = vec![POISON; b.blend_capacity as usize * 16];
+        ctx.queue.write_buffer(&b.instances, b.blend_pull_base as u64 * 4, &pulled);
     }
-    fill(&b.draws, (b.draw_capacity + b.blend_capacity) as u64 * DRAW_ARGS_SIZE);
+    fill(&b.draws, (b.draw_capacity + b.blend_capacity + 1) as u64 * DRAW_ARGS_SIZE);
     fill(&b.batch_counts, b.batch_count.max(1) as u64 * 4);
     fill(&b.draw_counts, (VARIANT_COUNT + COUNTER_SLOTS) as u64 * 4);
 }
@@ -171,9 +174,10 @@ fn check_frame(
     let all_draws = read_draws(
         ctx,
         &renderer.buffers.draws,
-        (renderer.buffers.draw_capacity + renderer.buffers.blend_capacity) as u64,
+        (renderer.buffers.draw_capacity + renderer.buffers.blend_capacity + 1) as u64,
     );
     let (draws, blend_draws) = all_draws.split_at(renderer.buffers.draw_capacity as usize);
+    let (blend_draws, pulled_draw) = blend_draws.split_at(renderer.buffers.blend_capacity as usize);
     // Every command the main pass may read stays inside the index buffer and instances[].
     let check_bounds = |d: &DrawIndexedIndirectArgs| {
         assert!(
@@ -190,21 +194,54 @@ fn check_frame(
         assert!(mesh_ok, "{label}: draw does not name a mesh of the arena: {d:?}");
     };
 
-    // The blend sort's draws: one per listed blended object (the rest empty without a count
-    // buffer), each an identity slot, in the CPU's order (farthest first).
+    // The blend sort's draws: one per listed blended object, each an identity slot, in the
+    // CPU's order (farthest first). Without a count buffer the pulled blended pass's objects
+    // instead, four words each (tagged id, first index, base vertex, index count), read back
+    // as the draws they stand for, and its one draw: the largest index count × the objects.
     let blend_count = draw_counts[COUNTER_BLEND as usize] as usize;
     assert!(
         blend_count <= blend_draws.len(),
         "{label}: {blend_count} blended objects listed, room for {}",
         blend_draws.len()
     );
+    let pulled = renderer.buffers.pulls_blend(compact);
+    assert_eq!(pulled, !compact, "lavapipe binds the arenas as storage");
+    let listed_draws: Vec<DrawIndexedIndirectArgs> = if pulled {
+        let base = renderer.buffers.blend_pull_base as usize;
+        let words = read_u32s(ctx, &renderer.buffers.instances, (base + 4 * blend_count) as u64);
+        words[base..]
+            .chunks(4)
+            .map(|w| {
+                let (id, level) = (w[0] & ((1 << LEVEL_SHIFT) - 1), w[0] >> LEVEL_SHIFT);
+                assert!((id as usize) < n, "{label}: the pulled list holds poison or garbage id {:#x}", w[0]);
+                DrawIndexedIndirectArgs {
+                    index_count: w[3],
+                    instance_count: 1,
+                    first_index: w[1],
+                    base_vertex: w[2] as i32,
+                    first_instance: identity_base as u32 + level * n as u32 + id,
+                }
+            })
+            .collect()
+    } else {
+        blend_draws[..blend_count].to_vec()
+    };
     let mut blended = Vec::new();
-    for d in &blend_draws[..blend_count] {
+    for d in &listed_draws {
         check_bounds(d);
         assert_eq!(d.instance_count, 1, "{label}: a blended object's draw draws one instance");
         blended.push(identity_draw(d, prepared, identity_base as u32, n as u32, label));
     }
-    if !compact {
+    // (A scene without blended objects runs no blend sort.)
+    if pulled && renderer.buffers.blend_capacity > 0 {
+        let most = listed_draws.iter().map(|d| d.index_count).max().unwrap_or(0);
+        let d = pulled_draw[0];
+        assert_eq!(
+            (d.index_count, d.instance_count, d.first_index, d.base_vertex),
+            (most, blend_count as u32, 0, 0),
+            "{label}: the pulled blended draw (vertices, instances, first vertex, first instance)"
+        );
+    } else if !compact {
         assert!(
             blend_draws[blend_count..].iter().all(|d| d.instance_count == 0),
             "{label}: unused blend draws are empty"
