@@ -80,7 +80,9 @@ fn broken_shader_is_a_typed_error_naming_the_pipeline() {
     let ctx = common::context();
     let cache = PipelineCache::new(ctx.device.clone(), None);
     let mut shader = draw_shader();
-    shader.source = Arc::new(shader.source.replace("let entry = instances[instance];", "let entry = missing;"));
+    shader.source = Arc::new(
+        shader.source.replace("vertex_out(vertex, index, instances[instance])", "vertex_out(vertex, index, missing)"),
+    );
     let spec = variant_spec(&render_layout(&ctx), &shader, Variant::Opaque, COLOR_FORMAT);
     match cache.render(&spec) {
         Err(PipelineError::Compile { label, message }) => {
@@ -147,10 +149,11 @@ fn renderer_start_up_compiles_each_pipeline_once_and_prewarms() {
     let first = common::renderer(&ctx, &scene);
     let compiled = ctx.pipelines.compilations();
     assert_eq!(
-        compiled, 31,
+        compiled, 32,
         "6 cull (batched and per object, one per phase) + 2 build + 1 blend sort + 3 pyramid + 1 scatter + 2 \
-         raster + 2 shade list + 2 shade compute + 5 render + 1 resolve + 3 shadow depth (opaque and debug draw \
-         the same depth: one pipeline; blended objects cast none) + 3 environment prefilter pipelines"
+         raster + 2 shade list + 2 shade compute + 5 render + 1 pulled blend (frames without a draw count) + 1 \
+         resolve + 3 shadow depth (opaque and debug draw the same depth: one pipeline; blended objects cast \
+         none) + 3 environment prefilter pipelines"
     );
     assert!(first.startup.prewarm_ms > 0.0);
     let _second = common::renderer(&ctx, &scene);
