@@ -263,7 +263,7 @@ pub struct SceneBuffers {
     /// First slot of the compute rasteriser's list in `instances[]` (after the identity ranges).
     pub soft_base: u32,
     /// Whether the vertex and index arenas can be bound as storage (`soft_usage`), so the
-    /// compute rasteriser can read them.
+    /// compute rasteriser and the pulled blended pass (`pulls_blend`) can read them.
     pub soft_buffers: bool,
 }
 
@@ -429,8 +429,8 @@ impl SceneBuffers {
         let textures = SceneTextures::upload(device, queue, scene, &prepared.textures);
 
         let soft_buffers = !(vertex_usage | index_usage).is_empty() && vertex_usage == index_usage;
-        // Arenas too large to bind as storage: the scene group binds a word in their place,
-        // and the blended pass draws one slot per object (`pulls_blend`).
+        // Arenas too large to bind as storage: the scene group binds a placeholder in their
+        // place, and the blended pass draws one slot per object (`pulls_blend`).
         let arena_placeholders = ["vertex words placeholder", "indices placeholder"]
             .map(|label| storage_buffer(device, label, &[], 4 * 8, wgpu::BufferUsages::empty()));
         let scene_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
