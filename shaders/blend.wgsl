@@ -138,6 +138,11 @@ fn sort_keys(size: u32, thread: u32) {
     }
 }
 
+/// The batch (mesh and level) that draws a listed object, its id tagged with its level.
+fn batch_of(tagged: u32) -> GpuBatch {
+    return batches[objects[tagged & ((1u << LEVEL_SHIFT) - 1u)].batch + (tagged >> LEVEL_SHIFT)];
+}
+
 @compute @workgroup_size(SORT_THREADS)
 fn sort(@builtin(local_invocation_index) thread: u32) {
     if thread == 0u {
@@ -162,7 +167,7 @@ fn sort(@builtin(local_invocation_index) thread: u32) {
     if frame.blend_pulled != 0u {
         for (var i = thread; i < n; i += SORT_THREADS) {
             let tagged = key_at(i).y;
-            let batch = batches[objects[tagged & id_mask].batch + (tagged >> LEVEL_SHIFT)];
+            let batch = batch_of(tagged);
             let word = frame.blend_pull_base + 4u * i;
             instances[word] = tagged;
             instances[word + 1u] = batch.first_index;
@@ -185,7 +190,7 @@ fn sort(@builtin(local_invocation_index) thread: u32) {
             let tagged = key_at(i).y;
             let id = tagged & id_mask;
             let level = tagged >> LEVEL_SHIFT;
-            let batch = batches[objects[id].batch + level];
+            let batch = batch_of(tagged);
             args.index_count = batch.index_count;
             args.instance_count = 1u;
             args.first_index = batch.first_index;
