@@ -70,7 +70,7 @@ fn record(
     if let (true, Some(indirect)) = (parts.render, plan.indirect()) {
         let draws = Draws::Indirect(indirect, None);
         let (buffers, prepared) = (&renderer.buffers, &renderer.prepared);
-        renderer.main.record(&mut encoder, &target.frame_target(), buffers, view, prepared, draws, Phase::Only);
+        renderer.main.record(&mut encoder, &target.frame_target(), None, buffers, view, prepared, draws, Phase::Only);
     }
     let FrameEncoder { mut encoder, timer, .. } = encoder;
     if let Some(timer) = timer {
@@ -94,7 +94,11 @@ fn main() -> anyhow::Result<()> {
     scene.camera.target = Vec3::new(0.0, 0.0, 2000.0);
     scene.camera.up = Vec3::Y;
     let target = OffscreenTarget::new(&ctx.device, 1920, 1080);
-    let mut renderer = Renderer::new(&ctx, &scene, COLOR_FORMAT)?;
+    // Forward: the ladder records the main pass alone, which a deferred renderer's would draw
+    // into its views' ids targets.
+    let options =
+        multidraw::frame::RendererOptions { deferred: false, ..multidraw::frame::RendererOptions::new(COLOR_FORMAT) };
+    let mut renderer = Renderer::with_options(&ctx, &scene, &options)?;
     let mut timer = GpuTimer::new(&ctx.device, &ctx.queue).expect("timestamps were checked above");
     let mut frame = 0;
     // One culling phase and no compute rasteriser, as the hand-driven rungs record it.

@@ -232,15 +232,13 @@ fn level_of(in: VertexOut) -> u32 {
     return in.ids.z & ~(VERTEX_COLORS_BIT | MAIN_SET_BIT);
 }
 
-@fragment
-fn fs_opaque(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+fn opaque_color(in: VertexOut, front: bool) -> vec4<f32> {
     let at = surface_uv(in);
     let color = debug_color(surface_color(in.ids.x, vertex_color(in), at), level_of(in));
     return lit_or_albedo(fragment_surface(in, color, at), facing_normal(in, front, at), surface_world(in));
 }
 
-@fragment
-fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+fn masked_color(in: VertexOut, front: bool) -> vec4<f32> {
     let at = surface_uv(in);
     let color = surface_color(in.ids.x, vertex_color(in), at);
     if color.a < materials[in.ids.x].alpha_cutoff {
@@ -248,6 +246,33 @@ fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     }
     let shown = debug_color(color, level_of(in));
     return lit_or_albedo(fragment_surface(in, shown, at), facing_normal(in, front, at), surface_world(in));
+}
+
+@fragment
+fn fs_opaque(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return opaque_color(in, front);
+}
+
+@fragment
+fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return masked_color(in, front);
+}
+
+/// A forward-shaded fragment of a deferred renderer (`passes::deferred`): its colour, and
+/// `NO_IDS` in the `ids` target, so the composite leaves it as it is.
+struct ForwardOut {
+    @location(0) color: vec4<f32>,
+    @location(1) ids: vec2<u32>,
+}
+
+@fragment
+fn fs_opaque_ids(in: VertexOut, @builtin(front_facing) front: bool) -> ForwardOut {
+    return ForwardOut(opaque_color(in, front), vec2<u32>(NO_IDS));
+}
+
+@fragment
+fn fs_masked_ids(in: VertexOut, @builtin(front_facing) front: bool) -> ForwardOut {
+    return ForwardOut(masked_color(in, front), vec2<u32>(NO_IDS));
 }
 
 /// Blended: lit like the others, its alpha (base colour × texture × vertex) kept for the
@@ -265,9 +290,18 @@ fn fs_blend(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) v
     return vec4<f32>(lit.rgb, clamp(color.a, 0.0, 1.0));
 }
 
-/// One colour per mesh, from a hash, lit so shapes stay readable.
 @fragment
 fn fs_debug(in: VertexOut) -> @location(0) vec4<f32> {
+    return debug_mesh_color(in);
+}
+
+@fragment
+fn fs_debug_ids(in: VertexOut) -> ForwardOut {
+    return ForwardOut(debug_mesh_color(in), vec2<u32>(NO_IDS));
+}
+
+/// One colour per mesh, from a hash, lit so shapes stay readable.
+fn debug_mesh_color(in: VertexOut) -> vec4<f32> {
     var h = in.ids.y * 747796405u + 2891336453u;
     h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;
     h = (h >> 22u) ^ h;

@@ -150,9 +150,7 @@ fn raster_object(group: u32, first: u32, lane: u32) {
     let batch = batches[object.batch + (entry >> LEVEL_SHIFT)];
     let triangles = min(batch.index_count / 3u, SOFT_MAX_TRIANGLES);
     let m = object.material;
-    let textured = materials[m].base_color_texture.layer >= 0 || materials[m].normal_texture.layer >= 0
-        || materials[m].metallic_roughness_texture.layer >= 0 || materials[m].occlusion_texture.layer >= 0
-        || materials[m].emissive_texture.layer >= 0;
+    let textured = material_textured(m);
     let tag = select(0u, SOFT_TEXTURED_BIT, textured) | (slot << SOFT_TRIANGLE_BITS);
     for (var triangle = lane; triangle < triangles; triangle += RASTER_WORKGROUP_SIZE) {
         raster_triangle(object, batch, triangle, tag | triangle);

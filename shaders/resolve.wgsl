@@ -25,10 +25,39 @@ struct Resolved {
 /// listed object won it.
 @fragment
 fn fs_resolve(@builtin(position) at: vec4<f32>) -> Resolved {
+    return fs_resolve_at(at);
+}
+
+fn fs_resolve_at(at: vec4<f32>) -> Resolved {
     let pixel = vec2<u32>(at.xy);
     let word = pixels[pixel.y * u32(frame.target_size.x) + pixel.x];
     if all(word == vec2<u32>(0u)) {
         discard;
     }
     return Resolved(textureLoad(shaded, pixel, 0), bitcast<f32>(0xffffffffu - word.y));
+}
+
+/// The resolve of a deferred renderer (`passes::deferred`): as `fs_resolve`, and `NO_IDS` in
+/// the `ids` target, so the composite leaves the compute rasteriser's pixel as it is.
+struct ResolvedIds {
+    @location(0) color: vec4<f32>,
+    @location(1) ids: vec2<u32>,
+    @builtin(frag_depth) depth: f32,
+}
+
+@fragment
+fn fs_resolve_ids(@builtin(position) at: vec4<f32>) -> ResolvedIds {
+    let resolved = fs_resolve_at(at);
+    return ResolvedIds(resolved.color, vec2<u32>(NO_IDS), resolved.depth);
+}
+
+/// The deferred composite (`passes::deferred`), its own pass after the frame's last main pass:
+/// the colour the shade dispatch stored for each pixel whose `ids` name a triangle.
+@fragment
+fn fs_composite(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
+    let pixel = vec2<u32>(at.xy);
+    if textureLoad(ids, pixel, 0).x == NO_IDS {
+        discard;
+    }
+    return textureLoad(shaded, pixel, 0);
 }

@@ -9,7 +9,8 @@
 //! Why a compute dispatch: the fragment work of a full-screen pass runs on the few units that
 //! do graphics, and shading the pixels in the resolve's fragment shader cost the main pass far
 //! more than copying them does on the H200 (docs/BENCHMARKS.md § "Shading in a compute dispatch").
-//! Here every unit shares it.
+//! Here every unit shares it. The same function shades the deferred variants' pixels
+//! (`shaders/draw_vis.wgsl`), which the hardware drew, listed by `list_drawn`.
 
 // Bindings: groups `frame`, `shade io` and `textures`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
@@ -43,37 +44,23 @@ fn tangent_of(object: GpuObject, index: u32) -> vec4<f32> {
     return vec4<f32>(animate_direction(object, tangent.xyz), tangent.w);
 }
 
-/// Shades a listed pixel into `shaded`, as the draw shader's `fs_opaque`
-/// and `fs_masked` shade a fragment of a surface without vertex colours whose textures read
-/// the first coordinate set (the kinds the cull pass lists).
-/// Shades the pixel at `position` in the plain list, or in the textured one where `textured`.
-fn shade_listed(position: u32, textured: bool) {
-    let kind = select(0u, 4u, textured);
-    if position >= shade_list[kind] {
-        return;
-    }
-    let capacity = u32(frame.target_size.x) * u32(frame.target_size.y);
-    let listed = SHADE_LIST_HEADER + 2u * select(position, capacity - 1u - position, textured);
-    let width = u32(frame.target_size.x);
-    let pixel = vec2<u32>(shade_list[listed] % width, shade_list[listed] / width);
-    let payload = 0xffffffffu - shade_list[listed + 1u];
-    let slot = (payload & ~SOFT_TEXTURED_BIT) >> SOFT_TRIANGLE_BITS;
-    let entry = instances[frame.soft_base + slot];
+/// Shades the pixel at `pixel` showing triangle `triangle` of object `entry` (its id tagged
+/// with its level) into `shaded`, as the draw shader's `fs_opaque` and `fs_masked` shade a
+/// fragment of a surface without vertex colours whose textures read the first coordinate set
+/// (the kinds the cull pass lists, and the deferred variants draw).
+fn shade_triangle(pixel: vec2<u32>, entry: u32, triangle: u32, textured: bool) {
     let level = entry >> LEVEL_SHIFT;
     let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
     let batch = batches[object.batch + level];
-    let index = batch.first_index + (payload & (SOFT_MAX_TRIANGLES - 1u)) * 3u;
+    let index = batch.first_index + triangle * 3u;
     let v0 = u32(i32(indices[index]) + batch.base_vertex);
     let v1 = u32(i32(indices[index + 1u]) + batch.base_vertex);
     let v2 = u32(i32(indices[index + 2u]) + batch.base_vertex);
     let k0 = corner_of(object, v0);
     let k1 = corner_of(object, v1);
     let k2 = corner_of(object, v2);
-    let s0 = screen_of(k0.clip);
-    let s1 = screen_of(k1.clip);
-    let s2 = screen_of(k2.clip);
-    let w = vec3<f32>(k0.clip.w, k1.clip.w, k2.clip.w);
-    let at = interpolation(weight_planes(s0, s1, s2, w, vec2<f32>(pixel) + 0.5), vec2<i32>(pixel));
+    let triangle_at = clip_triangle(k0.clip, k1.clip, k2.clip);
+    let at = clip_interpolation(triangle_at, vec2<i32>(pixel));
     let b = at.weights;
     let normal = normalize(b.x * k0.normal + b.y * k1.normal + b.z * k2.normal);
     let uvs = mat3x2<f32>(k0.uv, k1.uv, k2.uv);
@@ -89,16 +76,53 @@ fn shade_listed(position: u32, textured: bool) {
         let t = b.x * tangent_of(object, v0) + b.y * tangent_of(object, v1) + b.z * tangent_of(object, v2);
         turned = mapped_normal(m, normal, t, surface, surface.uv);
     }
-    // Counter-clockwise in NDC, a front face, is a negative area on screen (y down).
-    let d1 = s1 - s0;
-    let d2 = s2 - s0;
-    let front = d1.x * d2.y - d1.y * d2.x < 0.0;
+    let front = triangle_at.det > 0.0;
     let world = b.x * k0.world + b.y * k1.world + b.z * k2.world;
     var surface_of = material_surface(m, color);
     if textured {
         surface_of = textured_surface(m, color, surface, surface.uv);
     }
     textureStore(shaded, pixel, lit_or_albedo(surface_of, select(-turned, turned, front), world));
+}
+
+/// The pixel and payload word of entry `position` of the plain list, or of the textured one
+/// where `textured`; `None`-like (x = `NOT_LISTED`) past the list's count.
+fn listed(position: u32, textured: bool) -> vec2<u32> {
+    let kind = select(0u, 4u, textured);
+    if position >= shade_list[kind] {
+        return vec2<u32>(NOT_LISTED, 0u);
+    }
+    let capacity = u32(frame.target_size.x) * u32(frame.target_size.y);
+    let at = SHADE_LIST_HEADER + 2u * select(position, capacity - 1u - position, textured);
+    return vec2<u32>(shade_list[at], shade_list[at + 1u]);
+}
+
+const NOT_LISTED: u32 = 0xffffffffu;
+
+/// Shades the compute rasteriser's pixel at `position` of its plain list, or of its textured
+/// one where `textured`.
+fn shade_listed(position: u32, textured: bool) {
+    let item = listed(position, textured);
+    if item.x == NOT_LISTED {
+        return;
+    }
+    let width = u32(frame.target_size.x);
+    let payload = 0xffffffffu - item.y;
+    let slot = (payload & ~SOFT_TEXTURED_BIT) >> SOFT_TRIANGLE_BITS;
+    let entry = instances[frame.soft_base + slot];
+    shade_triangle(vec2<u32>(item.x % width, item.x / width), entry, payload & (SOFT_MAX_TRIANGLES - 1u), textured);
+}
+
+/// Shades the deferred pixel at `position` of its plain list, or of its textured one where
+/// `textured`: the hardware drew its triangle, whose entry the `ids` target holds.
+fn shade_drawn(position: u32, textured: bool) {
+    let item = listed(position, textured);
+    if item.x == NOT_LISTED {
+        return;
+    }
+    let width = u32(frame.target_size.x);
+    let pixel = vec2<u32>(item.x % width, item.x / width);
+    shade_triangle(pixel, textureLoad(ids, pixel, 0).x, item.y & ~DRAWN_TEXTURED_BIT, textured);
 }
 
 /// The plain list: materials without textures (a CPU would otherwise run the texture reads of
@@ -111,4 +135,15 @@ fn shade_plain(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgr
 @compute @workgroup_size(SHADE_WORKGROUP_SIZE)
 fn shade_textured(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     shade_listed(id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE, true);
+}
+
+/// The deferred pixels' dispatches, plain and textured (`passes::deferred`).
+@compute @workgroup_size(SHADE_WORKGROUP_SIZE)
+fn shade_drawn_plain(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    shade_drawn(id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE, false);
+}
+
+@compute @workgroup_size(SHADE_WORKGROUP_SIZE)
+fn shade_drawn_textured(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    shade_drawn(id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE, true);
 }

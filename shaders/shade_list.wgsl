@@ -10,46 +10,51 @@
 //! `SHADE_LIST_HEADER` on two words per drawn pixel: its index (row by row) and its payload
 //! word as the visibility buffer holds it (the inverted payload); plain pixels from the front,
 //! textured ones from the back. Two lists, so that a CPU runs the texture reads only for the
-//! pixels that have them. The frame clears the counts.
+//! pixels that have them. The frame clears the counts. The deferred variants' pixels
+//! (`passes::deferred`) are listed the same way from the `ids` target, into a list of their own.
 
 // Bindings: groups `frame` and `shade list`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
 
-/// Whether the pixel with visibility-buffer word `word` shows a textured material: the raster
-/// pass tagged its payload.
-fn textured(word: vec2<u32>) -> bool {
-    return ((0xffffffffu - word.x) & SOFT_TEXTURED_BIT) != 0u;
+/// What the list takes of pixel `i` (row by row): x 0 where there is nothing to shade, 1 for
+/// the plain list, 2 for the textured one; y the payload word it lists. From the compute
+/// rasteriser's visibility buffer (the payload inverted, tagged `SOFT_TEXTURED_BIT` by the
+/// raster pass), or where `drawn` from the deferred variants' `ids` target (the triangle,
+/// tagged `DRAWN_TEXTURED_BIT` by the draw shader; `shaders/draw_vis.wgsl`).
+fn pixel_item(i: u32, drawn: bool) -> vec2<u32> {
+    if drawn {
+        let width = u32(frame.target_size.x);
+        let id = textureLoad(ids, vec2<u32>(i % width, i / width), 0);
+        if id.x == NO_IDS {
+            return vec2<u32>(0u);
+        }
+        return vec2<u32>(select(1u, 2u, (id.y & DRAWN_TEXTURED_BIT) != 0u), id.y);
+    }
+    let word = pixels[i];
+    if all(word == vec2<u32>(0u)) {
+        return vec2<u32>(0u);
+    }
+    return vec2<u32>(select(1u, 2u, ((0xffffffffu - word.x) & SOFT_TEXTURED_BIT) != 0u), word.x);
 }
 
-/// One thread per `SHADE_LIST_SEGMENT` pixels of a row: counts the drawn ones of each kind,
-/// takes room for them with one atomic add per kind, and lists them (the order between
+/// One thread per `SHADE_LIST_SEGMENT` pixels of a row: counts the pixels of each kind to
+/// shade, takes room for them with one atomic add per kind, and lists them (the order between
 /// segments does not matter).
-@compute @workgroup_size(SHADE_WORKGROUP_SIZE)
-fn list_pixels(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+fn list_segment(segment: u32, drawn: bool) {
     let size = vec2<u32>(frame.target_size);
     let per_row = (size.x + SHADE_LIST_SEGMENT - 1u) / SHADE_LIST_SEGMENT;
-    let segment = id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE;
     if segment >= per_row * size.y {
         return;
     }
     let row = segment / per_row;
     let first = row * size.x + (segment % per_row) * SHADE_LIST_SEGMENT;
     let end = min(first + SHADE_LIST_SEGMENT, (row + 1u) * size.x);
-    // Bit 0 of `kinds`, per pixel: textured (a segment is at most 64 pixels).
-    var kinds = vec2<u32>(0u);
     var plain = 0u;
     var textured_count = 0u;
     for (var i = first; i < end; i++) {
-        let word = pixels[i];
-        if any(word != vec2<u32>(0u)) {
-            let bit = i - first;
-            if textured(word) {
-                kinds[bit >> 5u] |= 1u << (bit & 31u);
-                textured_count += 1u;
-            } else {
-                plain += 1u;
-            }
-        }
+        let kind = pixel_item(i, drawn).x;
+        plain += select(0u, 1u, kind == 1u);
+        textured_count += select(0u, 1u, kind == 2u);
     }
     if plain + textured_count == 0u {
         return;
@@ -59,20 +64,31 @@ fn list_pixels(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgr
     let capacity = size.x * size.y;
     var back = SHADE_LIST_HEADER + 2u * (capacity - atomicAdd(&shade_list[4], textured_count));
     for (var i = first; i < end; i++) {
-        let word = pixels[i];
-        if any(word != vec2<u32>(0u)) {
-            let bit = i - first;
+        let item = pixel_item(i, drawn);
+        if item.x != 0u {
             var at = front;
-            if (kinds[bit >> 5u] & (1u << (bit & 31u))) != 0u {
+            if item.x == 2u {
                 back -= 2u;
                 at = back;
             } else {
                 front += 2u;
             }
             atomicStore(&shade_list[at], i);
-            atomicStore(&shade_list[at + 1u], word.x);
+            atomicStore(&shade_list[at + 1u], item.y);
         }
     }
+}
+
+/// The compute rasteriser's pixels.
+@compute @workgroup_size(SHADE_WORKGROUP_SIZE)
+fn list_pixels(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    list_segment(id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE, false);
+}
+
+/// The deferred variants' pixels (`passes::deferred`).
+@compute @workgroup_size(SHADE_WORKGROUP_SIZE)
+fn list_drawn(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    list_segment(id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE, true);
 }
 
 /// One thread: the two shade dispatches' workgroup counts, split over y past the per-dimension

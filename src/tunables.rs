@@ -136,6 +136,12 @@ pub const SOFT_MAX_OBJECTS: u32 = 1 << (31 - SOFT_TRIANGLE_BITS);
 /// Payload bit set when the object's material has a texture, so the list dispatch sorts the
 /// pixel into the textured list without looking the object up.
 pub const SOFT_TEXTURED_BIT: u32 = 1 << 31;
+/// Bit of the deferred variants' triangle word (`ids.y`, `shaders/draw_vis.wgsl`) set when
+/// the material has a texture, for the list dispatch as [`SOFT_TEXTURED_BIT`] is.
+pub const DRAWN_TEXTURED_BIT: u32 = 1 << 31;
+/// What the `ids` target holds where no deferred triangle is to be shaded (cleared, or a
+/// forward-shaded fragment): no entry is all ones (its level bits stop below the top).
+pub const NO_IDS: u32 = u32::MAX;
 /// Threads per workgroup of the raster pass: one workgroup per object, one thread per
 /// triangle in turn (32: NVIDIA's subgroup, and the triangle count of most small levels).
 pub const RASTER_WORKGROUP_SIZE: u32 = 32;
@@ -271,8 +277,9 @@ pub const SHADOW_MAP_MAX_SIZE: u32 = 2048;
 pub const SHADOW_MAP_MIN_SIZE: u32 = 256;
 
 /// Most passes one view records: its fullest schedule (two phases with the compute rasteriser,
-/// then the blend sort and the blended draws; `frame::plan`'s tests check it).
-pub const MAX_VIEW_PASSES: usize = 11;
+/// the deferred shading and composite, then the blend sort and the blended draws;
+/// `frame::plan`'s tests check it).
+pub const MAX_VIEW_PASSES: usize = 13;
 
 /// Most passes one frame records: every view's and its cascades', and the scatter of changed object records;
 /// sizes the timestamp slots and the per-frame command counts.
@@ -326,6 +333,8 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const SOFT_MAX_TRIANGLES: u32 = {SOFT_MAX_TRIANGLES}u;\n\
          const SOFT_MAX_OBJECTS: u32 = {SOFT_MAX_OBJECTS}u;\n\
          const SOFT_TEXTURED_BIT: u32 = {SOFT_TEXTURED_BIT}u;\n\
+         const DRAWN_TEXTURED_BIT: u32 = {DRAWN_TEXTURED_BIT}u;\n\
+         const NO_IDS: u32 = {NO_IDS}u;\n\
          const SOFT_MAX_TRIANGLE_PX: i32 = {SOFT_MAX_TRIANGLE_PX};\n\
          const RASTER_WORKGROUP_SIZE: u32 = {RASTER_WORKGROUP_SIZE}u;\n\
          const SHADE_WORKGROUP_SIZE: u32 = {SHADE_WORKGROUP_SIZE}u;\n\

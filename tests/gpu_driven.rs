@@ -5,20 +5,21 @@
 //! once per variant in use (and once for the resolve); the stress scene's blended set adds the
 //! blend sort (one dispatch) and the blended pass (one pipeline, one multi-draw, or without a
 //! draw count one pulled draw); without a count the multi-draws' slots, each a draw call on
-//! WebGPU, are the same number at both sizes too.
+//! WebGPU, are the same number at both sizes too; deferred shading adds its shade dispatches
+//! and its composite, the same at every count.
 
 mod common;
 
 use multidraw::gpu::commands::FrameCommands;
 use multidraw::gpu::target::OffscreenTarget;
-use multidraw::passes::{blend, build, cull, main, pyramid, raster};
+use multidraw::passes::{blend, build, cull, deferred, main, pyramid, raster};
 use multidraw::{Detail, DrawMode, FrameInput, GpuContext};
 
 const SIZE: u32 = 64;
 
-/// The commands of the second frame (the first phase then has a frame before it) and the
-/// variants in use.
-fn commands(ctx: &GpuContext, objects: u32, mode: DrawMode, detail: Detail) -> (FrameCommands, u32, usize) {
+/// The commands of the second frame (the first phase then has a frame before it), the
+/// multi-draws' slots, the variants in use and whether the renderer defers its shading.
+fn commands(ctx: &GpuContext, objects: u32, mode: DrawMode, detail: Detail) -> (FrameCommands, u32, usize, bool) {
     let scene = common::scene(objects, true);
     let mut renderer = common::renderer(ctx, &scene);
     let target = OffscreenTarget::new(&ctx.device, SIZE, SIZE);
@@ -28,7 +29,7 @@ fn commands(ctx: &GpuContext, objects: u32, mode: DrawMode, detail: Detail) -> (
     ctx.wait_idle();
     common::assert_no_gpu_errors(ctx);
     let variants_used = renderer.prepared.variants.iter().filter(|v| v.object_count > 0).count();
-    (stats.commands, stats.indirect_slots, variants_used)
+    (stats.commands, stats.indirect_slots, variants_used, renderer.deferred_shading())
 }
 
 #[test]
@@ -38,8 +39,8 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
     for detail in [Detail::default(), Detail::FULL] {
         for mode in [DrawMode::Gpu, DrawMode::GpuNocount, DrawMode::GpuPerObject] {
             let label = format!("{mode}, occlusion {}", detail.occlusion);
-            let (small, slots_small, variants_small) = commands(&ctx, 1_000, mode, detail);
-            let (large, slots_large, variants_large) = commands(&ctx, 100_000, mode, detail);
+            let (small, slots_small, variants_small, deferred) = commands(&ctx, 1_000, mode, detail);
+            let (large, slots_large, variants_large, _) = commands(&ctx, 100_000, mode, detail);
             assert_eq!(variants_small, variants_large, "both scenes use the same variants");
             assert_eq!(small, large, "{label}: commands recorded at 1,000 vs 100,000 objects");
             // Without a draw count a multi-draw is a draw call per slot on WebGPU: one per
@@ -61,9 +62,21 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
             if !soft {
                 expected.retain(|&name| name != raster::NAME && name != raster::LATE_NAME);
             }
+            // lavapipe has primitive_index: the hardware's opaque pixels are shaded in a
+            // dispatch after the last main pass and composited.
+            assert!(deferred, "lavapipe defers the main pass's shading");
+            expected.extend([deferred::NAME, deferred::COMPOSITE_NAME]);
             // The stress scene has a blended set: sorted, then drawn over everything.
             expected.extend([blend::SORT_NAME, blend::NAME]);
             assert_eq!(passes, expected, "{label}: passes recorded");
+            let shade = small.pass(deferred::NAME);
+            assert_eq!(
+                (shade.set_pipeline, shade.dispatch, shade.dispatch_indirect),
+                (4, 2, 2),
+                "{label}: the deferred list, its arguments and the plain and textured shading"
+            );
+            let composite = small.pass(deferred::COMPOSITE_NAME);
+            assert_eq!((composite.set_pipeline, composite.draw), (1, 1), "{label}: one full-screen draw");
             // The compute rasteriser shades and resolves once, in the frame's last phase (its
             // last raster pass lists the drawn pixels and shades them; the last main pass
             // resolves); the pyramid reads its visibility buffer.
@@ -74,6 +87,8 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
                     pyramid::NAME => [pyramid_levels, soft as u32, 0],
                     raster::NAME | raster::LATE_NAME => [1, 1 + 2 * soft_in(name), 1],
                     main::NAME | main::LATE_NAME => [1 + soft_in(name), 1 + soft_in(name), 1],
+                    deferred::NAME => [1, 2, 1],
+                    deferred::COMPOSITE_NAME => [1, 1, 0],
                     _ => [1, 1, 1],
                 };
                 assert_eq!(pass.set_bind_group, want, "{label}: {name} pass bind group sets per group");
@@ -122,8 +137,14 @@ fn cpu_baseline_draws_once_per_visible_object_without_rebinding() {
     let visible = stats.cpu_visible.expect("cpu mode knows its visible count");
     assert!(visible > 1000);
     let main_pass = stats.commands.pass(main::NAME);
-    assert_eq!(stats.commands.iter().count(), 1, "the baseline records the main pass alone");
-    assert_eq!(main_pass.draw_indexed, visible);
+    // lavapipe defers the opaque variants' shading: the baseline's main pass, the shading and
+    // the composite, then its blended objects in a pass of their own.
+    let passes: Vec<&str> = stats.commands.iter().map(|(name, _)| *name).collect();
+    assert_eq!(passes, [main::NAME, deferred::NAME, deferred::COMPOSITE_NAME, blend::NAME], "the baseline's passes");
+    let blended = stats.commands.pass(blend::NAME);
+    assert!(blended.draw_indexed > 0, "the stress scene's blended set is drawn");
+    assert_eq!(main_pass.draw_indexed + blended.draw_indexed, visible, "one draw per visible object");
+    assert_eq!(blended.set_pipeline, 1, "the blended objects: one pipeline");
     assert_eq!(main_pass.set_bind_group, [1, 1, 1], "baseline sets each bind group once");
     assert!(main_pass.set_pipeline <= 5, "baseline sets pipelines once per variant");
 }

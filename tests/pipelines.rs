@@ -131,10 +131,12 @@ fn every_variant_shares_the_bind_groups() {
         assert_eq!(resolve == 1, mode != DrawMode::Cpu, "{mode}: the compute rasteriser runs on lavapipe");
         assert_eq!(main_pass.set_bind_group, [1 + resolve, 1 + resolve, 1], "{mode}: each group set once");
         // The GPU-driven modes draw the blend variant in a pass of its own, the CPU modes last in
-        // their main pass.
-        let in_main = if mode == DrawMode::Cpu { 5 } else { 4 };
+        // their main pass, or in a pass of their own after a deferred renderer's composite
+        // (lavapipe's).
+        let deferred = renderer.deferred_shading();
+        let in_main = if mode == DrawMode::Cpu && !deferred { 5 } else { 4 };
         assert_eq!(main_pass.set_pipeline, in_main + resolve, "{mode}: one set_pipeline per variant (and the resolve)");
-        if mode != DrawMode::Cpu {
+        if mode != DrawMode::Cpu || deferred {
             let blended = stats.commands.pass(multidraw::passes::blend::NAME);
             assert_eq!((blended.set_pipeline, blended.set_bind_group), (1, [1, 1, 1]), "{mode}: the blended pass");
         }
@@ -149,11 +151,12 @@ fn renderer_start_up_compiles_each_pipeline_once_and_prewarms() {
     let first = common::renderer(&ctx, &scene);
     let compiled = ctx.pipelines.compilations();
     assert_eq!(
-        compiled, 32,
+        compiled, 36,
         "6 cull (batched and per object, one per phase) + 2 build + 1 blend sort + 3 pyramid + 1 scatter + 2 \
          raster + 2 shade list + 2 shade compute + 5 render + 1 pulled blend (frames without a draw count) + 1 \
          resolve + 3 shadow depth (opaque and debug draw the same depth: one pipeline; blended objects cast \
-         none) + 3 environment prefilter pipelines"
+         none) + 3 environment prefilter pipelines + deferred shading's (lavapipe has primitive_index) list, \
+         plain and textured shading and composite (its list arguments are the compute rasteriser's)"
     );
     assert!(first.startup.prewarm_ms > 0.0);
     let _second = common::renderer(&ctx, &scene);

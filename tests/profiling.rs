@@ -473,6 +473,7 @@ fn fullest_view_pass_names() -> Vec<&'static str> {
         raster_available: true,
         pyramid_current: false,
         blend: true,
+        deferred: true,
     };
     let mut names: Vec<_> = plan.schedule(&request).pass_names().collect();
     assert_eq!(names.len(), multidraw::tunables::MAX_VIEW_PASSES, "{names:?}");

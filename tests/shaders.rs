@@ -123,7 +123,10 @@ fn every_shader_resource_is_its_layout_binding() {
                     naga::AddressSpace::Handle,
                 ) => true,
                 (
-                    BindingKind::DepthTexture | BindingKind::UnfilterableTexture | BindingKind::StorageTextureWrite(_),
+                    BindingKind::DepthTexture
+                    | BindingKind::UnfilterableTexture
+                    | BindingKind::UintTexture
+                    | BindingKind::StorageTextureWrite(_),
                     naga::AddressSpace::Handle,
                 ) => true,
                 _ => false,
@@ -146,6 +149,10 @@ fn every_shader_resource_is_its_layout_binding() {
                 BindingKind::UnfilterableTexture => {
                     image_class
                         == Some((false, naga::ImageClass::Sampled { kind: naga::ScalarKind::Float, multi: false }))
+                }
+                BindingKind::UintTexture => {
+                    image_class
+                        == Some((false, naga::ImageClass::Sampled { kind: naga::ScalarKind::Uint, multi: false }))
                 }
                 BindingKind::StorageTextureWrite(format) => {
                     let wgsl_format = match format {

@@ -223,3 +223,39 @@ fn interpolation(planes: WeightPlanes, pixel: vec2<i32>) -> Interpolation {
     let ddy = weights_at(planes, vec2<f32>(centre.x, quad.y + 1.0)) - weights_at(planes, vec2<f32>(centre.x, quad.y));
     return Interpolation(weights, ddx, ddy);
 }
+
+/// A triangle by its corners' clip positions, for 2D homogeneous interpolation (Olano and
+/// Greer): the weights at a pixel without dividing by w, so they hold for a triangle that
+/// crosses the eye plane (a large one the hardware drew and clipped), where the screen
+/// positions `weight_planes` starts from do not exist. `edges[i] · (ndc, 1)` is corner i's
+/// unnormalised weight; `det` is positive for a front face (counter-clockwise in NDC).
+struct ClipTriangle {
+    edges: mat3x3<f32>,
+    det: f32,
+}
+
+fn clip_triangle(c0: vec4<f32>, c1: vec4<f32>, c2: vec4<f32>) -> ClipTriangle {
+    let a = c0.xyw;
+    let b = c1.xyw;
+    let c = c2.xyw;
+    let e0 = cross(b, c);
+    return ClipTriangle(mat3x3<f32>(e0, cross(c, a), cross(a, b)), dot(a, e0));
+}
+
+/// The perspective-correct weights of `t` at window position `p` (pixels, y down).
+fn clip_weights_at(t: ClipTriangle, p: vec2<f32>) -> vec3<f32> {
+    let ndc = vec3<f32>(p.x / frame.target_size.x * 2.0 - 1.0, 1.0 - p.y / frame.target_size.y * 2.0, 1.0);
+    let w = ndc * t.edges;
+    return w / (w.x + w.y + w.z);
+}
+
+/// As `interpolation`, for `t`: the weights at pixel `pixel`'s centre and their differences
+/// across its 2 × 2 quad.
+fn clip_interpolation(t: ClipTriangle, pixel: vec2<i32>) -> Interpolation {
+    let centre = vec2<f32>(pixel) + 0.5;
+    let quad = vec2<f32>(pixel & vec2<i32>(~1)) + 0.5;
+    let weights = clip_weights_at(t, centre);
+    let ddx = clip_weights_at(t, vec2<f32>(quad.x + 1.0, centre.y)) - clip_weights_at(t, vec2<f32>(quad.x, centre.y));
+    let ddy = clip_weights_at(t, vec2<f32>(centre.x, quad.y + 1.0)) - clip_weights_at(t, vec2<f32>(centre.x, quad.y));
+    return Interpolation(weights, ddx, ddy);
+}

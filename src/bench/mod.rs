@@ -28,7 +28,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::frame::{Detail, DrawMode, FrameInput, FrameReadback, Renderer, RendererError};
+use crate::frame::{Detail, DrawMode, FrameInput, FrameReadback, Renderer, RendererError, RendererOptions};
 use crate::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use crate::gpu::timer::GpuPassTimes;
 use crate::gpu::GpuContext;
@@ -70,6 +70,9 @@ pub struct BenchConfig {
     pub view_turn: f32,
     /// The sun's shadow cascades per view (`FrameInput::shadows`); 0: no shadows.
     pub shadows: u32,
+    /// Deferred shading of the opaque variants where the adapter can (`passes::deferred`;
+    /// `RendererOptions::deferred`); off: the main pass shades every fragment.
+    pub deferred: bool,
 }
 
 impl BenchConfig {
@@ -103,6 +106,7 @@ impl Default for BenchConfig {
             views: 1,
             view_turn: 90.0,
             shadows: 0,
+            deferred: true,
         }
     }
 }
@@ -217,7 +221,8 @@ impl CountRun {
             animated_scene.set_animated(false);
         }
         let first = churning.as_ref().map(|(churn, _)| churn.live.to_scene());
-        let renderer = Renderer::new(ctx, first.as_ref().unwrap_or(&animated_scene), COLOR_FORMAT)?;
+        let options = RendererOptions { deferred: config.deferred, ..RendererOptions::new(COLOR_FORMAT) };
+        let renderer = Renderer::with_options(ctx, first.as_ref().unwrap_or(&animated_scene), &options)?;
         let scene_is_animated = animated_scene.animated;
         Ok(Self { animated_scene, static_scene, churning, renderer, scene_is_animated })
     }

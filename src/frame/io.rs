@@ -149,13 +149,23 @@ pub struct RendererOptions {
     /// Draw small objects with the compute rasteriser (`passes::raster`) where the adapter
     /// can.
     pub soft_raster: bool,
+    /// Shade the opaque variants' pixels in a compute dispatch after the main pass
+    /// (`passes::deferred`) where the adapter can.
+    pub deferred: bool,
 }
 
 impl RendererOptions {
-    /// Prewarmed, the default workgroup size, the compute rasteriser where the adapter has
-    /// it, pipelines for the scene's surface inputs only.
+    /// Prewarmed, the default workgroup size, the compute rasteriser and deferred shading where
+    /// the adapter has them, pipelines for the scene's surface inputs only.
     pub fn new(color_format: wgpu::TextureFormat) -> Self {
-        Self { color_format, workgroup_size: WORKGROUP_SIZE, prewarm: true, optional_inputs: false, soft_raster: true }
+        Self {
+            color_format,
+            workgroup_size: WORKGROUP_SIZE,
+            prewarm: true,
+            optional_inputs: false,
+            soft_raster: true,
+            deferred: true,
+        }
     }
 }
 

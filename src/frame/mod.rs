@@ -30,8 +30,9 @@ use crate::gpu_scene::{check_scene, prepare, Layouts, PreparedScene, SceneBuffer
 use crate::passes::blend::BlendSortPass;
 use crate::passes::build::BuildPass;
 use crate::passes::cull::CullPass;
+use crate::passes::deferred::{self, DeferredPass};
 use crate::passes::environment::EnvironmentPass;
-use crate::passes::main::{MainPass, SurfaceInputs};
+use crate::passes::main::{self, MainPass, SurfaceInputs};
 use crate::passes::pyramid::PyramidPass;
 use crate::passes::raster::{self, RasterPass};
 use crate::passes::scatter::{ObjectUpdates, ScatterPass, UploadStats};
@@ -98,6 +99,12 @@ pub struct Renderer {
     /// off. Each view rasterises into its own visibility buffer ([`Renderer::raster`]).
     #[doc(hidden)]
     pub raster: Option<RasterPass>,
+    /// Deferred shading's pipelines (`passes::deferred`); `None` where the adapter lacks
+    /// `primitive_index`, the arenas cannot be bound as storage, or the options turn it off
+    /// (then the main pass shades every fragment). Each view has its own targets.
+    deferred: Option<DeferredPass>,
+    /// What each variant's pipeline reads (`SurfaceInputs`), as the main pass was compiled.
+    inputs: [SurfaceInputs; Variant::ALL.len()],
     /// The object records changed since the last frame ([`Renderer::set_object`]).
     updates: ObjectUpdates,
     /// The scene's buffers, shared by every view.
@@ -150,30 +157,46 @@ impl Renderer {
         let (passes, prepared, buffers, pipelines_ms, upload_ms) = crate::threads::scope(|scope| {
             let compile = scope.spawn(|| {
                 let start = Instant::now();
-                let (cull, build, main, pyramid, scatter, raster, shadow, blend) = crate::threads::scope(|passes| {
-                    let cull = passes.spawn(|| CullPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
-                    let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
-                    let blend = passes.spawn(|| BlendSortPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
-                    let pyramid = passes.spawn(|| PyramidPass::new(&ctx.device, &ctx.pipelines, &layouts));
-                    let scatter = passes.spawn(|| ScatterPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
-                    let shadow = passes.spawn(|| ShadowPass::new(&ctx.pipelines, &layouts));
-                    let raster = passes.spawn(|| {
-                        let soft = options.soft_raster && ctx.device.features().contains(raster::FEATURES);
-                        soft.then(|| RasterPass::new(&ctx.pipelines, &layouts, options.color_format)).transpose()
+                let deferred = options.deferred && ctx.device.features().contains(deferred::FEATURES);
+                let (cull, build, main, pyramid, scatter, raster, shadow, blend, composite) =
+                    crate::threads::scope(|passes| {
+                        let cull = passes.spawn(|| CullPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
+                        let build = passes.spawn(|| BuildPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
+                        let blend =
+                            passes.spawn(|| BlendSortPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
+                        let pyramid = passes.spawn(|| PyramidPass::new(&ctx.device, &ctx.pipelines, &layouts));
+                        let scatter =
+                            passes.spawn(|| ScatterPass::new(&ctx.pipelines, &layouts, options.workgroup_size));
+                        let shadow = passes.spawn(|| ShadowPass::new(&ctx.pipelines, &layouts));
+                        let raster = passes.spawn(|| {
+                            let soft = options.soft_raster && ctx.device.features().contains(raster::FEATURES);
+                            soft.then(|| RasterPass::new(&ctx.pipelines, &layouts, options.color_format, deferred))
+                                .transpose()
+                        });
+                        let composite = passes.spawn(|| {
+                            deferred
+                                .then(|| DeferredPass::new(&ctx.pipelines, &layouts, options.color_format))
+                                .transpose()
+                        });
+                        let inputs = if options.optional_inputs {
+                            [SurfaceInputs::ALL; Variant::ALL.len()]
+                        } else {
+                            SurfaceInputs::of_scene(scene)
+                        };
+                        let flags = deferred.then(|| main::deferrable_variants(scene));
+                        let main = MainPass::new(&ctx.pipelines, &layouts, options.color_format, inputs, flags)
+                            .map(|main| (main, inputs));
+                        let joined = "pipeline compilation thread panicked";
+                        let (cull, build) = (cull.join().expect(joined), build.join().expect(joined));
+                        let (pyramid, scatter) = (pyramid.join().expect(joined), scatter.join().expect(joined));
+                        let (raster, shadow) = (raster.join().expect(joined), shadow.join().expect(joined));
+                        let (blend, composite) = (blend.join().expect(joined), composite.join().expect(joined));
+                        (cull, build, main, pyramid, scatter, raster, shadow, blend, composite)
                     });
-                    let inputs = if options.optional_inputs {
-                        [SurfaceInputs::ALL; Variant::ALL.len()]
-                    } else {
-                        SurfaceInputs::of_scene(scene)
-                    };
-                    let main = MainPass::new(&ctx.pipelines, &layouts, options.color_format, inputs);
-                    let joined = "pipeline compilation thread panicked";
-                    let (cull, build) = (cull.join().expect(joined), build.join().expect(joined));
-                    let (pyramid, scatter) = (pyramid.join().expect(joined), scatter.join().expect(joined));
-                    let (raster, shadow) = (raster.join().expect(joined), shadow.join().expect(joined));
-                    (cull, build, main, pyramid, scatter, raster, shadow, blend.join().expect(joined))
-                });
-                ((cull, build, main, pyramid, scatter, raster, shadow, blend), start.elapsed().as_secs_f64() * 1e3)
+                (
+                    (cull, build, main, pyramid, scatter, raster, shadow, blend, composite),
+                    start.elapsed().as_secs_f64() * 1e3,
+                )
             });
             let upload_start = Instant::now();
             let prepared = prepare(scene);
@@ -189,12 +212,19 @@ impl Renderer {
             (passes, prepared, uploaded, pipelines_ms, upload_ms)
         });
         let (environment, environment_maps, buffers) = buffers?;
-        let (cull, build, main, pyramid, scatter) = (passes.0?, passes.1?, passes.2?, passes.3?, passes.4?);
-        let raster = passes.5?.filter(|_| buffers.soft_buffers);
+        let (cull, build, (main, inputs), pyramid, scatter) = (passes.0?, passes.1?, passes.2?, passes.3?, passes.4?);
         let (shadow, blend) = (passes.6?, passes.7?);
+        // Both shade from the arenas, which must be bindable as storage: where they are not, a
+        // deferred renderer's main pass is compiled again, forward.
+        let raster = passes.5?.filter(|_| buffers.soft_buffers);
+        let deferred = passes.8?.filter(|_| buffers.soft_buffers);
+        let main = match deferred {
+            None if main.deferred() => MainPass::new(&ctx.pipelines, &layouts, options.color_format, inputs, None)?,
+            _ => main,
+        };
         let updates = ObjectUpdates::new(&ctx.device, &layouts, &buffers, options.workgroup_size);
         let capabilities = Capabilities::of(ctx);
-        let first_view = ViewState::new(&ctx.device, &layouts, &buffers, &pyramid, raster.as_ref());
+        let first_view = ViewState::new(&ctx.device, &layouts, &buffers, &pyramid, raster.as_ref(), deferred.as_ref());
         let mut renderer = Self {
             timer: GpuTimer::new(&ctx.device, &ctx.queue),
             plans: DrawMode::ALL.map(|mode| FramePlan::resolve(mode, capabilities)),
@@ -212,6 +242,8 @@ impl Renderer {
             sun: scene.sun,
             scene_bounds: SceneBounds::of_objects(&prepared.objects),
             raster,
+            deferred,
+            inputs,
             updates,
             buffers,
             soft_records: soft_records(&prepared.objects),
@@ -274,11 +306,24 @@ impl Renderer {
         self.updates.rebind(&ctx.device, &self.layouts, &self.buffers);
         if !self.buffers.soft_buffers {
             self.raster = None;
+            if self.deferred.take().is_some() {
+                let forward = MainPass::new(&ctx.pipelines, &self.layouts, self.main.color_format, self.inputs, None);
+                self.main = forward.map_err(|e| UploadError::MainPipelines(e.to_string()))?;
+            }
+        }
+        // A deferred variant must be able to shade every material of the new scene it draws.
+        let flags = main::deferrable_variants(scene);
+        if self.deferred.is_some() && !self.main.defers_as(flags, self.inputs) {
+            let main = MainPass::new(&ctx.pipelines, &self.layouts, self.main.color_format, self.inputs, Some(flags));
+            self.main = main.map_err(|e| UploadError::MainPipelines(e.to_string()))?;
         }
         for view in &mut self.views {
             view.rebind(&ctx.device, &self.layouts, &self.buffers);
             if self.raster.is_none() {
                 view.raster = None;
+            }
+            if self.deferred.is_none() {
+                view.deferred = None;
             }
         }
         self.soft_records = soft_records(&prepared.objects);
@@ -338,6 +383,13 @@ impl Renderer {
         &self.views[view].pyramid
     }
 
+    /// Whether the renderer shades its opaque variants' pixels after the main pass
+    /// (`passes::deferred`): the adapter has `primitive_index`, the arenas can be bound as
+    /// storage and the options asked for it.
+    pub fn deferred_shading(&self) -> bool {
+        self.deferred.is_some()
+    }
+
     /// View `view`'s compute rasteriser, with its visibility buffer once a frame has drawn.
     pub fn raster(&self, view: usize) -> Option<&RasterPass> {
         self.views[view].raster.as_ref()
@@ -389,6 +441,7 @@ impl Renderer {
             raster_available: self.raster.is_some() && self.soft_records > 0,
             pyramid_current,
             blend: self.buffers.blend_capacity > 0,
+            deferred: self.deferred.is_some(),
         })
     }
 

@@ -10,7 +10,7 @@
 use crate::gpu::GpuContext;
 use crate::passes::cull::CullOutput;
 use crate::passes::main::indirect::IndirectDraws;
-use crate::passes::{blend, build, cull, main, pyramid, raster, shadow, Phase};
+use crate::passes::{blend, build, cull, deferred, main, pyramid, raster, shadow, Phase};
 use crate::tunables::{DEFAULT_LOD_ERROR_PX, DEFAULT_MIN_PIXELS, MAX_VIEW_PASSES};
 
 /// How much a frame draws, and how: level of detail, the size threshold, occlusion culling
@@ -276,10 +276,18 @@ impl FramePlan {
             }
             schedule.push(Step::Main { phase, resolve: soft && last });
         }
+        // The deferred variants' pixels shaded and written over the last main pass's colour.
+        if request.deferred {
+            schedule.push(Step::Shade);
+            schedule.push(Step::Composite);
+        }
         // Blended objects over everything, farthest first, sorted on the GPU where it culls
-        // (the CPU modes sort them and draw them last in their main pass).
+        // (the CPU modes sort them and draw them last: in their main pass, or in a blended
+        // pass of their own after a deferred renderer's composite).
         if request.blend && self.indirect().is_some() {
             schedule.push(Step::BlendSort);
+        }
+        if request.blend && (self.indirect().is_some() || request.deferred) {
             schedule.push(Step::Blend);
         }
         if self.cull.is_some() {
@@ -331,6 +339,8 @@ pub struct ViewRequest {
     pub pyramid_current: bool,
     /// The scene has blended objects.
     pub blend: bool,
+    /// The renderer defers the shading of its opaque variants (`passes::deferred`).
+    pub deferred: bool,
 }
 
 /// One step of a view's frame, in recording order.
@@ -360,6 +370,10 @@ pub enum Step {
         /// The compute rasteriser's resolve first.
         resolve: bool,
     },
+    /// The deferred variants' pixels listed and shaded (`passes::deferred`).
+    Shade,
+    /// Their colours written over the last main pass's.
+    Composite,
     /// The blended objects the last phase listed, sorted farthest first into draws.
     BlendSort,
     /// The blended pass: those draws over the last main pass's colour and depth.
@@ -386,6 +400,8 @@ impl Step {
             Step::Build(phase) => Some(phase.pass_name(build::NAME, build::LATE_NAME)),
             Step::Raster { phase, .. } => Some(phase.pass_name(raster::NAME, raster::LATE_NAME)),
             Step::Main { phase, .. } => Some(phase.pass_name(main::NAME, main::LATE_NAME)),
+            Step::Shade => Some(deferred::NAME),
+            Step::Composite => Some(deferred::COMPOSITE_NAME),
             Step::BlendSort => Some(blend::SORT_NAME),
             Step::Blend => Some(blend::NAME),
             Step::CopyCounters => None,
@@ -453,6 +469,7 @@ mod tests {
                     raster_available: true,
                     pyramid_current: false,
                     blend: true,
+                    deferred: true,
                 };
                 let schedule = plan.schedule(&request);
                 assert!(schedule.pass_names().count() <= MAX_VIEW_PASSES, "{mode}: {schedule:?}");
@@ -470,6 +487,8 @@ mod tests {
                             "build late",
                             "raster late",
                             "main late",
+                            "shade",
+                            "composite",
                             "blend sort",
                             "blend"
                         ]

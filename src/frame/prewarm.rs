@@ -17,6 +17,7 @@ use crate::gpu_scene::{Layouts, SceneBuffers};
 use crate::passes::blend::BlendSortPass;
 use crate::passes::build::BuildPass;
 use crate::passes::cull::CullPass;
+use crate::passes::deferred::DeferredPass;
 use crate::passes::main::MainPass;
 use crate::passes::scatter::{ObjectUpdates, ScatterPass};
 use crate::passes::shadow::ShadowPass;
@@ -65,13 +66,15 @@ pub(crate) fn prewarm(
         raster.prewarm_compute(&mut frame, buffers, &view.gpu);
         &*raster
     });
-    passes.main.prewarm(
-        &mut frame,
-        buffers,
-        &view.gpu,
-        &FrameTarget { color: &color, depth: &depth, width: 1, height: 1, keep_color: false },
-        raster,
-    );
+    let target = FrameTarget { color: &color, depth: &depth, width: 1, height: 1, keep_color: false };
+    if let Some(deferred) = view.deferred.as_mut() {
+        deferred.fit(&ctx.device, layouts, buffers, 1, 1);
+    }
+    let deferred = view.deferred.as_ref();
+    passes.main.prewarm(&mut frame, buffers, &view.gpu, &target, deferred.map(DeferredPass::ids), raster);
+    if let Some(deferred) = deferred {
+        deferred.prewarm(&mut frame, buffers, &view.gpu, &target);
+    }
     passes.shadow.prewarm(&mut frame, buffers, &view.gpu, &depth);
     view.pyramid.resize(&ctx.device, &depth, 1, 1);
     if let Some(raster) = raster {

@@ -14,9 +14,11 @@ use super::{DrawMode, FrameInput, FrameStats, Renderer};
 use crate::gpu::commands::{FrameCommands, FrameEncoder};
 use crate::gpu::target::FrameTarget;
 use crate::gpu::GpuContext;
+use crate::gpu_scene::PreparedScene;
 use crate::passes::cull;
-use crate::passes::cull::cpu::CpuCounts;
-use crate::passes::main::{bundle, Draws};
+use crate::passes::cull::cpu::{first_blended, CpuCounts, DrawnObject};
+use crate::passes::deferred::DeferredPass;
+use crate::passes::main::{bundle, BlendDraws, Draws};
 use crate::passes::shadow::ShadowDraws;
 use crate::passes::Phase;
 use crate::tunables::{MAX_CASCADES, MAX_VIEWS};
@@ -62,7 +64,14 @@ impl Renderer {
         self.frame_number += 1;
         self.flush_object_updates(ctx);
         while self.views.len() < views.len() {
-            let state = ViewState::new(&ctx.device, &self.layouts, &self.buffers, &self.pyramid, self.raster.as_ref());
+            let state = ViewState::new(
+                &ctx.device,
+                &self.layouts,
+                &self.buffers,
+                &self.pyramid,
+                self.raster.as_ref(),
+                self.deferred.as_ref(),
+            );
             self.views.push(state);
         }
         self.scatter.record(encoder, &mut self.updates);
@@ -168,6 +177,9 @@ impl Renderer {
             let raster = state.raster.as_mut().expect("the schedule rasterises only where there is a rasteriser");
             raster.fit(&ctx.device, &self.layouts, &self.buffers, target.width, target.height);
         }
+        if let Some(deferred) = state.deferred.as_mut() {
+            deferred.fit(&ctx.device, &self.layouts, &self.buffers, target.width, target.height);
+        }
         if schedule.keep_pyramid {
             // A frozen view tests against the pyramid of the view it froze (and what that
             // camera cannot see disappears too).
@@ -256,8 +268,13 @@ impl Renderer {
                 if state.bundle.is_none() {
                     profile_scope!("record bundle");
                     let (drawn, counts) = cull::cpu::cull(&uniforms, &prepared.objects, &prepared.batches);
-                    let recorded = bundle::record(&ctx.device, &self.main, &self.buffers, &state.gpu, prepared, &drawn);
-                    state.bundle = Some((recorded, counts));
+                    // A deferred renderer draws the blended objects after the composite: a
+                    // bundle of their own.
+                    let (opaque, blended) = split_blended(&drawn, prepared, self.main.deferred());
+                    let (main, buffers, gpu) = (&self.main, &self.buffers, &state.gpu);
+                    state.bundle = Some((bundle::record(&ctx.device, main, buffers, gpu, prepared, opaque), counts));
+                    state.blend_bundle =
+                        main.deferred().then(|| bundle::record(&ctx.device, main, buffers, gpu, prepared, blended));
                 }
                 cpu_counts = state.bundle.as_ref().map(|(_, counts)| *counts);
             }
@@ -285,6 +302,10 @@ impl Renderer {
             }
         };
         let raster = state.raster.as_ref().filter(|_| schedule.soft);
+        // A cascade's depth pass has no `ids`; a view's main passes draw into them where deferred.
+        let deferred = state.deferred.as_ref().filter(|_| layer.is_none());
+        let ids = deferred.map(DeferredPass::ids);
+        let deferred_main = ids.is_some();
         for &step in schedule.steps() {
             let name = step.pass_name().unwrap_or_default();
             match step {
@@ -330,17 +351,52 @@ impl Renderer {
                 Step::Main { phase, resolve } => {
                     let draws = match plan.main {
                         MainDraws::Indirect(indirect) => Draws::Indirect(indirect, raster.filter(|_| resolve)),
-                        MainDraws::CpuBaseline => Draws::Baseline(&state.visible),
+                        MainDraws::CpuBaseline => {
+                            Draws::Baseline(split_blended(&state.visible, &self.prepared, deferred_main).0)
+                        }
                         MainDraws::Bundle => {
                             Draws::Bundle(&state.bundle.as_ref().expect("the bundle was recorded in set-up").0)
                         }
                     };
-                    self.main.record(encoder, target, &self.buffers, &state.gpu, &self.prepared, draws, phase);
+                    let (buffers, prepared) = (&self.buffers, &self.prepared);
+                    self.main.record(encoder, target, ids, buffers, &state.gpu, prepared, draws, phase);
+                }
+                Step::Shade => {
+                    let deferred = deferred.expect("the schedule defers only where the renderer does");
+                    deferred.record_shade(encoder, &self.buffers, &state.gpu);
+                }
+                Step::Composite => {
+                    let deferred = deferred.expect("the schedule defers only where the renderer does");
+                    deferred.record_composite(encoder, target, &state.gpu);
                 }
                 Step::BlendSort => self.blend.record(encoder, &self.buffers, &state.gpu),
-                Step::Blend => self.main.record_blend(encoder, target, &self.buffers, &state.gpu, plan.compact()),
+                Step::Blend => {
+                    let draws = match plan.main {
+                        MainDraws::Indirect(_) => BlendDraws::Sorted { counted: plan.compact() },
+                        MainDraws::CpuBaseline => {
+                            BlendDraws::Baseline(split_blended(&state.visible, &self.prepared, deferred_main).1)
+                        }
+                        MainDraws::Bundle => BlendDraws::Bundle(
+                            state.blend_bundle.as_ref().expect("a deferred renderer's bundle frames record one"),
+                        ),
+                    };
+                    let (buffers, prepared) = (&self.buffers, &self.prepared);
+                    self.main.record_blend(encoder, target, ids, buffers, &state.gpu, prepared, draws);
+                }
                 Step::CopyCounters => state.counters.copy(encoder, &self.buffers, frame),
             }
         }
     }
+}
+
+/// `visible` (ordered as the CPU cull orders it) as what the main pass draws and what the
+/// blended pass draws: a deferred renderer draws its blended objects after the composite, a
+/// forward one last in its main pass.
+fn split_blended<'v>(
+    visible: &'v [DrawnObject],
+    prepared: &PreparedScene,
+    deferred: bool,
+) -> (&'v [DrawnObject], &'v [DrawnObject]) {
+    let first = if deferred { first_blended(visible, &prepared.batches) } else { visible.len() };
+    visible.split_at(first)
 }

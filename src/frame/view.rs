@@ -18,6 +18,7 @@ use crate::gpu::target::OffscreenTarget;
 use crate::gpu_scene::{Layouts, SceneBuffers, ViewBuffers};
 use crate::passes::cull::cpu::{CpuCounts, DrawnObject};
 use crate::passes::cull::CounterReadback;
+use crate::passes::deferred::DeferredPass;
 use crate::passes::main::bundle::RecordedBundle;
 use crate::passes::pyramid::PyramidPass;
 use crate::passes::raster::RasterPass;
@@ -100,11 +101,16 @@ pub(crate) struct ViewState {
     pub pyramid_view_proj: Option<Mat4>,
     /// The view's compute rasteriser (its visibility buffer fitted to the view's size).
     pub raster: Option<RasterPass>,
+    /// The view's deferred shading (its `ids` target fitted to the view's size).
+    pub deferred: Option<DeferredPass>,
     /// The view's counters, read back a frame or two late.
     pub counters: CounterReadback,
     /// The bundle mode's recording and what its culling counted, made on the view's first
     /// bundle frame and replayed after.
     pub bundle: Option<(RecordedBundle, CpuCounts)>,
+    /// A deferred renderer's bundle of the blended objects, recorded with `bundle` and drawn
+    /// after the composite.
+    pub blend_bundle: Option<RecordedBundle>,
     /// The cpu mode's drawn objects, reused every frame.
     pub visible: Vec<DrawnObject>,
     /// The frame uniforms' bytes, reused every frame.
@@ -185,14 +191,17 @@ impl ViewState {
         buffers: &SceneBuffers,
         pyramid: &PyramidPass,
         raster: Option<&RasterPass>,
+        deferred: Option<&DeferredPass>,
     ) -> Self {
         Self {
             gpu: ViewBuffers::new(device, layouts, buffers),
             pyramid: pyramid.for_view(),
             pyramid_view_proj: None,
             raster: raster.map(RasterPass::for_view),
+            deferred: deferred.map(DeferredPass::for_view),
             counters: CounterReadback::new(device),
             bundle: None,
+            blend_bundle: None,
             visible: Vec::new(),
             uniform_bytes: Vec::new(),
             own_target: None,
@@ -228,7 +237,7 @@ impl ViewState {
             let mut states = self.shadow.take().map(|s| s.cascades).unwrap_or_default();
             states.truncate(cascades);
             while states.len() < cascades {
-                states.push(ViewState::new(device, layouts, buffers, pyramid, None));
+                states.push(ViewState::new(device, layouts, buffers, pyramid, None, None));
             }
             self.shadow = Some(ViewShadow { map, cascades: states, fitted: Vec::new() });
         }
@@ -240,6 +249,9 @@ impl ViewState {
         self.gpu = ViewBuffers::new(device, layouts, buffers);
         if let Some(raster) = self.raster.as_mut() {
             raster.invalidate();
+        }
+        if let Some(deferred) = self.deferred.as_mut() {
+            deferred.invalidate();
         }
         self.bundle = None;
         if let Some(shadow) = self.shadow.as_mut() {

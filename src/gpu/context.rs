@@ -73,12 +73,17 @@ pub struct ContextOptions {
 pub const OPTIONAL_FEATURES: wgpu::Features = wgpu::Features::MULTI_DRAW_INDIRECT_COUNT
     .union(wgpu::Features::TIMESTAMP_QUERY)
     .union(wgpu::Features::PIPELINE_CACHE)
-    .union(SOFT_RASTER_FEATURES);
+    .union(SOFT_RASTER_FEATURES)
+    .union(DEFERRED_FEATURES);
 
 /// The features the compute rasteriser (`passes::raster`) needs: 64-bit integers and their
 /// atomic min/max in storage buffers.
 pub const SOFT_RASTER_FEATURES: wgpu::Features =
     wgpu::Features::SHADER_INT64.union(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX);
+
+/// The feature deferred shading (`passes::deferred`) needs: `primitive_index` in fragment
+/// shaders, which names the triangle a deferred fragment belongs to.
+pub const DEFERRED_FEATURES: wgpu::Features = wgpu::Features::SHADER_PRIMITIVE_INDEX;
 
 /// Features the engine cannot work without.
 pub const REQUIRED_FEATURES: wgpu::Features = wgpu::Features::INDIRECT_FIRST_INSTANCE;
@@ -308,6 +313,7 @@ impl GpuContext {
                 "SHADER_INT64_ATOMIC_MIN_MAX".into(),
                 yes_no(self.features.contains(wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX)),
             ),
+            ("SHADER_PRIMITIVE_INDEX".into(), yes_no(self.features.contains(wgpu::Features::SHADER_PRIMITIVE_INDEX))),
             (
                 "compute rasteriser".into(),
                 if self.features.contains(SOFT_RASTER_FEATURES) {

@@ -92,6 +92,8 @@ pub enum UploadError {
          max_texture_dimension_2d ({limit})"
     )]
     TextureTooLarge { slot: &'static str, size: u32, limit: u32 },
+    #[error("the main pass's pipelines for the new scene: {0}")]
+    MainPipelines(String),
 }
 
 /// Checks an object count against the adapter's limits; callers that generate scenes check

@@ -51,6 +51,9 @@ pub enum BindingKind {
     UnfilterableTexture,
     /// A write-only `texture_storage_2d` of this format.
     StorageTextureWrite(wgpu::TextureFormat),
+    /// A `texture_2d<u32>` (the deferred variants' `ids`, [`IDS_FORMAT`]), read with
+    /// `textureLoad`.
+    UintTexture,
 }
 
 /// The WGSL texel format of a storage texture format. Panics on a format the engine does not
@@ -248,6 +251,7 @@ pub const SHADE_IO: Group = Group {
         binding("indices", BindingKind::StorageRead("array<u32>")),
         binding("shade_list", BindingKind::StorageRead("array<u32>")),
         binding("shaded", BindingKind::StorageTextureWrite(SHADED_FORMAT)),
+        binding("ids", BindingKind::UintTexture),
     ],
     functions: None,
 };
@@ -262,6 +266,7 @@ pub const SHADE_LIST: Group = Group {
     bindings: &[
         binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("shade_list", BindingKind::StorageReadWrite("array<atomic<u32>>")),
+        binding("ids", BindingKind::UintTexture),
     ],
     functions: None,
 };
@@ -269,6 +274,10 @@ pub const SHADE_LIST: Group = Group {
 /// The format of the shade dispatch's colours: linear, exactly as the draw shader's fragments
 /// return them (half floats would move one pixel in ten by a step of the 8-bit target).
 pub const SHADED_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+
+/// The format of the deferred variants' `ids` target (`shaders/draw_vis.wgsl` says what the
+/// two words hold).
+pub const IDS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Uint;
 
 /// Group 1 of the resolve pipeline (drawn first in the frame's last main pass): the visibility
 /// buffer for the depth, and the shade dispatch's colours.
@@ -279,6 +288,7 @@ pub const RESOLVE_IO: Group = Group {
     bindings: &[
         binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("shaded", BindingKind::UnfilterableTexture),
+        binding("ids", BindingKind::UintTexture),
     ],
     functions: None,
 };
@@ -393,6 +403,7 @@ impl Group {
                 BindingKind::DepthTextureArray => ("", "texture_depth_2d_array"),
                 BindingKind::ComparisonSampler => ("", "sampler_comparison"),
                 BindingKind::UnfilterableTexture => ("", "texture_2d<f32>"),
+                BindingKind::UintTexture => ("", "texture_2d<u32>"),
                 BindingKind::StorageTextureWrite(format) => {
                     storage_texture = format!("texture_storage_2d<{}, write>", wgsl_storage_format(format));
                     ("", storage_texture.as_str())
@@ -439,6 +450,11 @@ impl Group {
                     BindingKind::ComparisonSampler => wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
                     BindingKind::UnfilterableTexture => wgpu::BindingType::Texture {
                         sample_type: wgpu::TextureSampleType::Float { filterable: false },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    BindingKind::UintTexture => wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Uint,
                         view_dimension: wgpu::TextureViewDimension::D2,
                         multisampled: false,
                     },

@@ -9,7 +9,9 @@
 //! (batch counts → compacted indirect draws), [`raster`] (the compute rasteriser: small objects
 //! into a visibility buffer; where the adapter has 64-bit atomics), [`main`] (the render
 //! pass every way of drawing records into: GPU-driven multi-draws, the CPU baseline, or a
-//! bundle; with the compute rasteriser, its resolve first), and before a view's passes, per
+//! bundle; with the compute rasteriser, its resolve first), [`deferred`] (where the adapter has
+//! `primitive_index`: the opaque variants' pixels, which the main pass only named, shaded in a
+//! compute dispatch and composited over its colour), and before a view's passes, per
 //! shadow cascade of the view, cull, build and [`shadow`] (the casters' depth into the cascade's
 //! layer of the view's shadow map). With occlusion culling these are the first phase, followed by [`pyramid`] (the
 //! depth buffer → a Hi-Z mip chain) and the second phase: cull, build and main again, as
@@ -19,6 +21,7 @@
 pub mod blend;
 pub mod build;
 pub mod cull;
+pub mod deferred;
 pub mod environment;
 pub mod main;
 pub mod pyramid;
@@ -68,13 +71,14 @@ impl Phase {
 }
 
 /// Every pass's shader, for validation and tools.
-pub const SHADERS: [&PassShader; 12] = [
+pub const SHADERS: [&PassShader; 13] = [
     &cull::SHADER,
     &build::SHADER,
     &raster::SHADER,
     &raster::SHADE_LIST_SHADER,
     &raster::SHADE_SHADER,
     &main::SHADER,
+    &main::VIS_SHADER,
     &raster::RESOLVE_SHADER,
     &pyramid::SHADER,
     &scatter::SHADER,

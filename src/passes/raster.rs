@@ -36,7 +36,7 @@
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::depth_test;
 use crate::gpu_scene::layout::{
-    Group, Layouts, FRAME, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, SHADE_LIST, TEXTURES,
+    Group, Layouts, FRAME, IDS_FORMAT, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, SHADE_LIST, TEXTURES,
 };
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::types::RasterArgs;
@@ -107,11 +107,13 @@ pub struct RasterPass {
 }
 
 impl RasterPass {
-    /// Gets the pipelines from the cache; the resolve draws into targets of `color_format`.
+    /// Gets the pipelines from the cache; the resolve draws into targets of `color_format`,
+    /// and where `deferred` `NO_IDS` into a deferred renderer's `ids` target.
     pub fn new(
         cache: &PipelineCache,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
+        deferred: bool,
     ) -> Result<Self, PipelineError> {
         let shader = SHADER.spec(WORKGROUP_SIZE);
         let shade_shader = SHADE_SHADER.spec(WORKGROUP_SIZE);
@@ -131,13 +133,13 @@ impl RasterPass {
             layout: layouts.resolve.clone(),
             shader: RESOLVE_SHADER.spec(WORKGROUP_SIZE),
             vertex_entry: "vs_fullscreen".into(),
-            fragment_entry: Some("fs_resolve".into()),
+            fragment_entry: Some(if deferred { "fs_resolve_ids" } else { "fs_resolve" }.into()),
             vertex_buffers: Vec::new(),
-            targets: vec![Some(wgpu::ColorTargetState {
-                format: color_format,
-                blend: None,
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
+            targets: [color_format, IDS_FORMAT]
+                .into_iter()
+                .take(1 + usize::from(deferred))
+                .map(|format| Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL }))
+                .collect(),
             primitive: wgpu::PrimitiveState::default(),
             // Where the first phase's hardware draws are as near, the compute rasteriser's
             // pixel wins, as it would have had it been drawn first.
@@ -194,15 +196,7 @@ impl RasterPass {
                 mapped_at_creation: false,
             },
         );
-        let list = crate::gpu::counted::buffer(
-            device,
-            &wgpu::BufferDescriptor {
-                label: Some("shade list"),
-                size: (u64::from(SHADE_LIST_HEADER) + 2 * u64::from(width.max(1)) * u64::from(height.max(1))) * 4,
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            },
-        );
+        let list = shade_list_buffer(device, "shade list", width.max(1), height.max(1));
         let shaded = device
             .create_texture(&wgpu::TextureDescriptor {
                 label: Some("shaded"),
@@ -215,30 +209,22 @@ impl RasterPass {
                 view_formats: &[],
             })
             .create_view(&Default::default());
-        // The groups bind by name the buffers their tables list, and the shaded colours.
-        let named = [
-            ("objects", &buffers.objects),
-            ("batches", &buffers.batches),
-            ("materials", &buffers.materials),
-            ("instances", &buffers.instances),
-            ("draw_counts", &buffers.draw_counts),
-            ("vertex_words", &buffers.vertices),
-            ("vertex_tangents", &buffers.vertex_inputs[0]),
-            ("indices", &buffers.indices),
-            ("pixels", &buffer),
-            ("shade_list", &list),
-        ];
-        let group = |table: &Group, layout: &wgpu::BindGroupLayout| {
-            let entries: Vec<_> = table
-                .bindings
-                .iter()
-                .map(|b| match named.iter().find(|(name, _)| *name == b.name) {
-                    Some(&(name, buffer)) => table.buffer(name, buffer),
-                    None => table.entry(b.name, wgpu::BindingResource::TextureView(&shaded)),
-                })
-                .collect();
-            device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(table.label), layout, entries: &entries })
-        };
+        // The deferred variants' `ids` are not read here; their binding takes a 1×1 stand-in.
+        let no_ids = device
+            .create_texture(&wgpu::TextureDescriptor {
+                label: Some("no ids"),
+                size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format: IDS_FORMAT,
+                usage: wgpu::TextureUsages::TEXTURE_BINDING,
+                view_formats: &[],
+            })
+            .create_view(&Default::default());
+        let named = scene_bindings(buffers, &buffer, &list);
+        let textures = [("shaded", &shaded), ("ids", &no_ids)];
+        let group = |table: &Group, layout: &wgpu::BindGroupLayout| bind_io(device, table, layout, &named, &textures);
         let raster_group = group(&RASTER_IO, &layouts.raster_io);
         let list_group = group(&SHADE_LIST, &layouts.shade_list_io);
         let shade_group = group(&SHADE_IO, &layouts.shade_io);
@@ -355,12 +341,71 @@ impl RasterPass {
 
 /// Byte offsets in the shade list of the plain and the textured pixels' shade dispatch
 /// arguments: words 1-3 and 5-7, after each list's count (`shaders/shade_list.wgsl`).
-const PLAIN_SHADE_ARGUMENTS: u64 = 4;
-const TEXTURED_SHADE_ARGUMENTS: u64 = 4 * (SHADE_LIST_HEADER as u64 / 2 + 1);
+pub(crate) const PLAIN_SHADE_ARGUMENTS: u64 = 4;
+pub(crate) const TEXTURED_SHADE_ARGUMENTS: u64 = 4 * (SHADE_LIST_HEADER as u64 / 2 + 1);
+
+/// A shade list (`shaders/shade_list.wgsl` says its layout) for a `width` × `height` target.
+pub(crate) fn shade_list_buffer(device: &wgpu::Device, label: &str, width: u32, height: u32) -> wgpu::Buffer {
+    crate::gpu::counted::buffer(
+        device,
+        &wgpu::BufferDescriptor {
+            label: Some(label),
+            size: (u64::from(SHADE_LIST_HEADER) + 2 * u64::from(width) * u64::from(height)) * 4,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        },
+    )
+}
+
+/// The buffers the shading groups bind, by the names their tables give them: the scene's,
+/// the visibility buffer `pixels` and the shade list `list`.
+pub(crate) fn scene_bindings<'a>(
+    buffers: &'a SceneBuffers,
+    pixels: &'a wgpu::Buffer,
+    list: &'a wgpu::Buffer,
+) -> [(&'static str, &'a wgpu::Buffer); 10] {
+    [
+        ("objects", &buffers.objects),
+        ("batches", &buffers.batches),
+        ("materials", &buffers.materials),
+        ("instances", &buffers.instances),
+        ("draw_counts", &buffers.draw_counts),
+        ("vertex_words", &buffers.vertices),
+        ("vertex_tangents", &buffers.vertex_inputs[0]),
+        ("indices", &buffers.indices),
+        ("pixels", pixels),
+        ("shade_list", list),
+    ]
+}
+
+/// A bind group of `table`: its buffers from `named`, its textures from `textures`, by name.
+pub(crate) fn bind_io(
+    device: &wgpu::Device,
+    table: &Group,
+    layout: &wgpu::BindGroupLayout,
+    named: &[(&str, &wgpu::Buffer)],
+    textures: &[(&str, &wgpu::TextureView)],
+) -> wgpu::BindGroup {
+    let entries: Vec<_> = table
+        .bindings
+        .iter()
+        .map(|b| match named.iter().find(|(name, _)| *name == b.name) {
+            Some(&(name, buffer)) => table.buffer(name, buffer),
+            None => {
+                let (_, view) = textures
+                    .iter()
+                    .find(|(name, _)| *name == b.name)
+                    .unwrap_or_else(|| panic!("no resource for binding \"{}\" of \"{}\"", b.name, table.label));
+                table.entry(b.name, wgpu::BindingResource::TextureView(view))
+            }
+        })
+        .collect();
+    device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(table.label), layout, entries: &entries })
+}
 
 /// Workgroups of the list dispatch for a `width` × `height` target: a thread per
 /// `SHADE_LIST_SEGMENT` pixels of a row, split over y past the per-dimension limit.
-fn list_workgroups(width: u32, height: u32) -> (u32, u32) {
+pub(crate) fn list_workgroups(width: u32, height: u32) -> (u32, u32) {
     let segments = width.div_ceil(SHADE_LIST_SEGMENT) * height;
     let groups = segments.div_ceil(SHADE_WORKGROUP_SIZE);
     (groups.min(MAX_WORKGROUPS_PER_DIMENSION), groups.div_ceil(MAX_WORKGROUPS_PER_DIMENSION))

@@ -75,8 +75,8 @@ impl VariantPipelines for ShadowPass {
         &self.pipelines[variant]
     }
 
-    fn color_target(&self) -> Option<wgpu::TextureFormat> {
-        None
+    fn color_targets(&self) -> Vec<Option<wgpu::TextureFormat>> {
+        Vec::new()
     }
 }
 

@@ -111,6 +111,11 @@ pub fn blend_key(frame: &FrameUniforms, object: &GpuObject) -> u32 {
     !(to_camera.x * to_camera.x + to_camera.y * to_camera.y + to_camera.z * to_camera.z).to_bits()
 }
 
+/// Where the blended objects of `drawn` (ordered as [`cull_into`] orders them) begin.
+pub fn first_blended(drawn: &[DrawnObject], batches: &[GpuBatch]) -> usize {
+    drawn.partition_point(|d| batches[d.batch as usize].variant != VARIANT_BLEND)
+}
+
 /// Whether `object` is blended: its batches are the blend variant's.
 pub fn is_blended(batches: &[GpuBatch], object: &GpuObject) -> bool {
     batches[object.batch as usize].variant == VARIANT_BLEND
@@ -151,7 +156,7 @@ pub fn cull_into(
             }
         }
     }
-    let first_blended = drawn.partition_point(|d| batches[d.batch as usize].variant != VARIANT_BLEND);
+    let first_blended = first_blended(drawn, batches);
     drawn[first_blended..].sort_by_cached_key(|d| {
         let object = &objects[d.id as usize];
         (blend_key(frame, object), d.id | (d.batch - object.batch) << LEVEL_SHIFT)

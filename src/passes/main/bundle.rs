@@ -51,7 +51,7 @@ pub fn record(
     visible: &[DrawnObject],
 ) -> RecordedBundle {
     profile_function!();
-    let color_formats: Vec<_> = pipelines.color_target().into_iter().map(Some).collect();
+    let color_formats = pipelines.color_targets();
     let mut encoder = device.create_render_bundle_encoder(&wgpu::RenderBundleEncoderDescriptor {
         label: Some("baseline bundle"),
         color_formats: &color_formats,

@@ -9,7 +9,7 @@ pub mod indirect;
 
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::{depth_test, FrameTarget};
-use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
+use crate::gpu_scene::layout::{Layouts, FRAME, IDS_FORMAT, SCENE, TEXTURES};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::types::DRAW_ARGS_SIZE;
 use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers, ViewBuffers};
@@ -19,7 +19,7 @@ use crate::passes::raster::RasterPass;
 use crate::passes::Phase;
 use crate::pipelines::{render_all, Constants, PipelineCache, PipelineError, RenderSpec, ShaderSpec, VertexBufferSpec};
 use crate::scene::Variant;
-use crate::tunables::{COUNTER_BLEND, WORKGROUP_SIZE};
+use crate::tunables::{COUNTER_BLEND, NO_IDS, WORKGROUP_SIZE};
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
 pub const NAME: &str = "main";
@@ -29,6 +29,15 @@ pub const LATE_NAME: &str = "main late";
 pub const SHADER: PassShader = PassShader {
     file: "shaders/draw.wgsl",
     body: include_str!("../../../shaders/draw.wgsl"),
+    groups: &[&FRAME, &SCENE, &TEXTURES],
+};
+
+/// The draw shader with the deferred variants' entry points (`shaders/draw_vis.wgsl`), which
+/// use `primitive_index`: a module of its own, compiled only where the adapter has it
+/// (`passes::deferred`).
+pub const VIS_SHADER: PassShader = PassShader {
+    file: "shaders/draw_vis.wgsl",
+    body: concat!(include_str!("../../../shaders/draw.wgsl"), include_str!("../../../shaders/draw_vis.wgsl")),
     groups: &[&FRAME, &SCENE, &TEXTURES],
 };
 
@@ -43,6 +52,16 @@ pub enum Draws<'a> {
     /// One draw per visible object (ascending ids, hence grouped by variant).
     Baseline(&'a [DrawnObject]),
     /// A recorded bundle, replayed.
+    Bundle(&'a bundle::RecordedBundle),
+}
+
+/// What the blended pass draws.
+pub enum BlendDraws<'a> {
+    /// The blend sort's draws (`passes::blend`), behind its count where `counted`.
+    Sorted { counted: bool },
+    /// A deferred renderer's CPU baseline: one draw per visible blended object, in order.
+    Baseline(&'a [DrawnObject]),
+    /// A deferred renderer's bundle of its blended objects.
     Bundle(&'a bundle::RecordedBundle),
 }
 
@@ -65,6 +84,9 @@ pub struct MainPass {
     pub encodes_srgb: bool,
     /// [`CLEAR_COLOR`] as `color_format` stores it.
     clear_color: wgpu::Color,
+    /// Whether the pipelines draw into an `ids` target too ([`IDS_FORMAT`], the second colour
+    /// attachment), and which variants are deferred (`passes::deferred`), by `Variant as usize`.
+    deferred: Option<[bool; Variant::ALL.len()]>,
 }
 
 /// Whether colour for a target of `format` must be sRGB-encoded by the shader: a unorm format
@@ -104,8 +126,8 @@ pub fn srgb_encode(linear: f64) -> f64 {
 pub trait VariantPipelines {
     /// Variant `variant`'s pipeline.
     fn variant_pipeline(&self, variant: usize) -> &wgpu::RenderPipeline;
-    /// The colour attachment's format; `None` for a depth-only pass.
-    fn color_target(&self) -> Option<wgpu::TextureFormat>;
+    /// The colour attachments' formats; none for a depth-only pass.
+    fn color_targets(&self) -> Vec<Option<wgpu::TextureFormat>>;
 }
 
 impl VariantPipelines for MainPass {
@@ -113,8 +135,12 @@ impl VariantPipelines for MainPass {
         &self.pipelines[variant]
     }
 
-    fn color_target(&self) -> Option<wgpu::TextureFormat> {
-        Some(self.color_format)
+    fn color_targets(&self) -> Vec<Option<wgpu::TextureFormat>> {
+        let mut targets = vec![Some(self.color_format)];
+        if self.deferred.is_some() {
+            targets.push(Some(IDS_FORMAT));
+        }
+        targets
     }
 }
 
@@ -170,6 +196,57 @@ pub fn variant_spec(
         // Blended surfaces are hidden by nearer opaque ones and hide nothing themselves.
         depth_stencil: Some(wgpu::DepthStencilState { depth_write_enabled: variant != Variant::Blend, ..depth_test() }),
         multisample: Default::default(),
+    }
+}
+
+/// Whether variant `variant` with `inputs` can be deferred: opaque, masked or double-sided,
+/// and none of its materials reads what the shade dispatch does not (vertex colours, a second
+/// coordinate set).
+pub fn deferrable(variant: Variant, inputs: SurfaceInputs) -> bool {
+    matches!(variant, Variant::Opaque | Variant::Masked | Variant::DoubleSided) && !inputs.optional
+}
+
+/// Per variant (`Variant as usize`), whether the shade dispatch can shade every material of
+/// `scene` that the variant draws: each is one the compute rasteriser could draw
+/// (`soft_rasterisable`: textures on the first coordinate set only), and no mesh has vertex
+/// colours.
+pub fn deferrable_variants(scene: &crate::scene::Scene) -> [bool; Variant::ALL.len()] {
+    let colors = scene.meshes.meshes.iter().any(|mesh| mesh.has_colors);
+    Variant::ALL.map(|variant| {
+        !colors
+            && scene.materials.iter().filter(|m| m.variant == variant).all(crate::gpu_scene::prepare::soft_rasterisable)
+    })
+}
+
+/// `spec` drawing into the `ids` target as well (a forward-shaded variant of a deferred
+/// renderer): `NO_IDS` from its fragment entry's `_ids` twin, so the composite leaves its
+/// pixels as they are; the blend variant, drawn after the composite, leaves the target alone.
+fn with_ids_target(mut spec: RenderSpec) -> RenderSpec {
+    let blended = spec.targets[0].as_ref().is_some_and(|target| target.blend.is_some());
+    spec.targets.push(Some(wgpu::ColorTargetState {
+        format: IDS_FORMAT,
+        blend: None,
+        write_mask: if blended { wgpu::ColorWrites::empty() } else { wgpu::ColorWrites::ALL },
+    }));
+    if !blended {
+        spec.fragment_entry = spec.fragment_entry.map(|entry| format!("{entry}_ids").into());
+    }
+    spec
+}
+
+/// `spec` of `variant` deferred: the entry points of `shaders/draw_vis.wgsl` in `vis`, which
+/// write the `ids` target and leave the colour to the composite.
+fn deferred_spec(spec: RenderSpec, vis: &ShaderSpec, variant: Variant) -> RenderSpec {
+    let mut spec = with_ids_target(spec);
+    spec.targets[0].as_mut().expect("the colour target").write_mask = wgpu::ColorWrites::empty();
+    spec.targets[1].as_mut().expect("the ids target").write_mask = wgpu::ColorWrites::ALL;
+    let fragment = if variant == Variant::Masked { "fs_vis_masked" } else { "fs_vis" };
+    RenderSpec {
+        label: format!("{} deferred", spec.label),
+        shader: vis.clone(),
+        vertex_entry: "vs_vis".into(),
+        fragment_entry: Some(fragment.into()),
+        ..spec
     }
 }
 
@@ -244,19 +321,34 @@ pub fn uses_optional_inputs(scene: &crate::scene::Scene) -> bool {
 
 impl MainPass {
     /// Gets every variant's pipeline from the cache, compiling them in parallel, each from the
-    /// draw shader with its variant's `inputs` (indexed by `Variant as usize`).
+    /// draw shader with its variant's `inputs` (indexed by `Variant as usize`). Where
+    /// `deferred` (a flag per variant: its materials can be shaded by the shade dispatch,
+    /// [`deferrable_variants`]), every pipeline draws into an `ids` target too, and the
+    /// variants flagged whose inputs allow it ([`deferrable`]) are deferred
+    /// (`passes::deferred`).
     pub fn new(
         cache: &PipelineCache,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
         inputs: [SurfaceInputs; Variant::ALL.len()],
+        deferred: Option<[bool; Variant::ALL.len()]>,
     ) -> Result<Self, PipelineError> {
         let composed = SHADER.spec(WORKGROUP_SIZE);
+        let vis = deferred.map(|_| VIS_SHADER.spec(WORKGROUP_SIZE));
+        let deferred =
+            deferred.map(|flags| Variant::ALL.map(|v| flags[v as usize] && deferrable(v, inputs[v as usize])));
         let mut specs: Vec<_> = Variant::ALL
             .iter()
-            .map(|&v| RenderSpec {
-                constants: inputs[v as usize].constants(),
-                ..variant_spec(&layouts.render, &composed, v, color_format)
+            .map(|&v| {
+                let spec = RenderSpec {
+                    constants: inputs[v as usize].constants(),
+                    ..variant_spec(&layouts.render, &composed, v, color_format)
+                };
+                match (&vis, deferred) {
+                    (Some(vis), Some(drawn)) if drawn[v as usize] => deferred_spec(spec, vis, v),
+                    (Some(_), _) => with_ids_target(spec),
+                    _ => spec,
+                }
             })
             .collect();
         specs.push(pulled_blend_spec(&specs[Variant::Blend as usize]));
@@ -269,7 +361,24 @@ impl MainPass {
         } else {
             CLEAR_COLOR
         };
-        Ok(Self { pipelines, pulled_blend, color_format, encodes_srgb, clear_color })
+        Ok(Self { pipelines, pulled_blend, color_format, encodes_srgb, clear_color, deferred })
+    }
+
+    /// Whether the pipelines draw into an `ids` target and some variants are deferred
+    /// (`passes::deferred`).
+    pub fn deferred(&self) -> bool {
+        self.deferred.is_some()
+    }
+
+    /// Whether variant `variant` is deferred.
+    pub fn defers(&self, variant: Variant) -> bool {
+        self.deferred.is_some_and(|drawn| drawn[variant as usize])
+    }
+
+    /// Whether this main pass draws `flags`' deferred variants as [`MainPass::new`] would
+    /// with them (the same inputs): a new scene keeps it where it does.
+    pub fn defers_as(&self, flags: [bool; Variant::ALL.len()], inputs: [SurfaceInputs; Variant::ALL.len()]) -> bool {
+        self.deferred == Some(Variant::ALL.map(|v| flags[v as usize] && deferrable(v, inputs[v as usize])))
     }
 
     pub fn pipeline(&self, variant: usize) -> &wgpu::RenderPipeline {
@@ -284,9 +393,10 @@ impl MainPass {
         buffers: &SceneBuffers,
         view: &ViewBuffers,
         target: &FrameTarget<'_>,
+        ids: Option<&wgpu::TextureView>,
         raster: Option<&RasterPass>,
     ) {
-        let mut pass = self.begin(frame, NAME, target, LoadOps::Clear, wgpu::StoreOp::Discard);
+        let mut pass = self.begin(frame, NAME, target, ids, LoadOps::Clear, wgpu::StoreOp::Discard);
         Self::bind_scene(&mut pass, buffers, view);
         // The identity slot of object 0, or the padding element of an empty scene.
         let instance = if buffers.object_count > 0 { buffers.identity_base } else { 0 };
@@ -303,12 +413,14 @@ impl MainPass {
     }
 
     /// Records `draws`: into a cleared target in the first (or only) phase, over the first
-    /// phase's colour and depth in the second.
-    #[allow(clippy::too_many_arguments)] // the target, the scene's and the view's bindings, the draws, the phase
+    /// phase's colour and depth in the second; `ids` is the deferred variants' target, where
+    /// the renderer is deferred ([`MainPass::deferred`]).
+    #[allow(clippy::too_many_arguments)] // the targets, the scene's and the view's bindings, the draws, the phase
     pub fn record(
         &self,
         frame: &mut FrameEncoder<'_>,
         target: &FrameTarget<'_>,
+        ids: Option<&wgpu::TextureView>,
         buffers: &SceneBuffers,
         view: &ViewBuffers,
         prepared: &PreparedScene,
@@ -318,7 +430,7 @@ impl MainPass {
         let name = phase.pass_name(NAME, LATE_NAME);
         profile_scope!(name);
         let load = if phase == Phase::Late { LoadOps::Load } else { LoadOps::Clear };
-        let mut pass = self.begin(frame, name, target, load, wgpu::StoreOp::Store);
+        let mut pass = self.begin(frame, name, target, ids, load, wgpu::StoreOp::Store);
         match draws {
             Draws::Indirect(indirect, raster) => {
                 // The resolve first (the depth test keeps the nearer of it and the hardware's
@@ -340,19 +452,36 @@ impl MainPass {
     }
 
     /// Records the blended pass ([`blend::NAME`]): over the last phase's colour and depth, the
-    /// blend variant's pipeline and one multi-draw over the blend sort's draws, behind its
-    /// count where `counted`; without a count, one pulled draw where the arenas can be read
-    /// ([`SceneBuffers::pulls_blend`]), a draw slot per blended object where they cannot.
+    /// blend variant's pipeline and, GPU-driven, one multi-draw over the blend sort's draws,
+    /// behind its count where `counted`; without a count, one pulled draw where the arenas can
+    /// be read ([`SceneBuffers::pulls_blend`]), a draw slot per blended object where they
+    /// cannot. A deferred renderer's CPU modes draw their blended objects here too (after the
+    /// composite), one draw each or from their bundle.
+    #[allow(clippy::too_many_arguments)] // the targets, the scene's and the view's bindings, the draws
     pub fn record_blend(
         &self,
         frame: &mut FrameEncoder<'_>,
         target: &FrameTarget<'_>,
+        ids: Option<&wgpu::TextureView>,
         buffers: &SceneBuffers,
         view: &ViewBuffers,
-        counted: bool,
+        prepared: &PreparedScene,
+        draws: BlendDraws<'_>,
     ) {
         profile_scope!(blend::NAME);
-        let mut pass = self.begin(frame, blend::NAME, target, LoadOps::Load, wgpu::StoreOp::Store);
+        let mut pass = self.begin(frame, blend::NAME, target, ids, LoadOps::Load, wgpu::StoreOp::Store);
+        let counted = match draws {
+            BlendDraws::Sorted { counted } => counted,
+            BlendDraws::Baseline(visible) => {
+                Self::bind_scene(&mut pass, buffers, view);
+                baseline::record(self, &mut pass, buffers, prepared, visible);
+                return;
+            }
+            BlendDraws::Bundle(recorded) => {
+                pass.execute_bundle(&recorded.bundle, &recorded.commands);
+                return;
+            }
+        };
         Self::bind_scene(&mut pass, buffers, view);
         if buffers.pulls_blend(counted) {
             pass.set_pipeline(&self.pulled_blend);
@@ -375,13 +504,15 @@ impl MainPass {
         }
     }
 
-    /// Opens the pass: colour and depth cleared or loaded, both stored as `store` says (a frame
-    /// keeps its depth for the pyramid pass and the second phase; prewarming discards both).
+    /// Opens the pass: colour, depth and `ids` (where deferred) cleared or loaded, all stored
+    /// as `store` says (a frame keeps its depth for the pyramid pass and the second phase;
+    /// prewarming discards them).
     fn begin<'f>(
         &self,
         frame: &'f mut FrameEncoder<'_>,
         name: &'static str,
         target: &FrameTarget<'_>,
+        ids: Option<&wgpu::TextureView>,
         load: LoadOps,
         store: wgpu::StoreOp,
     ) -> CountingRenderPass<'f> {
@@ -390,14 +521,31 @@ impl MainPass {
             LoadOps::Clear => (wgpu::LoadOp::Clear(self.clear_color), wgpu::LoadOp::Clear(1.0)),
             LoadOps::Load => (wgpu::LoadOp::Load, wgpu::LoadOp::Load),
         };
-        frame.render_pass(
-            name,
-            &[Some(wgpu::RenderPassColorAttachment {
+        let no_ids = f64::from(NO_IDS);
+        let ids_load = match load {
+            LoadOps::Clear => wgpu::LoadOp::Clear(wgpu::Color { r: no_ids, g: no_ids, b: no_ids, a: no_ids }),
+            LoadOps::Load => wgpu::LoadOp::Load,
+        };
+        assert_eq!(ids.is_some(), self.deferred(), "a deferred renderer's passes draw into its ids target");
+        let ids = ids.map(|view| wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations { load: ids_load, store },
+        });
+        let attachments = [
+            Some(wgpu::RenderPassColorAttachment {
                 view: target.color,
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations { load: color, store },
-            })],
+            }),
+            ids,
+        ];
+        let count = 1 + usize::from(attachments[1].is_some());
+        frame.render_pass(
+            name,
+            &attachments[..count],
             Some(wgpu::RenderPassDepthStencilAttachment {
                 view: target.depth,
                 depth_ops: Some(wgpu::Operations { load: depth, store }),

@@ -1,0 +1,231 @@
+//! Deferred shading of the hardware's pixels: where the adapter has `primitive_index`
+//! ([`FEATURES`]) and the scene's arenas can be bound as storage, the main pass's opaque,
+//! masked and double-sided variants whose materials read neither vertex colours nor a second
+//! coordinate set draw only what names each pixel into the `ids` target
+//! (`shaders/draw_vis.wgsl`). After the frame's last main pass, pass "shade" lists those pixels
+//! (plain and textured apart, `list_drawn` in `shaders/shade_list.wgsl`), sizes and runs the
+//! two shade dispatches (`shade_drawn_*` in `shaders/shade.wgsl`, the compute rasteriser's
+//! shading function), and pass "composite" (`fs_composite` in `shaders/resolve.wgsl`, one
+//! full-screen triangle, no depth) writes their colours. Forward-shaded fragments and the
+//! compute rasteriser's resolve write `NO_IDS` into the `ids` target, so every pixel that still
+//! names a triangle is one the deferred variants drew last. The blended pass follows.
+//!
+//! Why: on the H200 the main pass's PBR fragments cost 1.5× the Lambert frame, spent on the few
+//! graphics units and on every 2 × 2 quad a small triangle touches; the compute rasteriser's
+//! pixels, shaded this way, hardly cost more with PBR (docs/BENCHMARKS.md § "Deferred shading
+//! of the hardware's pixels"). Recorded commands are constant: one clear, two direct and two
+//! indirect dispatches, one draw.
+
+use crate::gpu::commands::FrameEncoder;
+use crate::gpu_scene::layout::{Layouts, FRAME, IDS_FORMAT, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, SHADE_LIST, TEXTURES};
+use crate::gpu_scene::{SceneBuffers, ViewBuffers};
+use crate::passes::raster::{self, bind_io, list_workgroups, PLAIN_SHADE_ARGUMENTS, TEXTURED_SHADE_ARGUMENTS};
+use crate::pipelines::{compute_all, compute_spec, render_all, PipelineCache, PipelineError, RenderSpec};
+use crate::tunables::{SHADE_LIST_HEADER, WORKGROUP_SIZE};
+
+/// The shading dispatches' wgpu label, puffin scope and GPU timestamp name.
+pub const NAME: &str = "shade";
+/// The composite pass's name.
+pub const COMPOSITE_NAME: &str = "composite";
+
+/// What deferred shading needs of the adapter.
+pub const FEATURES: wgpu::Features = crate::gpu::context::DEFERRED_FEATURES;
+
+/// The `ids` target, the list and the shaded colours of one target size, and the bind groups
+/// over them.
+struct Targets {
+    width: u32,
+    height: u32,
+    ids: wgpu::TextureView,
+    list: wgpu::Buffer,
+    list_group: wgpu::BindGroup,
+    shade_group: wgpu::BindGroup,
+    composite_group: wgpu::BindGroup,
+}
+
+pub struct DeferredPass {
+    list_drawn: wgpu::ComputePipeline,
+    list_arguments: wgpu::ComputePipeline,
+    shade: wgpu::ComputePipeline,
+    shade_textured: wgpu::ComputePipeline,
+    composite: wgpu::RenderPipeline,
+    /// Fitted by [`DeferredPass::fit`]; `None` until then and after the scene's buffers change.
+    targets: Option<Targets>,
+}
+
+impl DeferredPass {
+    /// Gets the pipelines from the cache; the composite draws into targets of `color_format`.
+    pub fn new(
+        cache: &PipelineCache,
+        layouts: &Layouts,
+        color_format: wgpu::TextureFormat,
+    ) -> Result<Self, PipelineError> {
+        let list_shader = raster::SHADE_LIST_SHADER.spec(WORKGROUP_SIZE);
+        let shade_shader = raster::SHADE_SHADER.spec(WORKGROUP_SIZE);
+        let specs = [
+            compute_spec("shade list drawn", &layouts.shade_list, &list_shader, "list_drawn"),
+            compute_spec("shade list arguments", &layouts.shade_list, &list_shader, "list_arguments"),
+            compute_spec("shade drawn", &layouts.shade, &shade_shader, "shade_drawn_plain"),
+            compute_spec("shade drawn textured", &layouts.shade, &shade_shader, "shade_drawn_textured"),
+        ];
+        let mut computes = compute_all(cache, &specs).into_iter();
+        let composite_spec = RenderSpec {
+            constants: Default::default(),
+            label: COMPOSITE_NAME.into(),
+            layout: layouts.resolve.clone(),
+            shader: raster::RESOLVE_SHADER.spec(WORKGROUP_SIZE),
+            vertex_entry: "vs_fullscreen".into(),
+            fragment_entry: Some("fs_composite".into()),
+            vertex_buffers: Vec::new(),
+            targets: vec![Some(wgpu::ColorTargetState {
+                format: color_format,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: Default::default(),
+        };
+        let composite = render_all(cache, &[composite_spec]).into_iter().next().expect("one result per spec");
+        let mut compute = || computes.next().expect("one result per spec");
+        Ok(Self {
+            list_drawn: compute()?,
+            list_arguments: compute()?,
+            shade: compute()?,
+            shade_textured: compute()?,
+            composite: composite?,
+            targets: None,
+        })
+    }
+
+    /// The same pipelines and no targets yet: what a view starts with.
+    pub fn for_view(&self) -> Self {
+        Self {
+            list_drawn: self.list_drawn.clone(),
+            list_arguments: self.list_arguments.clone(),
+            shade: self.shade.clone(),
+            shade_textured: self.shade_textured.clone(),
+            composite: self.composite.clone(),
+            targets: None,
+        }
+    }
+
+    /// Makes the `ids` target, the list and the shaded colours for a `width` × `height`
+    /// target, and the bind groups over them and `buffers`, unless they fit already.
+    pub fn fit(&mut self, device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers, width: u32, height: u32) {
+        if self.targets.as_ref().is_some_and(|t| t.width == width && t.height == height) {
+            return;
+        }
+        let (w, h) = (width.max(1), height.max(1));
+        let texture = |label, format, usage| {
+            device
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some(label),
+                    size: wgpu::Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+                    mip_level_count: 1,
+                    sample_count: 1,
+                    dimension: wgpu::TextureDimension::D2,
+                    format,
+                    usage,
+                    view_formats: &[],
+                })
+                .create_view(&Default::default())
+        };
+        // COPY_SRC: tests read it back.
+        let ids_usage = wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_SRC;
+        let ids = texture("ids", IDS_FORMAT, ids_usage);
+        let shaded_usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
+        let shaded = texture("deferred shaded", SHADED_FORMAT, shaded_usage);
+        let list = raster::shade_list_buffer(device, "deferred shade list", w, h);
+        // The compute rasteriser's visibility buffer is not read here; its binding takes a stand-in.
+        let no_pixels = crate::gpu::counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("no visibility buffer"),
+                size: 8,
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            },
+        );
+        let named = raster::scene_bindings(buffers, &no_pixels, &list);
+        let textures = [("shaded", &shaded), ("ids", &ids)];
+        let list_group = bind_io(device, &SHADE_LIST, &layouts.shade_list_io, &named, &textures);
+        let shade_group = bind_io(device, &SHADE_IO, &layouts.shade_io, &named, &textures);
+        let composite_group = bind_io(device, &RESOLVE_IO, &layouts.resolve_io, &named, &textures);
+        self.targets = Some(Targets { width, height, ids, list, list_group, shade_group, composite_group });
+    }
+
+    /// Forgets the bind groups: the scene's buffers changed; the next [`DeferredPass::fit`]
+    /// makes new ones.
+    pub fn invalidate(&mut self) {
+        self.targets = None;
+    }
+
+    /// The `ids` target the main pass draws into.
+    pub fn ids(&self) -> &wgpu::TextureView {
+        &self.targets.as_ref().expect("fit before drawing").ids
+    }
+
+    /// Records pass "shade": the list of the pixels the deferred variants drew (its counts
+    /// cleared first), the shade dispatches' arguments from the counts, and the two shade
+    /// dispatches. Call after the frame's last main pass.
+    pub fn record_shade(&self, frame: &mut FrameEncoder<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
+        profile_scope!(NAME);
+        let targets = self.targets.as_ref().expect("fit before record");
+        frame.encoder.clear_buffer(&targets.list, 0, Some(u64::from(SHADE_LIST_HEADER) * 4));
+        let mut pass = frame.compute_pass(NAME);
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
+        pass.set_bind_group(SHADE_LIST.index, &targets.list_group);
+        pass.set_pipeline(&self.list_drawn);
+        let (x, y) = list_workgroups(targets.width, targets.height);
+        pass.dispatch(x, y);
+        pass.set_pipeline(&self.list_arguments);
+        pass.dispatch(1, 1);
+        pass.set_bind_group(SHADE_IO.index, &targets.shade_group);
+        pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
+        pass.set_pipeline(&self.shade);
+        pass.dispatch_indirect(&targets.list, PLAIN_SHADE_ARGUMENTS);
+        pass.set_pipeline(&self.shade_textured);
+        pass.dispatch_indirect(&targets.list, TEXTURED_SHADE_ARGUMENTS);
+    }
+
+    /// Records pass "composite" over the last main pass's colour: one full-screen triangle.
+    pub fn record_composite(
+        &self,
+        frame: &mut FrameEncoder<'_>,
+        target: &crate::gpu::target::FrameTarget<'_>,
+        view: &ViewBuffers,
+    ) {
+        profile_scope!(COMPOSITE_NAME);
+        let targets = self.targets.as_ref().expect("fit before record");
+        let mut pass = frame.render_pass(
+            COMPOSITE_NAME,
+            &[Some(wgpu::RenderPassColorAttachment {
+                view: target.color,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+            })],
+            None,
+        );
+        pass.set_pipeline(&self.composite);
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
+        pass.set_bind_group(RESOLVE_IO.index, &targets.composite_group);
+        pass.draw(0..3, 0..1);
+    }
+
+    /// Runs each pipeline once (see `frame::prewarm`): the list of a cleared `ids` target is
+    /// empty, so the shade dispatches run no thread and the composite discards every pixel.
+    pub fn prewarm(
+        &self,
+        frame: &mut FrameEncoder<'_>,
+        buffers: &SceneBuffers,
+        view: &ViewBuffers,
+        target: &crate::gpu::target::FrameTarget<'_>,
+    ) {
+        self.record_shade(frame, buffers, view);
+        self.record_composite(frame, target, view);
+    }
+}
