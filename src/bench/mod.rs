@@ -28,7 +28,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::frame::{Detail, DrawMode, FrameInput, FrameReadback, Renderer, RendererError, RendererOptions};
+use crate::frame::{Detail, DrawMode, FrameInput, FrameReadback, Renderer, RendererError};
 use crate::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use crate::gpu::timer::GpuPassTimes;
 use crate::gpu::GpuContext;
@@ -70,9 +70,6 @@ pub struct BenchConfig {
     pub view_turn: f32,
     /// The sun's shadow cascades per view (`FrameInput::shadows`); 0: no shadows.
     pub shadows: u32,
-    /// Deferred shading of the opaque variants where the adapter can (`passes::deferred`;
-    /// `RendererOptions::deferred`); off: the main pass shades every fragment.
-    pub deferred: bool,
 }
 
 impl BenchConfig {
@@ -106,7 +103,6 @@ impl Default for BenchConfig {
             views: 1,
             view_turn: 90.0,
             shadows: 0,
-            deferred: true,
         }
     }
 }
@@ -221,8 +217,7 @@ impl CountRun {
             animated_scene.set_animated(false);
         }
         let first = churning.as_ref().map(|(churn, _)| churn.live.to_scene());
-        let options = RendererOptions { deferred: config.deferred, ..RendererOptions::new(COLOR_FORMAT) };
-        let renderer = Renderer::with_options(ctx, first.as_ref().unwrap_or(&animated_scene), &options)?;
+        let renderer = Renderer::new(ctx, first.as_ref().unwrap_or(&animated_scene), COLOR_FORMAT)?;
         let scene_is_animated = animated_scene.animated;
         Ok(Self { animated_scene, static_scene, churning, renderer, scene_is_animated })
     }
@@ -442,7 +437,7 @@ fn run_row(
     let mut counts = FrameCounts::default();
     // Measured frames that ran two phases / the compute rasteriser (the adaptive frame may
     // change its mind, `Detail::auto`).
-    let (mut two_phase_frames, mut soft_frames) = (0u32, 0u32);
+    let (mut two_phase_frames, mut soft_frames, mut deferred_frames) = (0u32, 0u32, 0u32);
     let mut shadow_cascades = 0;
     let mut shadow_two_phase_frames = 0u32;
     let mut casters = Vec::new();
@@ -519,6 +514,7 @@ fn run_row(
             indirect_call = stats.indirect;
             two_phase_frames += stats.two_phase as u32;
             soft_frames += stats.soft as u32;
+            deferred_frames += stats.deferred as u32;
             shadow_cascades = stats.shadow_cascades;
             shadow_two_phase_frames += stats.shadow_two_phase as u32;
             casters = (0..stats.shadow_cascades as usize)
@@ -589,6 +585,9 @@ fn run_row(
         soft_auto: detail.auto_soft && detail.soft && mode.gpu_culled(),
         two_phase_frames,
         soft_frames,
+        deferred: 2 * deferred_frames > config.frames,
+        deferred_auto: detail.auto_deferred && detail.deferred,
+        deferred_frames,
         soft_drawn: counts.soft,
         triangles: counts.triangles,
         in_frustum: counts.in_frustum,

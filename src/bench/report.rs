@@ -89,6 +89,16 @@ impl GpuMs {
         [blend::SORT_NAME, blend::NAME].iter().filter_map(|name| self.passes.get(*name)).fold(0.0, |a, b| a + b)
     }
 
+    /// Deferred shading's passes together (`passes::deferred`: the shading and the
+    /// composite), 0 in frames that shade forward.
+    pub fn deferred_passes(&self) -> f64 {
+        use crate::passes::deferred;
+        [deferred::NAME, deferred::COMPOSITE_NAME]
+            .iter()
+            .filter_map(|name| self.passes.get(*name))
+            .fold(0.0, |a, b| a + b)
+    }
+
     /// The second phase and the pyramid together, 0 without them.
     pub fn occlusion_passes(&self) -> f64 {
         // From +0.0: an empty float sum is -0.0, which prints as "-0.000".
@@ -155,6 +165,16 @@ pub struct Row {
     /// Measured frames in which the compute rasteriser ran.
     #[serde(default)]
     pub soft_frames: u32,
+    /// Whether most measured frames shaded their opaque pixels after the main pass
+    /// (`passes::deferred`).
+    #[serde(default)]
+    pub deferred: bool,
+    /// `--deferred auto`.
+    #[serde(default)]
+    pub deferred_auto: bool,
+    /// Measured frames that deferred their shading.
+    #[serde(default)]
+    pub deferred_frames: u32,
     /// Of the objects drawn, those the compute rasteriser drew, last measured frame.
     #[serde(default)]
     pub soft_drawn: u32,

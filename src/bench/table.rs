@@ -120,6 +120,15 @@ fn columns(wide: bool) -> Vec<Column> {
                 let ran = r.gpu_ms.as_ref().is_some_and(|g| g.passes.contains_key(crate::passes::blend::NAME));
                 gpu(r, ran, GpuMs::blend_passes)
             }),
+            Column::new("df", "", 3, move |r| match (r.deferred_auto, r.deferred) {
+                (true, true) => "a+".into(),
+                (true, false) => "a-".into(),
+                (false, chosen) => on(chosen).into(),
+            }),
+            Column::new("shade", "ms", 7, |r| {
+                let ran = r.gpu_ms.as_ref().is_some_and(|g| g.passes.contains_key(crate::passes::deferred::NAME));
+                gpu(r, ran, GpuMs::deferred_passes)
+            }),
             Column::new("gpu p95", "ms", 7, |r| r.gpu_total_p95_ms.map_or("n/a".into(), ms)),
             Column::new("wall", unit, 17, |r| r.wall_ms.cell()),
             Column::new("coverage", "% of wait", 9, |r| {
@@ -265,7 +274,7 @@ impl BenchReport {
         prose += "lod/occ/sr: levels of detail / occlusion culling / compute rasteriser for small objects (a+ / a-: auto, the \
                   adaptive frame's choice, on / off in most measured frames); drawn: objects \
                   drawn by phase 1 + phase 2, of which soft: by the compute rasteriser; raster: its GPU ms (both phases; \
-                  its resolve is part of main); occl: GPU ms of the pyramid and the second phase; shadow: every shadow cascade's cull, build and depth passes (--shadows); blend (--wide): the blend sort and the blended pass; gpu sum: every pass's \
+                  its resolve is part of main); df, shade (--wide): deferred shading of the opaque pixels (as lod/occ/sr) and its shade and composite passes' GPU ms; occl: GPU ms of the pyramid and the second phase; shadow: every shadow cascade's cull, build and depth passes (--shadows); blend (--wide): the blend sort and the blended pass; gpu sum: every pass's \
                   timestamps; wall: the frame by the wall clock, from recording until the CPU sees the GPU done\n";
         if self.rows.iter().any(|r| r.timestamps_short) {
             prose += &format!(
@@ -430,6 +439,9 @@ mod tests {
             soft_auto: false,
             two_phase_frames: 0,
             soft_frames: 0,
+            deferred: true,
+            deferred_auto: false,
+            deferred_frames: 0,
             soft_drawn: 1_234_567,
             triangles: 123_456_789,
             in_frustum: objects,

@@ -62,10 +62,6 @@ pub struct BenchArgs {
     /// say, and print the GPU-time ratio.
     #[arg(long)]
     compare_detail: bool,
-    /// Deferred shading of the opaque variants (the main pass names each pixel, a compute
-    /// dispatch shades it) where the adapter has primitive_index; off: forward shading.
-    #[arg(long, value_enum, default_value_t = super::detail::Switch::On)]
-    deferred: super::detail::Switch,
     /// Replace this many objects per frame (remove N, add N elsewhere, move N more) in a live
     /// copy of the scene; the table adds the upload bytes and CPU time of applying them.
     #[arg(long, default_value_t = 0)]
@@ -140,7 +136,6 @@ pub fn run(options: &ContextOptions, args: &BenchArgs) -> Result<()> {
         views: args.views.views,
         view_turn: args.views.view_turn,
         shadows: args.shadows.cascades(),
-        deferred: args.deferred == super::detail::Switch::On,
     };
     let capture = args.puffin.as_ref().map(|_| Capture::start(100_000));
     let _server = args.puffin_http.serve()?;

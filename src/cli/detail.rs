@@ -1,5 +1,5 @@
-//! `--lod`, `--lod-error`, `--min-pixels`, `--occlusion`, `--soft-raster` and
-//! `--shadow-occlusion`: how much each
+//! `--lod`, `--lod-error`, `--min-pixels`, `--occlusion`, `--soft-raster`,
+//! `--shadow-occlusion` and `--deferred`: how much each
 //! frame draws, and how, the same flags on `render`, `bench`, `view` and `soak`.
 
 use clap::{Args, ValueEnum};
@@ -50,6 +50,11 @@ pub struct DetailArgs {
     /// auto: in the frames where it pays.
     #[arg(long, value_enum, default_value_t = AutoSwitch::Auto)]
     shadow_occlusion: AutoSwitch,
+    /// The opaque surfaces' pixels shaded once each in a compute dispatch after the main pass,
+    /// which only names them (adapters with primitive_index); off: every fragment shaded in
+    /// the main pass; auto: in the frames where it pays.
+    #[arg(long, value_enum, default_value_t = AutoSwitch::Auto)]
+    deferred: AutoSwitch,
 }
 
 impl DetailArgs {
@@ -64,6 +69,8 @@ impl DetailArgs {
             auto_soft: self.soft_raster == AutoSwitch::Auto,
             shadow_occlusion: self.shadow_occlusion != AutoSwitch::Off,
             auto_shadow_occlusion: self.shadow_occlusion == AutoSwitch::Auto,
+            deferred: self.deferred != AutoSwitch::Off,
+            auto_deferred: self.deferred == AutoSwitch::Auto,
         }
     }
 }

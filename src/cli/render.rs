@@ -6,7 +6,6 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Args;
 
-use multidraw::frame::RendererOptions;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use multidraw::output::{self, Format};
 use multidraw::{ContextOptions, DrawMode, FrameInput, GpuContext, Renderer};
@@ -34,10 +33,6 @@ pub struct RenderArgs {
     /// Draw every object (no culling), to compare.
     #[arg(long)]
     no_cull: bool,
-    /// Deferred shading of the opaque variants (the main pass names each pixel, a compute
-    /// dispatch shades it) where the adapter has primitive_index; off: forward shading.
-    #[arg(long, value_enum, default_value_t = super::detail::Switch::On)]
-    deferred: super::detail::Switch,
     /// Output PNG.
     #[arg(long)]
     out: PathBuf,
@@ -102,9 +97,7 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
     if args.mode == DrawMode::Bundle {
         scene.set_animated(false);
     }
-    let options =
-        RendererOptions { deferred: args.deferred == super::detail::Switch::On, ..RendererOptions::new(COLOR_FORMAT) };
-    let mut renderer = Renderer::with_options(&ctx, &scene, &options)?;
+    let mut renderer = Renderer::new(&ctx, &scene, COLOR_FORMAT)?;
     times.lap("build");
     let startup = renderer.startup;
     eprintln!(

@@ -1,6 +1,7 @@
-//! The adaptive frame (`--occlusion auto`, `--soft-raster auto`): per view, whether the second
-//! culling phase with its depth pyramid, and the compute rasteriser, pay for themselves on this
-//! scene, camera and adapter, decided from what recent frames measured.
+//! The adaptive frame (`--occlusion auto`, `--soft-raster auto`, `--shadow-occlusion auto`,
+//! `--deferred auto`): per view, whether the second culling phase with its depth pyramid, the
+//! compute rasteriser, the cascades' second phase and deferred shading pay for themselves on
+//! this scene, camera and adapter, decided from what recent frames measured.
 //!
 //! Each switch the view's [`Detail`] leaves to `auto` is on at first (the fullest frame). The
 //! controller keeps the cost of the frames it has read back (the GPU's pass timestamps summed,
@@ -44,22 +45,23 @@ const IDLE_FRAMES: u32 = 8;
 /// Frames of history kept (the readback ring is a few frames deep).
 const HISTORY: usize = 16;
 
-/// What one frame of a view ran: occlusion culling (two phases), the compute rasteriser, and
-/// occlusion culling in its shadow cascades.
+/// What one frame of a view ran: occlusion culling (two phases), the compute rasteriser,
+/// occlusion culling in its shadow cascades, and deferred shading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Choice {
     pub occlusion: bool,
     pub soft: bool,
     pub shadow_occlusion: bool,
+    pub deferred: bool,
 }
 
 impl Choice {
     /// Every switch on.
-    pub const ALL_ON: Choice = Choice { occlusion: true, soft: true, shadow_occlusion: true };
+    pub const ALL_ON: Choice = Choice { occlusion: true, soft: true, shadow_occlusion: true, deferred: true };
     /// Where the controller starts: the view's switches on (the fullest frame), the cascades in
     /// one phase, which costs least where their casters hide few others (most scenes; a short
     /// run never gets to a verdict). Probes turn the cascades' second phase on where it pays.
-    pub const START: Choice = Choice { occlusion: true, soft: true, shadow_occlusion: false };
+    pub const START: Choice = Choice { occlusion: true, soft: true, shadow_occlusion: false, deferred: true };
 }
 
 /// Why the controller last changed its choice, for the viewer and the bench.
@@ -145,6 +147,7 @@ impl AutoDetail {
         } else {
             detail.shadow_occlusion
         };
+        let deferred = if detail.auto_deferred { detail.deferred && choice.deferred } else { detail.deferred };
         if self.last_ran != Some(choice) {
             self.settled_from = frame + SETTLE_FRAMES;
             self.last_ran = Some(choice);
@@ -154,7 +157,7 @@ impl AutoDetail {
             self.ran.pop_front();
         }
         self.maybe_start_probe(detail, frame);
-        Detail { occlusion, soft, shadow_occlusion, ..detail }
+        Detail { occlusion, soft, shadow_occlusion, deferred, ..detail }
     }
 
     /// The configuration the view runs when not probing.
@@ -173,17 +176,23 @@ impl AutoDetail {
         }
         // What may be flipped: occlusion alone, the compute rasteriser alone, both (two small
         // gains that each stay under the hysteresis can add up past it), the cascades'
-        // occlusion culling alone.
+        // occlusion culling alone, deferred shading alone.
         let auto = [
             detail.auto_occlusion && detail.occlusion,
             detail.auto_soft && detail.soft,
             detail.auto_shadow_occlusion && detail.shadow_occlusion,
+            detail.auto_deferred && detail.deferred,
         ];
-        let flips: Vec<[bool; 3]> =
-            [[true, false, false], [false, true, false], [true, true, false], [false, false, true]]
-                .into_iter()
-                .filter(|flip| flip.iter().zip(auto).all(|(&f, a)| !f || a))
-                .collect();
+        let flips: Vec<[bool; 4]> = [
+            [true, false, false, false],
+            [false, true, false, false],
+            [true, true, false, false],
+            [false, false, true, false],
+            [false, false, false, true],
+        ]
+        .into_iter()
+        .filter(|flip| flip.iter().zip(auto).all(|(&f, a)| !f || a))
+        .collect();
         if flips.is_empty() {
             return;
         }
@@ -198,6 +207,7 @@ impl AutoDetail {
             occlusion: self.current.occlusion ^ flip[0],
             soft: self.current.soft ^ flip[1],
             shadow_occlusion: self.current.shadow_occlusion ^ flip[2],
+            deferred: self.current.deferred ^ flip[3],
         };
         self.probes += 1;
         self.probe = Some((other, frame + 1));
@@ -389,6 +399,22 @@ mod tests {
         // After the search, probes are the only frames of another configuration.
         let other = ran[100..].iter().filter(|d| d.occlusion || !d.soft).count();
         assert!(other <= 2 * PROBE_FRAMES as usize, "{other} probe frames in 100");
+    }
+
+    /// Deferred shading is probed like the other switches: where forward shading costs less
+    /// (a small scene, whose shade and composite passes cost more than the fragments they
+    /// save) it is turned off and stays off; where it saves, it stays on.
+    #[test]
+    fn deferred_shading_is_kept_where_it_pays() {
+        let asked = Detail { auto_deferred: true, ..auto() };
+        for (saving, keeps) in [(-0.2, false), (0.3, true)] {
+            let cost = move |d: Detail| 1.0 - if d.deferred { saving } else { 0.0 };
+            let mut controller = AutoDetail::default();
+            let ran = run_with(&mut controller, asked, 0..300, |_| Some(10), cost);
+            assert_eq!(controller.current().deferred, keeps, "saving {saving} ms");
+            let other = ran[150..].iter().filter(|d| d.deferred != keeps).count();
+            assert!(other <= 2 * PROBE_FRAMES as usize, "saving {saving} ms: {other} probe frames in 150");
+        }
     }
 
     #[test]

@@ -96,6 +96,9 @@ pub struct FrameStats {
     pub two_phase: bool,
     /// Whether the first view drew small objects with the compute rasteriser.
     pub soft: bool,
+    /// Whether the first view shaded its opaque variants' pixels after the main pass
+    /// (`passes::deferred`).
+    pub deferred: bool,
     /// Shadow cascades the first view drew (0: no shadows).
     pub shadow_cascades: u32,
     /// Whether the first view's cascades culled in two phases (`Detail::shadow_occlusion`).

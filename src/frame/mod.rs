@@ -105,6 +105,9 @@ pub struct Renderer {
     deferred: Option<DeferredPass>,
     /// What each variant's pipeline reads (`SurfaceInputs`), as the main pass was compiled.
     inputs: [SurfaceInputs; Variant::ALL.len()],
+    /// The options asked for every input (`RendererOptions::optional_inputs`): a new scene
+    /// keeps them.
+    all_inputs: bool,
     /// The object records changed since the last frame ([`Renderer::set_object`]).
     updates: ObjectUpdates,
     /// The scene's buffers, shared by every view.
@@ -244,6 +247,7 @@ impl Renderer {
             raster,
             deferred,
             inputs,
+            all_inputs: options.optional_inputs,
             updates,
             buffers,
             soft_records: soft_records(&prepared.objects),
@@ -311,11 +315,16 @@ impl Renderer {
                 self.main = forward.map_err(|e| UploadError::MainPipelines(e.to_string()))?;
             }
         }
-        // A deferred variant must be able to shade every material of the new scene it draws.
-        let flags = main::deferrable_variants(scene);
-        if self.deferred.is_some() && !self.main.defers_as(flags, self.inputs) {
-            let main = MainPass::new(&ctx.pipelines, &self.layouts, self.main.color_format, self.inputs, Some(flags));
+        // The main pass's pipelines read what the new scene's materials read, and a deferred
+        // variant shades only materials the shade dispatch can: compiled again (not in a
+        // frame) where the new scene needs other ones.
+        let inputs =
+            if self.all_inputs { [SurfaceInputs::ALL; Variant::ALL.len()] } else { SurfaceInputs::of_scene(scene) };
+        let flags = self.deferred.as_ref().map(|_| main::deferrable_variants(scene));
+        if inputs != self.inputs || flags.is_some_and(|flags| !self.main.defers_as(flags, inputs)) {
+            let main = MainPass::new(&ctx.pipelines, &self.layouts, self.main.color_format, inputs, flags);
             self.main = main.map_err(|e| UploadError::MainPipelines(e.to_string()))?;
+            self.inputs = inputs;
         }
         for view in &mut self.views {
             view.rebind(&ctx.device, &self.layouts, &self.buffers);
@@ -441,7 +450,7 @@ impl Renderer {
             raster_available: self.raster.is_some() && self.soft_records > 0,
             pyramid_current,
             blend: self.buffers.blend_capacity > 0,
-            deferred: self.deferred.is_some(),
+            deferred: self.deferred.is_some() && view.detail.deferred,
         })
     }
 

@@ -44,6 +44,12 @@ pub struct Detail {
     /// `--shadow-occlusion auto`: `shadow_occlusion` is allowed, and the renderer turns it off
     /// where it does not pay.
     pub auto_shadow_occlusion: bool,
+    /// The opaque variants' pixels shaded in a compute dispatch after the main pass, where the
+    /// renderer can (`passes::deferred`, `--deferred`); off: every fragment in the main pass.
+    pub deferred: bool,
+    /// `--deferred auto`: `deferred` is allowed, and the renderer shades forward in the frames
+    /// where that costs less.
+    pub auto_deferred: bool,
 }
 
 impl Default for Detail {
@@ -60,13 +66,16 @@ impl Default for Detail {
             // (docs/BENCHMARKS.md, "Occlusion culling in the cascades").
             shadow_occlusion: false,
             auto_shadow_occlusion: false,
+            deferred: true,
+            auto_deferred: false,
         }
     }
 }
 
 impl Detail {
-    /// Every object in the frustum at full detail, drawn by the hardware: LOD, size culling,
-    /// occlusion culling (the view's and its cascades') and the compute rasteriser off.
+    /// Every object in the frustum at full detail, drawn and shaded by the hardware: LOD, size
+    /// culling, occlusion culling (the view's and its cascades'), the compute rasteriser and
+    /// deferred shading off.
     pub const FULL: Detail = Detail {
         lod: false,
         lod_error_px: DEFAULT_LOD_ERROR_PX,
@@ -77,25 +86,28 @@ impl Detail {
         auto_soft: false,
         shadow_occlusion: false,
         auto_shadow_occlusion: false,
+        deferred: false,
+        auto_deferred: false,
     };
 
-    /// The default detail with occlusion culling (the view's and its shadow cascades') and the
-    /// compute rasteriser left to the renderer (`--occlusion auto --soft-raster auto
-    /// --shadow-occlusion auto`, the command line's default): each is used in the frames where
-    /// it pays (`frame::adapt`).
+    /// The default detail with occlusion culling (the view's and its shadow cascades'), the
+    /// compute rasteriser and deferred shading left to the renderer (`--occlusion auto
+    /// --soft-raster auto --shadow-occlusion auto --deferred auto`, the command line's
+    /// default): each is used in the frames where it pays (`frame::adapt`).
     pub fn auto() -> Self {
         Self {
             auto_occlusion: true,
             auto_soft: true,
             shadow_occlusion: true,
             auto_shadow_occlusion: true,
+            auto_deferred: true,
             ..Self::default()
         }
     }
 
     /// Whether anything is left to the adaptive frame.
     pub fn any_auto(&self) -> bool {
-        self.auto_occlusion || self.auto_soft || self.auto_shadow_occlusion
+        self.auto_occlusion || self.auto_soft || self.auto_shadow_occlusion || self.auto_deferred
     }
 }
 
@@ -258,7 +270,14 @@ impl FramePlan {
         // While culling is frozen, the second phase tests against the pyramid of the frozen
         // view (built before the freeze, kept since), until a new depth buffer ends that.
         let keep_pyramid = phases.len() == 2 && request.frozen && request.pyramid_current;
-        let mut schedule = ViewSchedule { phases, soft, keep_pyramid, steps: [Step::CopyCounters; MAX_STEPS], len: 0 };
+        let mut schedule = ViewSchedule {
+            phases,
+            soft,
+            keep_pyramid,
+            deferred: request.deferred,
+            steps: [Step::CopyCounters; MAX_STEPS],
+            len: 0,
+        };
         for (index, &phase) in phases.iter().enumerate() {
             // The compute rasteriser shades and resolves once a frame, in its last phase.
             let last = index + 1 == phases.len();
@@ -302,8 +321,14 @@ impl FramePlan {
     /// (last frame's visible casters), then every caster it cannot hide.
     pub fn cascade_schedule(&self, cascade: usize, occlusion: bool) -> ViewSchedule {
         let phases = self.phases(occlusion);
-        let mut schedule =
-            ViewSchedule { phases, soft: false, keep_pyramid: false, steps: [Step::CopyCounters; MAX_STEPS], len: 0 };
+        let mut schedule = ViewSchedule {
+            phases,
+            soft: false,
+            keep_pyramid: false,
+            deferred: false,
+            steps: [Step::CopyCounters; MAX_STEPS],
+            len: 0,
+        };
         for &phase in phases {
             if phase == Phase::Late {
                 schedule.push(Step::ShadowPyramid(cascade));
@@ -339,7 +364,8 @@ pub struct ViewRequest {
     pub pyramid_current: bool,
     /// The scene has blended objects.
     pub blend: bool,
-    /// The renderer defers the shading of its opaque variants (`passes::deferred`).
+    /// The frame defers the shading of its opaque variants (`passes::deferred`): the renderer
+    /// can and the view's detail asks for it.
     pub deferred: bool,
 }
 
@@ -426,6 +452,8 @@ pub struct ViewSchedule {
     pub soft: bool,
     /// The second phase tests against the kept pyramid of a frozen culling view.
     pub keep_pyramid: bool,
+    /// The opaque variants' pixels are shaded after the main pass (`passes::deferred`).
+    pub deferred: bool,
     steps: [Step; MAX_STEPS],
     len: usize,
 }

@@ -88,6 +88,7 @@ impl Renderer {
             cpu_counts: None,
             two_phase: false,
             soft: false,
+            deferred: false,
             shadow_cascades: 0,
             shadow_two_phase: false,
             cascade_counts: [None; MAX_CASCADES],
@@ -142,6 +143,7 @@ impl Renderer {
                 stats.cpu_visible = setup.cpu_counts.map(|c| c.visible);
                 stats.two_phase = setup.schedule.two_phase();
                 stats.soft = setup.schedule.soft;
+                stats.deferred = setup.schedule.deferred;
                 stats.shadow_cascades = setup.cascades as u32;
                 stats.shadow_two_phase = setup.cascades > 0 && setup.cascade_occlusion;
                 stats.cascade_counts = setup.cascade_counts;
@@ -265,16 +267,22 @@ impl Renderer {
                 cpu_counts = Some(counts);
             }
             MainDraws::Bundle => {
+                // A bundle holds the pipelines of the frame it was recorded in: deferred or forward.
+                if state.bundle_deferred != schedule.deferred {
+                    state.bundle = None;
+                }
                 if state.bundle.is_none() {
                     profile_scope!("record bundle");
                     let (drawn, counts) = cull::cpu::cull(&uniforms, &prepared.objects, &prepared.batches);
                     // A deferred renderer draws the blended objects after the composite: a
                     // bundle of their own.
-                    let (opaque, blended) = split_blended(&drawn, prepared, self.main.deferred());
-                    let (main, buffers, gpu) = (&self.main, &self.buffers, &state.gpu);
-                    state.bundle = Some((bundle::record(&ctx.device, main, buffers, gpu, prepared, opaque), counts));
+                    let deferred = schedule.deferred;
+                    let (opaque, blended) = split_blended(&drawn, prepared, deferred);
+                    let (set, buffers, gpu) = (self.main.set(deferred), &self.buffers, &state.gpu);
+                    state.bundle = Some((bundle::record(&ctx.device, set, buffers, gpu, prepared, opaque), counts));
                     state.blend_bundle =
-                        main.deferred().then(|| bundle::record(&ctx.device, main, buffers, gpu, prepared, blended));
+                        deferred.then(|| bundle::record(&ctx.device, set, buffers, gpu, prepared, blended));
+                    state.bundle_deferred = deferred;
                 }
                 cpu_counts = state.bundle.as_ref().map(|(_, counts)| *counts);
             }
@@ -302,8 +310,9 @@ impl Renderer {
             }
         };
         let raster = state.raster.as_ref().filter(|_| schedule.soft);
-        // A cascade's depth pass has no `ids`; a view's main passes draw into them where deferred.
-        let deferred = state.deferred.as_ref().filter(|_| layer.is_none());
+        // A cascade's depth pass has no `ids`; a view's main passes draw into them in a deferred
+        // frame.
+        let deferred = state.deferred.as_ref().filter(|_| layer.is_none() && schedule.deferred);
         let ids = deferred.map(DeferredPass::ids);
         let deferred_main = ids.is_some();
         for &step in schedule.steps() {

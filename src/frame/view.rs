@@ -111,6 +111,8 @@ pub(crate) struct ViewState {
     /// A deferred renderer's bundle of the blended objects, recorded with `bundle` and drawn
     /// after the composite.
     pub blend_bundle: Option<RecordedBundle>,
+    /// Whether `bundle` was recorded for a deferred frame (with the deferred pipelines).
+    pub bundle_deferred: bool,
     /// The cpu mode's drawn objects, reused every frame.
     pub visible: Vec<DrawnObject>,
     /// The frame uniforms' bytes, reused every frame.
@@ -202,6 +204,7 @@ impl ViewState {
             counters: CounterReadback::new(device),
             bundle: None,
             blend_bundle: None,
+            bundle_deferred: false,
             visible: Vec::new(),
             uniform_bytes: Vec::new(),
             own_target: None,

@@ -101,6 +101,8 @@ pub struct RasterPass {
     shade: wgpu::ComputePipeline,
     shade_textured: wgpu::ComputePipeline,
     resolve: wgpu::RenderPipeline,
+    /// The resolve of a deferred frame: `NO_IDS` into its `ids` target too.
+    resolve_ids: Option<wgpu::RenderPipeline>,
     /// Fitted to the target by [`RasterPass::fit`]; `None` until then, and after the scene's
     /// buffers change.
     pixels: Option<Pixels>,
@@ -108,7 +110,8 @@ pub struct RasterPass {
 
 impl RasterPass {
     /// Gets the pipelines from the cache; the resolve draws into targets of `color_format`,
-    /// and where `deferred` `NO_IDS` into a deferred renderer's `ids` target.
+    /// and where `deferred` a second resolve also writes `NO_IDS` into a deferred frame's `ids`
+    /// target.
     pub fn new(
         cache: &PipelineCache,
         layouts: &Layouts,
@@ -127,9 +130,9 @@ impl RasterPass {
             compute_spec("shade textured", &layouts.shade, &shade_shader, "shade_textured"),
         ];
         let mut computes = compute_all(cache, &specs).into_iter();
-        let resolve_spec = RenderSpec {
+        let resolve_spec = |deferred: bool| RenderSpec {
             constants: Default::default(),
-            label: "resolve".into(),
+            label: if deferred { "resolve ids" } else { "resolve" }.into(),
             layout: layouts.resolve.clone(),
             shader: RESOLVE_SHADER.spec(WORKGROUP_SIZE),
             vertex_entry: "vs_fullscreen".into(),
@@ -149,7 +152,10 @@ impl RasterPass {
             }),
             multisample: Default::default(),
         };
-        let resolve = render_all(cache, &[resolve_spec]).into_iter().next().expect("one result per spec");
+        let specs: Vec<_> = std::iter::once(false).chain(deferred.then_some(true)).map(resolve_spec).collect();
+        let mut resolves = render_all(cache, &specs).into_iter();
+        let resolve = resolves.next().expect("one result per spec");
+        let resolve_ids = resolves.next().transpose()?;
         let mut compute = || computes.next().expect("one result per spec");
         let (list_pixels, list_arguments) = (compute()?, compute()?);
         let (raster, raster_late, shade, shade_textured) = (compute()?, compute()?, compute()?, compute()?);
@@ -161,6 +167,7 @@ impl RasterPass {
             shade,
             shade_textured,
             resolve: resolve?,
+            resolve_ids,
             pixels: None,
         })
     }
@@ -176,6 +183,7 @@ impl RasterPass {
             shade: self.shade.clone(),
             shade_textured: self.shade_textured.clone(),
             resolve: self.resolve.clone(),
+            resolve_ids: self.resolve_ids.clone(),
             pixels: None,
         }
     }
@@ -287,10 +295,16 @@ impl RasterPass {
 
     /// Records the frame's resolve into its last main pass, before the draws: an indirect
     /// draw the build pass wrote, one full-screen triangle, or none where no object was
-    /// listed.
-    pub fn resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
+    /// listed; into the `ids` target too where `deferred`.
+    pub fn resolve(
+        &self,
+        pass: &mut CountingRenderPass<'_>,
+        buffers: &SceneBuffers,
+        view: &ViewBuffers,
+        deferred: bool,
+    ) {
         let pixels = self.pixels.as_ref().expect("fit before resolve");
-        pass.set_pipeline(&self.resolve);
+        pass.set_pipeline(self.resolve_pipeline(deferred));
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
         pass.draw_indirect(&buffers.raster_args, RasterArgs::RESOLVE_OFFSET);
@@ -330,12 +344,21 @@ impl RasterPass {
 
     /// The resolve pipeline, drawn once into `pass` over the cleared visibility buffer, so
     /// every pixel is discarded (see [`RasterPass::prewarm_compute`]).
-    pub fn prewarm_resolve(&self, pass: &mut CountingRenderPass<'_>, view: &ViewBuffers) {
+    pub fn prewarm_resolve(&self, pass: &mut CountingRenderPass<'_>, view: &ViewBuffers, deferred: bool) {
         let pixels = self.pixels.as_ref().expect("fit before prewarm");
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
-        pass.set_pipeline(&self.resolve);
+        pass.set_pipeline(self.resolve_pipeline(deferred));
         pass.draw(0..3, 0..1);
+    }
+
+    /// The resolve of a deferred frame, or of a forward one.
+    fn resolve_pipeline(&self, deferred: bool) -> &wgpu::RenderPipeline {
+        match (&self.resolve_ids, deferred) {
+            (Some(resolve_ids), true) => resolve_ids,
+            (None, true) => panic!("a deferred frame on a compute rasteriser made without its resolve"),
+            (_, false) => &self.resolve,
+        }
     }
 }
 

@@ -37,10 +37,11 @@ pub(crate) struct LiveStats {
     /// The last [`FRAME_TIMES_KEPT`] GPU frame times (every pass of a frame) in ms, oldest
     /// first, as they are read back.
     pub gpu_frame_ms: VecDeque<f32>,
-    /// What the last frame ran: two culling phases, the compute rasteriser (the adaptive
-    /// frame's choice where the panel leaves them to auto).
+    /// What the last frame ran: two culling phases, the compute rasteriser, deferred shading
+    /// (the adaptive frame's choice where the panel leaves them to auto).
     pub two_phase: bool,
     pub soft: bool,
+    pub deferred: bool,
 }
 
 impl LiveStats {
@@ -50,6 +51,7 @@ impl LiveStats {
         self.cpu_cull_ms = stats.cpu_cull_ms;
         self.draw_commands = stats.commands.draw_commands();
         self.two_phase = stats.two_phase;
+        self.deferred = stats.deferred;
         self.soft = stats.soft;
         self.bind_group_sets = stats.commands.bind_group_sets();
         if let Some(visible) = stats.cpu_visible {

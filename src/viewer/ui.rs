@@ -189,6 +189,11 @@ fn detail_controls(ui: &mut egui::Ui, panel: &mut PanelState) {
         ui.checkbox(&mut panel.detail.soft, "Compute rasteriser for small objects");
         ui.add_enabled(panel.detail.soft, egui::Checkbox::new(&mut panel.detail.auto_soft, "auto"));
     });
+    // Off where the adapter lacks primitive_index (the renderer then shades forward anyway).
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut panel.detail.deferred, "Deferred shading of opaque pixels");
+        ui.add_enabled(panel.detail.deferred, egui::Checkbox::new(&mut panel.detail.auto_deferred, "auto"));
+    });
     ui.checkbox(&mut panel.lod_colors, "Colour by LOD level");
     let mut shadows = panel.shadows > 0;
     if ui.checkbox(&mut shadows, "Sun shadows").changed() {
@@ -222,7 +227,13 @@ fn number_rows(panel: &PanelState, view: &PanelView<'_>) -> Vec<(String, String)
     let pending = || "…".to_string();
     row("objects", view.rebuild.object_count.to_string());
     let ran = |on: bool| if on { "on" } else { "off" };
-    row("frame ran", format!("occlusion {}, compute raster {}", ran(stats.two_phase), ran(stats.soft)));
+    let ran_what = format!(
+        "occlusion {}, compute raster {}, deferred {}",
+        ran(stats.two_phase),
+        ran(stats.soft),
+        ran(stats.deferred)
+    );
+    row("frame ran", ran_what);
     row("visible", stats.visible.map_or_else(pending, |v| v.to_string()));
     let counts = stats.counters.as_ref();
     let count = |value: fn(&CpuOrGpuCounts) -> String| counts.map_or_else(pending, value);

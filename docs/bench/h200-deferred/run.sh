@@ -12,6 +12,8 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $D/gpu.txt
 for d in on off; do
   /tmp/m render --deferred $d --objects 100000 --size 1280x720 --out $D/default-$d.png > $D/render-default-$d.txt 2>&1
   /tmp/m render scenes/million.toml --deferred $d --size 1920x1080 --out $D/million-$d.png > $D/render-million-$d.txt 2>&1
+  /tmp/m render scenes/city-sun.toml --deferred $d --size 1920x1080 --out $D/city-sun-$d.png > $D/render-city-sun-$d.txt 2>&1
+  /tmp/m render scenes/gltf.toml --deferred $d --size 1280x720 --out $D/gltf-$d.png > $D/render-gltf-$d.txt 2>&1
 done
 B="--modes gpu --frames 60 --warmup 10 --wide --shadows off"
 for round in 1 2; do
@@ -28,4 +30,6 @@ S="--modes gpu --frames 60 --warmup 10 --wide --size 1920x1080"
 /tmp/l bench scenes/city-sun.toml $S --json $D/city-sun-L.json > $D/city-sun-L.txt 2>&1
 /tmp/m bench scenes/city-sun.toml $S --deferred off --json $D/city-sun-F.json > $D/city-sun-F.txt 2>&1
 /tmp/m bench scenes/city-sun.toml $S --json $D/city-sun-D.json > $D/city-sun-D.txt 2>&1
+/tmp/m bench scenes/city-sun.toml $S --deferred off --shadows off --json $D/city-sun-F-noshadow.json > $D/city-sun-F-noshadow.txt 2>&1
+/tmp/m bench scenes/city-sun.toml $S --shadows off --json $D/city-sun-D-noshadow.json > $D/city-sun-D-noshadow.txt 2>&1
 cd $OUT && tar czf h200-deferred.tgz h200-deferred && rm -rf h200-deferred; echo finished

@@ -73,20 +73,31 @@ enum LoadOps {
 }
 
 pub struct MainPass {
-    /// One pipeline per [`Variant`], indexed by `Variant as usize`; all share `Layouts::render`.
-    pipelines: Vec<wgpu::RenderPipeline>,
-    /// The blend variant drawn as one pulled draw (`vs_pulled`, no vertex buffer): the blended
-    /// pass where the frame has no draw count ([`SceneBuffers::pulls_blend`]).
-    pulled_blend: wgpu::RenderPipeline,
+    /// Every fragment shaded here: one pipeline per [`Variant`] and the pulled blend, drawing
+    /// into the colour target.
+    forward: PipelineSet,
+    /// Where the renderer can defer (`passes::deferred`): the same variants drawing into an
+    /// `ids` target too ([`IDS_FORMAT`], the second colour attachment), those flagged (by
+    /// `Variant as usize`) deferred. A frame draws with one set or the other
+    /// (`Detail::deferred`, which the adaptive frame may turn off).
+    deferred: Option<(PipelineSet, [bool; Variant::ALL.len()])>,
     pub color_format: wgpu::TextureFormat,
     /// Whether the fragment shaders sRGB-encode their colour for `color_format`
     /// ([`encodes_srgb`]; `FrameUniforms::encode_srgb`).
     pub encodes_srgb: bool,
     /// [`CLEAR_COLOR`] as `color_format` stores it.
     clear_color: wgpu::Color,
-    /// Whether the pipelines draw into an `ids` target too ([`IDS_FORMAT`], the second colour
-    /// attachment), and which variants are deferred (`passes::deferred`), by `Variant as usize`.
-    deferred: Option<[bool; Variant::ALL.len()]>,
+}
+
+/// One set of the main pass's pipelines, all on `Layouts::render`.
+pub struct PipelineSet {
+    /// One pipeline per [`Variant`], indexed by `Variant as usize`.
+    pipelines: Vec<wgpu::RenderPipeline>,
+    /// The blend variant drawn as one pulled draw (`vs_pulled`, no vertex buffer): the blended
+    /// pass where the frame has no draw count ([`SceneBuffers::pulls_blend`]).
+    pulled_blend: wgpu::RenderPipeline,
+    /// The colour attachments' formats.
+    targets: Vec<Option<wgpu::TextureFormat>>,
 }
 
 /// Whether colour for a target of `format` must be sRGB-encoded by the shader: a unorm format
@@ -130,17 +141,13 @@ pub trait VariantPipelines {
     fn color_targets(&self) -> Vec<Option<wgpu::TextureFormat>>;
 }
 
-impl VariantPipelines for MainPass {
+impl VariantPipelines for PipelineSet {
     fn variant_pipeline(&self, variant: usize) -> &wgpu::RenderPipeline {
         &self.pipelines[variant]
     }
 
     fn color_targets(&self) -> Vec<Option<wgpu::TextureFormat>> {
-        let mut targets = vec![Some(self.color_format)];
-        if self.deferred.is_some() {
-            targets.push(Some(IDS_FORMAT));
-        }
-        targets
+        self.targets.clone()
     }
 }
 
@@ -334,26 +341,34 @@ impl MainPass {
         deferred: Option<[bool; Variant::ALL.len()]>,
     ) -> Result<Self, PipelineError> {
         let composed = SHADER.spec(WORKGROUP_SIZE);
-        let vis = deferred.map(|_| VIS_SHADER.spec(WORKGROUP_SIZE));
-        let deferred =
-            deferred.map(|flags| Variant::ALL.map(|v| flags[v as usize] && deferrable(v, inputs[v as usize])));
-        let mut specs: Vec<_> = Variant::ALL
+        let forward: Vec<_> = Variant::ALL
             .iter()
-            .map(|&v| {
-                let spec = RenderSpec {
-                    constants: inputs[v as usize].constants(),
-                    ..variant_spec(&layouts.render, &composed, v, color_format)
-                };
-                match (&vis, deferred) {
-                    (Some(vis), Some(drawn)) if drawn[v as usize] => deferred_spec(spec, vis, v),
-                    (Some(_), _) => with_ids_target(spec),
-                    _ => spec,
-                }
+            .map(|&v| RenderSpec {
+                constants: inputs[v as usize].constants(),
+                ..variant_spec(&layouts.render, &composed, v, color_format)
             })
             .collect();
-        specs.push(pulled_blend_spec(&specs[Variant::Blend as usize]));
-        let mut pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
-        let pulled_blend = pipelines.pop().expect("the pulled blend pipeline was asked for");
+        let flags = deferred.map(|flags| Variant::ALL.map(|v| flags[v as usize] && deferrable(v, inputs[v as usize])));
+        let mut specs = forward.clone();
+        specs.push(pulled_blend_spec(&forward[Variant::Blend as usize]));
+        if let Some(flags) = flags {
+            let vis = VIS_SHADER.spec(WORKGROUP_SIZE);
+            let start = specs.len();
+            specs.extend(Variant::ALL.iter().zip(&forward).map(|(&v, spec)| match flags[v as usize] {
+                true => deferred_spec(spec.clone(), &vis, v),
+                false => with_ids_target(spec.clone()),
+            }));
+            specs.push(pulled_blend_spec(&specs[start + Variant::Blend as usize]));
+        }
+        let mut pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?.into_iter();
+        // Each set's variants in order, then its pulled blend.
+        let mut set = |targets: Vec<Option<wgpu::TextureFormat>>| {
+            let variants: Vec<_> = pipelines.by_ref().take(Variant::ALL.len()).collect();
+            let pulled_blend = pipelines.next().expect("each set's pulled blend was asked for");
+            PipelineSet { pipelines: variants, pulled_blend, targets }
+        };
+        let forward = set(vec![Some(color_format)]);
+        let deferred = flags.map(|flags| (set(vec![Some(color_format), Some(IDS_FORMAT)]), flags));
         let encodes_srgb = encodes_srgb(color_format);
         let clear_color = if encodes_srgb {
             let c = CLEAR_COLOR;
@@ -361,32 +376,40 @@ impl MainPass {
         } else {
             CLEAR_COLOR
         };
-        Ok(Self { pipelines, pulled_blend, color_format, encodes_srgb, clear_color, deferred })
+        Ok(Self { forward, deferred, color_format, encodes_srgb, clear_color })
     }
 
-    /// Whether the pipelines draw into an `ids` target and some variants are deferred
+    /// Whether the renderer can defer: it has the pipelines that draw into an `ids` target
     /// (`passes::deferred`).
     pub fn deferred(&self) -> bool {
         self.deferred.is_some()
     }
 
-    /// Whether variant `variant` is deferred.
+    /// Whether variant `variant` is deferred in a deferred frame.
     pub fn defers(&self, variant: Variant) -> bool {
-        self.deferred.is_some_and(|drawn| drawn[variant as usize])
+        self.deferred.as_ref().is_some_and(|(_, drawn)| drawn[variant as usize])
     }
 
     /// Whether this main pass draws `flags`' deferred variants as [`MainPass::new`] would
     /// with them (the same inputs): a new scene keeps it where it does.
     pub fn defers_as(&self, flags: [bool; Variant::ALL.len()], inputs: [SurfaceInputs; Variant::ALL.len()]) -> bool {
-        self.deferred == Some(Variant::ALL.map(|v| flags[v as usize] && deferrable(v, inputs[v as usize])))
+        let wanted = Variant::ALL.map(|v| flags[v as usize] && deferrable(v, inputs[v as usize]));
+        self.deferred.as_ref().is_some_and(|(_, drawn)| *drawn == wanted)
     }
 
-    pub fn pipeline(&self, variant: usize) -> &wgpu::RenderPipeline {
-        &self.pipelines[variant]
+    /// The pipelines of a deferred frame (`deferred`: it draws into an `ids` target) or of a
+    /// forward one.
+    pub fn set(&self, deferred: bool) -> &PipelineSet {
+        match (&self.deferred, deferred) {
+            (Some((set, _)), true) => set,
+            (None, true) => panic!("a deferred frame on a main pass without deferred pipelines"),
+            (_, false) => &self.forward,
+        }
     }
 
     /// Draws once with every pipeline into a 1×1 target whose contents are discarded (see
-    /// `frame::prewarm`), the compute rasteriser's resolve pipelines too where there is one.
+    /// `frame::prewarm`), the compute rasteriser's resolve pipelines too where there is one:
+    /// the forward set, then where `ids` is given the deferred set.
     pub fn prewarm(
         &self,
         frame: &mut FrameEncoder<'_>,
@@ -396,19 +419,22 @@ impl MainPass {
         ids: Option<&wgpu::TextureView>,
         raster: Option<&RasterPass>,
     ) {
-        let mut pass = self.begin(frame, NAME, target, ids, LoadOps::Clear, wgpu::StoreOp::Discard);
-        Self::bind_scene(&mut pass, buffers, view);
-        // The identity slot of object 0, or the padding element of an empty scene.
-        let instance = if buffers.object_count > 0 { buffers.identity_base } else { 0 };
-        for pipeline in &self.pipelines {
-            pass.set_pipeline(pipeline);
-            pass.draw_indexed(0..3, 0, instance..instance + 1);
-        }
-        // Its first object's words: zero until a blend sort writes them, so no index is read.
-        pass.set_pipeline(&self.pulled_blend);
-        pass.draw(0..3, 0..1);
-        if let Some(raster) = raster {
-            raster.prewarm_resolve(&mut pass, view);
+        for ids in std::iter::once(None).chain(ids.map(Some)) {
+            let set = self.set(ids.is_some());
+            let mut pass = self.begin(frame, NAME, target, ids, LoadOps::Clear, wgpu::StoreOp::Discard);
+            Self::bind_scene(&mut pass, buffers, view);
+            // The identity slot of object 0, or the padding element of an empty scene.
+            let instance = if buffers.object_count > 0 { buffers.identity_base } else { 0 };
+            for pipeline in &set.pipelines {
+                pass.set_pipeline(pipeline);
+                pass.draw_indexed(0..3, 0, instance..instance + 1);
+            }
+            // Its first object's words: zero until a blend sort writes them, so no index is read.
+            pass.set_pipeline(&set.pulled_blend);
+            pass.draw(0..3, 0..1);
+            if let Some(raster) = raster {
+                raster.prewarm_resolve(&mut pass, view, ids.is_some());
+            }
         }
     }
 
@@ -437,14 +463,14 @@ impl MainPass {
                 // draws either way): lavapipe (Mesa 22.3) applies the count of a preceding
                 // multi_draw_indexed_indirect_count to a draw_indirect that follows it.
                 if let Some(raster) = raster {
-                    raster.resolve(&mut pass, buffers, view);
+                    raster.resolve(&mut pass, buffers, view, ids.is_some());
                 }
                 Self::bind_scene(&mut pass, buffers, view);
-                indirect::record(self, &mut pass, buffers, prepared, indirect);
+                indirect::record(self.set(ids.is_some()), &mut pass, buffers, prepared, indirect);
             }
             Draws::Baseline(visible) => {
                 Self::bind_scene(&mut pass, buffers, view);
-                baseline::record(self, &mut pass, buffers, prepared, visible);
+                baseline::record(self.set(ids.is_some()), &mut pass, buffers, prepared, visible);
             }
             // A bundle sets its own bind groups and buffers: pass state does not reach it.
             Draws::Bundle(recorded) => pass.execute_bundle(&recorded.bundle, &recorded.commands),
@@ -474,7 +500,7 @@ impl MainPass {
             BlendDraws::Sorted { counted } => counted,
             BlendDraws::Baseline(visible) => {
                 Self::bind_scene(&mut pass, buffers, view);
-                baseline::record(self, &mut pass, buffers, prepared, visible);
+                baseline::record(self.set(ids.is_some()), &mut pass, buffers, prepared, visible);
                 return;
             }
             BlendDraws::Bundle(recorded) => {
@@ -483,12 +509,13 @@ impl MainPass {
             }
         };
         Self::bind_scene(&mut pass, buffers, view);
+        let set = self.set(ids.is_some());
         if buffers.pulls_blend(counted) {
-            pass.set_pipeline(&self.pulled_blend);
+            pass.set_pipeline(&set.pulled_blend);
             pass.draw_indirect(&buffers.draws, buffers.pulled_blend_offset());
             return;
         }
-        pass.set_pipeline(&self.pipelines[Variant::Blend as usize]);
+        pass.set_pipeline(&set.pipelines[Variant::Blend as usize]);
         let offset = buffers.blend_draw_base as u64 * DRAW_ARGS_SIZE;
         if counted {
             let count_offset = COUNTER_BLEND as u64 * 4;
@@ -526,7 +553,6 @@ impl MainPass {
             LoadOps::Clear => wgpu::LoadOp::Clear(wgpu::Color { r: no_ids, g: no_ids, b: no_ids, a: no_ids }),
             LoadOps::Load => wgpu::LoadOp::Load,
         };
-        assert_eq!(ids.is_some(), self.deferred(), "a deferred renderer's passes draw into its ids target");
         let ids = ids.map(|view| wgpu::RenderPassColorAttachment {
             view,
             depth_slice: None,
