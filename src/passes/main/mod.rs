@@ -236,7 +236,7 @@ fn with_ids_target(mut spec: RenderSpec) -> RenderSpec {
         write_mask: if blended { wgpu::ColorWrites::empty() } else { wgpu::ColorWrites::ALL },
     }));
     if !blended {
-        spec.fragment_entry = spec.fragment_entry.map(|entry| format!("{entry}_ids").into());
+        spec.fragment_entry = spec.fragment_entry.map(|entry| format!("{entry}_ids"));
     }
     spec
 }
