@@ -37,27 +37,40 @@ fn fs_resolve_at(at: vec4<f32>) -> Resolved {
     return Resolved(textureLoad(shaded, pixel, 0), bitcast<f32>(0xffffffffu - word.y));
 }
 
-/// The resolve of a deferred renderer (`passes::deferred`): as `fs_resolve`, and `NO_IDS` in
-/// the `ids` target, so the composite leaves the compute rasteriser's pixel as it is.
-struct ResolvedIds {
+/// The deferred composite (`passes::deferred`), its own pass after the frame's last main pass,
+/// which also resolves the compute rasteriser's pixels in a deferred frame: per pixel, the
+/// nearer of what the shade dispatch stored for a deferred triangle (`drawn`, its depth in
+/// alpha) and the compute rasteriser's pixel (`shaded`, its depth in the visibility buffer;
+/// it wins ties, as at the resolve), with its depth. The depth test (less or equal) keeps the
+/// forward-shaded fragments that are nearer than a compute rasteriser's pixel; where neither
+/// kind of pixel is, the fragment is discarded.
+struct Composited {
     @location(0) color: vec4<f32>,
-    @location(1) ids: vec2<u32>,
     @builtin(frag_depth) depth: f32,
 }
 
-@fragment
-fn fs_resolve_ids(@builtin(position) at: vec4<f32>) -> ResolvedIds {
-    let resolved = fs_resolve_at(at);
-    return ResolvedIds(resolved.color, vec2<u32>(NO_IDS), resolved.depth);
-}
+/// Farther than any depth: no pixel of that kind.
+const NO_DEPTH: f32 = 2.0;
 
-/// The deferred composite (`passes::deferred`), its own pass after the frame's last main pass:
-/// the colour the shade dispatch stored for each pixel whose `ids` name a triangle.
 @fragment
-fn fs_composite(@builtin(position) at: vec4<f32>) -> @location(0) vec4<f32> {
+fn fs_composite(@builtin(position) at: vec4<f32>) -> Composited {
     let pixel = vec2<u32>(at.xy);
-    if textureLoad(ids, pixel, 0).x == NO_IDS {
+    var soft_depth = NO_DEPTH;
+    if frame.soft_enabled != 0u {
+        let word = pixels[pixel.y * u32(frame.target_size.x) + pixel.x];
+        if any(word != vec2<u32>(0u)) {
+            soft_depth = bitcast<f32>(0xffffffffu - word.y);
+        }
+    }
+    var drawn_color = vec4<f32>(0.0, 0.0, 0.0, NO_DEPTH);
+    if textureLoad(ids, pixel, 0).x != NO_IDS {
+        drawn_color = textureLoad(drawn, pixel, 0);
+    }
+    if soft_depth == NO_DEPTH && drawn_color.a == NO_DEPTH {
         discard;
     }
-    return textureLoad(shaded, pixel, 0);
+    if soft_depth <= drawn_color.a {
+        return Composited(textureLoad(shaded, pixel, 0), soft_depth);
+    }
+    return Composited(vec4<f32>(drawn_color.rgb, 1.0), drawn_color.a);
 }

@@ -4,7 +4,8 @@
 //! the pixel, fetches that triangle again, interpolates its vertex attributes with perspective-correct weights at
 //! the pixel centre (and their derivatives, for the texture level), shades it as the draw
 //! shader's fragments do and stores the colour in `shaded`, which the resolve
-//! (`shaders/resolve.wgsl`) copies into the main pass's target with the pixel's depth.
+//! (`shaders/resolve.wgsl`) copies into the main pass's target with the pixel's depth (in a
+//! deferred frame, the composite).
 //!
 //! Why a compute dispatch: the fragment work of a full-screen pass runs on the few units that
 //! do graphics, and shading the pixels in the resolve's fragment shader cost the main pass far
@@ -44,11 +45,11 @@ fn tangent_of(object: GpuObject, index: u32) -> vec4<f32> {
     return vec4<f32>(animate_direction(object, tangent.xyz), tangent.w);
 }
 
-/// Shades the pixel at `pixel` showing triangle `triangle` of object `entry` (its id tagged
-/// with its level) into `shaded`, as the draw shader's `fs_opaque` and `fs_masked` shade a
+/// The colour of the pixel at `pixel` showing triangle `triangle` of object `entry` (its id
+/// tagged with its level), shaded as the draw shader's `fs_opaque` and `fs_masked` shade a
 /// fragment of a surface without vertex colours whose textures read the first coordinate set
 /// (the kinds the cull pass lists, and the deferred variants draw).
-fn shade_triangle(pixel: vec2<u32>, entry: u32, triangle: u32, textured: bool) {
+fn shade_triangle(pixel: vec2<u32>, entry: u32, triangle: u32, textured: bool) -> vec4<f32> {
     let level = entry >> LEVEL_SHIFT;
     let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
     let batch = batches[object.batch + level];
@@ -82,7 +83,7 @@ fn shade_triangle(pixel: vec2<u32>, entry: u32, triangle: u32, textured: bool) {
     if textured {
         surface_of = textured_surface(m, color, surface, surface.uv);
     }
-    textureStore(shaded, pixel, lit_or_albedo(surface_of, select(-turned, turned, front), world));
+    return lit_or_albedo(surface_of, select(-turned, turned, front), world);
 }
 
 /// The pixel and payload word of entry `position` of the plain list, or of the textured one
@@ -110,7 +111,8 @@ fn shade_listed(position: u32, textured: bool) {
     let payload = 0xffffffffu - item.y;
     let slot = (payload & ~SOFT_TEXTURED_BIT) >> SOFT_TRIANGLE_BITS;
     let entry = instances[frame.soft_base + slot];
-    shade_triangle(vec2<u32>(item.x % width, item.x / width), entry, payload & (SOFT_MAX_TRIANGLES - 1u), textured);
+    let pixel = vec2<u32>(item.x % width, item.x / width);
+    textureStore(shaded, pixel, shade_triangle(pixel, entry, payload & (SOFT_MAX_TRIANGLES - 1u), textured));
 }
 
 /// Shades the deferred pixel at `position` of its plain list, or of its textured one where
@@ -122,7 +124,10 @@ fn shade_drawn(position: u32, textured: bool) {
     }
     let width = u32(frame.target_size.x);
     let pixel = vec2<u32>(item.x % width, item.x / width);
-    shade_triangle(pixel, textureLoad(ids, pixel, 0).x, item.y & ~DRAWN_TEXTURED_BIT, textured);
+    let color = shade_triangle(pixel, textureLoad(ids, pixel, 0).x, item.y & ~DRAWN_TEXTURED_BIT, textured);
+    // The composite takes the nearer of this and the compute rasteriser's pixel, and writes
+    // the depth of the one it takes.
+    textureStore(shaded, pixel, vec4<f32>(color.rgb, textureLoad(depth, pixel, 0)));
 }
 
 /// The plain list: materials without textures (a CPU would otherwise run the texture reads of

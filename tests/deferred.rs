@@ -30,11 +30,12 @@ fn shipped(path: &str) -> Scene {
     file::load(&full).unwrap_or_else(|e| panic!("{path}: {}", e.chain()))
 }
 
-/// The second frame of `input` with deferred shading on and off (a renderer each), and the
-/// stats of the deferred one.
-fn both(ctx: &GpuContext, scene: &Scene, input: &FrameInput) -> (image::RgbaImage, image::RgbaImage, bool) {
+/// The second frame of `input` with deferred shading on and off (a renderer each), whether the
+/// deferred one deferred, and whether it drew with the compute rasteriser (whose pixels a
+/// deferred frame's composite resolves, where a forward frame's resolve does).
+fn both(ctx: &GpuContext, scene: &Scene, input: &FrameInput) -> (image::RgbaImage, image::RgbaImage, bool, bool) {
     let mut images = Vec::new();
-    let mut deferred_ran = false;
+    let (mut deferred_ran, mut soft_ran) = (false, false);
     for on in [true, false] {
         let mut renderer = common::renderer(ctx, scene);
         assert!(renderer.deferred_shading(), "lavapipe has primitive_index: the renderer can defer");
@@ -49,9 +50,10 @@ fn both(ctx: &GpuContext, scene: &Scene, input: &FrameInput) -> (image::RgbaImag
         assert_eq!(stats.deferred, on, "the frame reports what it did");
         assert_eq!(shaded, on, "a deferred frame records its shading, a forward one none");
         deferred_ran |= on && stats.deferred;
+        soft_ran |= on && stats.soft;
     }
     let forward = images.pop().expect("two images");
-    (images.pop().expect("two images"), forward, deferred_ran)
+    (images.pop().expect("two images"), forward, deferred_ran, soft_ran)
 }
 
 fn assert_close(name: &str, deferred: &image::RgbaImage, forward: &image::RgbaImage) {
@@ -73,7 +75,10 @@ fn deferred_frames_show_what_forward_frames_show() {
     let stress = common::scene(5_000, true);
     for (mode, shadows) in [(DrawMode::Gpu, 4), (DrawMode::Cpu, 0), (DrawMode::GpuNocount, 2)] {
         let input = FrameInput { shadows, ..common::input(&stress, mode, 0.5) };
-        let (deferred, forward, _) = both(&ctx, &stress, &input);
+        let (deferred, forward, _, soft) = both(&ctx, &stress, &input);
+        if mode == DrawMode::Gpu {
+            assert!(soft, "stress-{mode}: the compute rasteriser drew, so the composite resolved its pixels");
+        }
         assert_close(&format!("stress-{mode}-{shadows}"), &deferred, &forward);
     }
     // A floor reaching behind the camera (its triangles cut at the eye plane), a textured
@@ -83,14 +88,14 @@ fn deferred_frames_show_what_forward_frames_show() {
         Camera { position: glam::Vec3::new(3.0, 0.6, 9.0), target: glam::Vec3::new(-4.0, 0.3, -6.0), ..gltf.camera };
     for (name, camera) in [("gltf", gltf.camera), ("gltf-low", low)] {
         let input = FrameInput { shadows: 4, ..FrameInput::new(camera, DrawMode::Gpu) };
-        let (deferred, forward, ran) = both(&ctx, &gltf, &input);
+        let (deferred, forward, ran, _) = both(&ctx, &gltf, &input);
         assert!(ran, "{name}: the deferred frame deferred");
         assert_close(name, &deferred, &forward);
     }
     // PBR spheres of every roughness and metalness, an emissive and a blended set.
     let materials = shipped("materials.toml");
     let input = FrameInput { shadows: 4, ..FrameInput::new(materials.camera, DrawMode::Gpu) };
-    let (deferred, forward, _) = both(&ctx, &materials, &input);
+    let (deferred, forward, _, _) = both(&ctx, &materials, &input);
     assert_close("materials", &deferred, &forward);
 }
 

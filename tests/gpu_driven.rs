@@ -87,11 +87,14 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
             // resolves); the pyramid reads its visibility buffer.
             let last = |name: &str| !detail.occlusion || name == raster::LATE_NAME || name == main::LATE_NAME;
             let soft_in = |name: &str| (soft && last(name)) as u32;
+            // A deferred frame's composite resolves the compute rasteriser's pixels: its last
+            // main pass has no resolve.
+            let resolve_in = |name: &str| (soft && last(name) && !detail.deferred) as u32;
             for &(name, pass) in small.iter() {
                 let want = match name {
                     pyramid::NAME => [pyramid_levels, soft as u32, 0],
                     raster::NAME | raster::LATE_NAME => [1, 1 + 2 * soft_in(name), 1],
-                    main::NAME | main::LATE_NAME => [1 + soft_in(name), 1 + soft_in(name), 1],
+                    main::NAME | main::LATE_NAME => [1 + resolve_in(name), 1 + resolve_in(name), 1],
                     deferred::NAME => [1, 2, 1],
                     deferred::COMPOSITE_NAME => [1, 1, 0],
                     _ => [1, 1, 1],
@@ -109,7 +112,7 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
             }
             for name in [main::NAME, main::LATE_NAME].into_iter().filter(|n| passes.contains(n)) {
                 let main_pass = small.pass(name);
-                let resolve = soft_in(name);
+                let resolve = resolve_in(name);
                 // The blend variant draws in its own pass.
                 let variants = variants_small as u32 - 1 + resolve;
                 assert_eq!(main_pass.set_pipeline, variants, "{label}: one set_pipeline per variant (and resolve)");

@@ -173,12 +173,12 @@ impl Renderer {
                         let shadow = passes.spawn(|| ShadowPass::new(&ctx.pipelines, &layouts));
                         let raster = passes.spawn(|| {
                             let soft = options.soft_raster && ctx.device.features().contains(raster::FEATURES);
-                            soft.then(|| RasterPass::new(&ctx.pipelines, &layouts, options.color_format, deferred))
+                            soft.then(|| RasterPass::new(&ctx.device, &ctx.pipelines, &layouts, options.color_format))
                                 .transpose()
                         });
                         let composite = passes.spawn(|| {
                             deferred
-                                .then(|| DeferredPass::new(&ctx.pipelines, &layouts, options.color_format))
+                                .then(|| DeferredPass::new(&ctx.device, &ctx.pipelines, &layouts, options.color_format))
                                 .transpose()
                         });
                         let inputs = if options.optional_inputs {

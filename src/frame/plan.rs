@@ -293,7 +293,8 @@ impl FramePlan {
             if soft {
                 schedule.push(Step::Raster { phase, shade: last });
             }
-            schedule.push(Step::Main { phase, resolve: soft && last });
+            // A deferred frame's composite resolves the compute rasteriser's pixels with its own.
+            schedule.push(Step::Main { phase, resolve: soft && last && !request.deferred });
         }
         // The deferred variants' pixels shaded and written over the last main pass's colour.
         if request.deferred {

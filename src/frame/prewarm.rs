@@ -68,7 +68,7 @@ pub(crate) fn prewarm(
     });
     let target = FrameTarget { color: &color, depth: &depth, width: 1, height: 1, keep_color: false };
     if let Some(deferred) = view.deferred.as_mut() {
-        deferred.fit(&ctx.device, layouts, buffers, 1, 1);
+        deferred.fit(&ctx.device, layouts, buffers, (&depth, 1, 1), raster);
     }
     let deferred = view.deferred.as_ref();
     passes.main.prewarm(&mut frame, buffers, &view.gpu, &target, deferred.map(DeferredPass::ids), raster);

@@ -175,12 +175,16 @@ impl Renderer {
         let schedule = self.schedule(input, view, pyramid_current);
         let mut uniforms = self.view_uniforms(input, view, &schedule, target.width, target.height);
         let state = &mut self.views[index];
-        if schedule.soft {
-            let raster = state.raster.as_mut().expect("the schedule rasterises only where there is a rasteriser");
-            raster.fit(&ctx.device, &self.layouts, &self.buffers, target.width, target.height);
+        // A deferred view's composite binds the compute rasteriser's pixels in every frame, so
+        // the rasteriser fits the target whether or not this frame uses it.
+        if schedule.soft || state.deferred.is_some() {
+            if let Some(raster) = state.raster.as_mut() {
+                raster.fit(&ctx.device, &self.layouts, &self.buffers, target.width, target.height);
+            }
         }
         if let Some(deferred) = state.deferred.as_mut() {
-            deferred.fit(&ctx.device, &self.layouts, &self.buffers, target.width, target.height);
+            let fitted = (target.depth, target.width, target.height);
+            deferred.fit(&ctx.device, &self.layouts, &self.buffers, fitted, state.raster.as_ref());
         }
         if schedule.keep_pyramid {
             // A frozen view tests against the pyramid of the view it froze (and what that

@@ -252,6 +252,9 @@ pub const SHADE_IO: Group = Group {
         binding("shade_list", BindingKind::StorageRead("array<u32>")),
         binding("shaded", BindingKind::StorageTextureWrite(SHADED_FORMAT)),
         binding("ids", BindingKind::UintTexture),
+        // The deferred pixels' depth, which their shade stores beside the colour for the
+        // composite; the compute rasteriser's shade binds a stand-in.
+        binding("depth", BindingKind::DepthTexture),
     ],
     functions: None,
 };
@@ -289,6 +292,9 @@ pub const RESOLVE_IO: Group = Group {
         binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("shaded", BindingKind::UnfilterableTexture),
         binding("ids", BindingKind::UintTexture),
+        // The deferred pixels' colours and depths (the composite); the resolve binds its own
+        // `shaded` again.
+        binding("drawn", BindingKind::UnfilterableTexture),
     ],
     functions: None,
 };

@@ -5,10 +5,13 @@
 //! (`shaders/draw_vis.wgsl`). After the frame's last main pass, pass "shade" lists those pixels
 //! (plain and textured apart, `list_drawn` in `shaders/shade_list.wgsl`), sizes and runs the
 //! two shade dispatches (`shade_drawn_*` in `shaders/shade.wgsl`, the compute rasteriser's
-//! shading function), and pass "composite" (`fs_composite` in `shaders/resolve.wgsl`, one
-//! full-screen triangle, no depth) writes their colours. Forward-shaded fragments and the
-//! compute rasteriser's resolve write `NO_IDS` into the `ids` target, so every pixel that still
-//! names a triangle is one the deferred variants drew last. The blended pass follows.
+//! shading function; each colour stored with the pixel's depth), and pass "composite"
+//! (`fs_composite` in `shaders/resolve.wgsl`, one full-screen triangle) writes per pixel the
+//! nearer of that and the compute rasteriser's pixel, with its depth, where as near as the
+//! depth buffer: a deferred frame does not resolve the compute rasteriser in its last main
+//! pass, so it has one full-screen pass, not two. Forward-shaded fragments write `NO_IDS` into
+//! the `ids` target, so every pixel that still names a triangle is one the deferred variants
+//! drew last. The blended pass follows.
 //!
 //! Why: on the H200 the main pass's PBR fragments cost 1.5× the Lambert frame, spent on the few
 //! graphics units and on every 2 × 2 quad a small triangle touches; the compute rasteriser's
@@ -32,10 +35,14 @@ pub const COMPOSITE_NAME: &str = "composite";
 pub const FEATURES: wgpu::Features = crate::gpu::context::DEFERRED_FEATURES;
 
 /// The `ids` target, the list and the shaded colours of one target size, and the bind groups
-/// over them.
+/// over them, the frame's depth and the compute rasteriser's pixels.
 struct Targets {
     width: u32,
     height: u32,
+    /// What the bind groups bind of the frame: its depth buffer, and the compute rasteriser's
+    /// visibility buffer and colours (or the stand-ins).
+    depth: wgpu::TextureView,
+    soft: (wgpu::Buffer, wgpu::TextureView),
     ids: wgpu::TextureView,
     list: wgpu::Buffer,
     list_group: wgpu::BindGroup,
@@ -49,6 +56,9 @@ pub struct DeferredPass {
     shade: wgpu::ComputePipeline,
     shade_textured: wgpu::ComputePipeline,
     composite: wgpu::RenderPipeline,
+    /// What the composite binds where the renderer has no compute rasteriser: an 8-byte
+    /// visibility buffer and a 1×1 texture of colours (`frame.soft_enabled` is 0 then).
+    no_soft: (wgpu::Buffer, wgpu::TextureView),
     /// Fitted by [`DeferredPass::fit`]; `None` until then and after the scene's buffers change.
     targets: Option<Targets>,
 }
@@ -56,6 +66,7 @@ pub struct DeferredPass {
 impl DeferredPass {
     /// Gets the pipelines from the cache; the composite draws into targets of `color_format`.
     pub fn new(
+        device: &wgpu::Device,
         cache: &PipelineCache,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
@@ -83,17 +94,33 @@ impl DeferredPass {
                 write_mask: wgpu::ColorWrites::ALL,
             })],
             primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
+            // The depth of the pixel's colour: the hardware's where a deferred triangle won it,
+            // the compute rasteriser's where that is as near or nearer than the depth buffer
+            // (as its resolve writes it in a forward frame).
+            depth_stencil: Some(wgpu::DepthStencilState {
+                depth_compare: wgpu::CompareFunction::LessEqual,
+                ..crate::gpu::target::depth_test()
+            }),
             multisample: Default::default(),
         };
         let composite = render_all(cache, &[composite_spec]).into_iter().next().expect("one result per spec");
         let mut compute = || computes.next().expect("one result per spec");
+        let no_pixels = crate::gpu::counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("no visibility buffer"),
+                size: 8,
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            },
+        );
         Ok(Self {
             list_drawn: compute()?,
             list_arguments: compute()?,
             shade: compute()?,
             shade_textured: compute()?,
             composite: composite?,
+            no_soft: (no_pixels, raster::stand_in_texture(device, "no soft shaded", SHADED_FORMAT)),
             targets: None,
         })
     }
@@ -106,14 +133,30 @@ impl DeferredPass {
             shade: self.shade.clone(),
             shade_textured: self.shade_textured.clone(),
             composite: self.composite.clone(),
+            no_soft: self.no_soft.clone(),
             targets: None,
         }
     }
 
     /// Makes the `ids` target, the list and the shaded colours for a `width` × `height`
-    /// target, and the bind groups over them and `buffers`, unless they fit already.
-    pub fn fit(&mut self, device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers, width: u32, height: u32) {
-        if self.targets.as_ref().is_some_and(|t| t.width == width && t.height == height) {
+    /// target, and the bind groups over them, `buffers`, the frame's `depth` buffer and the
+    /// compute rasteriser's pixels (`raster`, fitted to the same size, where the renderer has
+    /// one), unless they fit already.
+    pub fn fit(
+        &mut self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        buffers: &SceneBuffers,
+        target: (&wgpu::TextureView, u32, u32),
+        raster: Option<&crate::passes::raster::RasterPass>,
+    ) {
+        let (depth, width, height) = target;
+        let soft = match raster {
+            Some(raster) => (raster.visibility_buffer().clone(), raster.shaded().clone()),
+            None => self.no_soft.clone(),
+        };
+        let fits = |t: &Targets| t.width == width && t.height == height && t.depth == *depth && t.soft == soft;
+        if self.targets.as_ref().is_some_and(fits) {
             return;
         }
         let (w, h) = (width.max(1), height.max(1));
@@ -139,22 +182,17 @@ impl DeferredPass {
         let shaded_usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
         let shaded = texture("deferred shaded", SHADED_FORMAT, shaded_usage);
         let list = raster::shade_list_buffer(device, "deferred shade list", w, h);
-        // The compute rasteriser's visibility buffer is not read here; its binding takes a stand-in.
-        let no_pixels = crate::gpu::counted::buffer(
-            device,
-            &wgpu::BufferDescriptor {
-                label: Some("no visibility buffer"),
-                size: 8,
-                usage: wgpu::BufferUsages::STORAGE,
-                mapped_at_creation: false,
-            },
-        );
-        let named = raster::scene_bindings(buffers, &no_pixels, &list);
-        let textures = [("shaded", &shaded), ("ids", &ids)];
-        let list_group = bind_io(device, &SHADE_LIST, &layouts.shade_list_io, &named, &textures);
-        let shade_group = bind_io(device, &SHADE_IO, &layouts.shade_io, &named, &textures);
-        let composite_group = bind_io(device, &RESOLVE_IO, &layouts.resolve_io, &named, &textures);
-        self.targets = Some(Targets { width, height, ids, list, list_group, shade_group, composite_group });
+        let named = raster::scene_bindings(buffers, &soft.0, &list);
+        // The shade dispatch writes the deferred pixels' `shaded`; the composite reads them as
+        // `drawn`, and the compute rasteriser's as `shaded`.
+        let shading = [("shaded", &shaded), ("ids", &ids), ("depth", depth)];
+        let list_group = bind_io(device, &SHADE_LIST, &layouts.shade_list_io, &named, &shading);
+        let shade_group = bind_io(device, &SHADE_IO, &layouts.shade_io, &named, &shading);
+        let compositing = [("shaded", &soft.1), ("drawn", &shaded), ("ids", &ids)];
+        let composite_group = bind_io(device, &RESOLVE_IO, &layouts.resolve_io, &named, &compositing);
+        let depth = depth.clone();
+        self.targets =
+            Some(Targets { width, height, depth, soft, ids, list, list_group, shade_group, composite_group });
     }
 
     /// Forgets the bind groups: the scene's buffers changed; the next [`DeferredPass::fit`]
@@ -208,7 +246,11 @@ impl DeferredPass {
                 resolve_target: None,
                 ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
             })],
-            None,
+            Some(wgpu::RenderPassDepthStencilAttachment {
+                view: target.depth,
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
+                stencil_ops: None,
+            }),
         );
         pass.set_pipeline(&self.composite);
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);

@@ -85,6 +85,9 @@ struct Pixels {
     width: u32,
     height: u32,
     buffer: wgpu::Buffer,
+    /// The colours the shade dispatch stores, which the resolve (or a deferred frame's
+    /// composite) copies.
+    shaded: wgpu::TextureView,
     /// The drawn pixels to shade (`shaders/shade_list.wgsl` says its layout).
     list: wgpu::Buffer,
     raster_group: wgpu::BindGroup,
@@ -101,22 +104,23 @@ pub struct RasterPass {
     shade: wgpu::ComputePipeline,
     shade_textured: wgpu::ComputePipeline,
     resolve: wgpu::RenderPipeline,
-    /// The resolve of a deferred frame: `NO_IDS` into its `ids` target too.
-    resolve_ids: Option<wgpu::RenderPipeline>,
+    /// What the bind groups bind for what this pass does not read: the deferred variants'
+    /// `ids` and depth (one 1×1 texture each).
+    no_ids: wgpu::TextureView,
+    no_depth: wgpu::TextureView,
     /// Fitted to the target by [`RasterPass::fit`]; `None` until then, and after the scene's
     /// buffers change.
     pixels: Option<Pixels>,
 }
 
 impl RasterPass {
-    /// Gets the pipelines from the cache; the resolve draws into targets of `color_format`,
-    /// and where `deferred` a second resolve also writes `NO_IDS` into a deferred frame's `ids`
-    /// target.
+    /// Gets the pipelines from the cache; the resolve draws into targets of `color_format`.
+    /// (A deferred frame does not resolve: its composite does, `passes::deferred`.)
     pub fn new(
+        device: &wgpu::Device,
         cache: &PipelineCache,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
-        deferred: bool,
     ) -> Result<Self, PipelineError> {
         let shader = SHADER.spec(WORKGROUP_SIZE);
         let shade_shader = SHADE_SHADER.spec(WORKGROUP_SIZE);
@@ -130,19 +134,19 @@ impl RasterPass {
             compute_spec("shade textured", &layouts.shade, &shade_shader, "shade_textured"),
         ];
         let mut computes = compute_all(cache, &specs).into_iter();
-        let resolve_spec = |deferred: bool| RenderSpec {
+        let resolve_spec = RenderSpec {
             constants: Default::default(),
-            label: if deferred { "resolve ids" } else { "resolve" }.into(),
+            label: "resolve".into(),
             layout: layouts.resolve.clone(),
             shader: RESOLVE_SHADER.spec(WORKGROUP_SIZE),
             vertex_entry: "vs_fullscreen".into(),
-            fragment_entry: Some(if deferred { "fs_resolve_ids" } else { "fs_resolve" }.into()),
+            fragment_entry: Some("fs_resolve".into()),
             vertex_buffers: Vec::new(),
-            targets: [color_format, IDS_FORMAT]
-                .into_iter()
-                .take(1 + usize::from(deferred))
-                .map(|format| Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL }))
-                .collect(),
+            targets: vec![Some(wgpu::ColorTargetState {
+                format: color_format,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
             primitive: wgpu::PrimitiveState::default(),
             // Where the first phase's hardware draws are as near, the compute rasteriser's
             // pixel wins, as it would have had it been drawn first.
@@ -152,10 +156,7 @@ impl RasterPass {
             }),
             multisample: Default::default(),
         };
-        let specs: Vec<_> = std::iter::once(false).chain(deferred.then_some(true)).map(resolve_spec).collect();
-        let mut resolves = render_all(cache, &specs).into_iter();
-        let resolve = resolves.next().expect("one result per spec");
-        let resolve_ids = resolves.next().transpose()?;
+        let resolve = render_all(cache, &[resolve_spec]).into_iter().next().expect("one result per spec");
         let mut compute = || computes.next().expect("one result per spec");
         let (list_pixels, list_arguments) = (compute()?, compute()?);
         let (raster, raster_late, shade, shade_textured) = (compute()?, compute()?, compute()?, compute()?);
@@ -167,7 +168,8 @@ impl RasterPass {
             shade,
             shade_textured,
             resolve: resolve?,
-            resolve_ids,
+            no_ids: stand_in_texture(device, "no ids", IDS_FORMAT),
+            no_depth: stand_in_texture(device, "no depth", crate::gpu::target::DEPTH_FORMAT),
             pixels: None,
         })
     }
@@ -183,7 +185,8 @@ impl RasterPass {
             shade: self.shade.clone(),
             shade_textured: self.shade_textured.clone(),
             resolve: self.resolve.clone(),
-            resolve_ids: self.resolve_ids.clone(),
+            no_ids: self.no_ids.clone(),
+            no_depth: self.no_depth.clone(),
             pixels: None,
         }
     }
@@ -217,28 +220,15 @@ impl RasterPass {
                 view_formats: &[],
             })
             .create_view(&Default::default());
-        // The deferred variants' `ids` are not read here; their binding takes a 1×1 stand-in.
-        let no_ids = device
-            .create_texture(&wgpu::TextureDescriptor {
-                label: Some("no ids"),
-                size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
-                mip_level_count: 1,
-                sample_count: 1,
-                dimension: wgpu::TextureDimension::D2,
-                format: IDS_FORMAT,
-                usage: wgpu::TextureUsages::TEXTURE_BINDING,
-                view_formats: &[],
-            })
-            .create_view(&Default::default());
         let named = scene_bindings(buffers, &buffer, &list);
-        let textures = [("shaded", &shaded), ("ids", &no_ids)];
+        let textures = [("shaded", &shaded), ("drawn", &shaded), ("ids", &self.no_ids), ("depth", &self.no_depth)];
         let group = |table: &Group, layout: &wgpu::BindGroupLayout| bind_io(device, table, layout, &named, &textures);
         let raster_group = group(&RASTER_IO, &layouts.raster_io);
         let list_group = group(&SHADE_LIST, &layouts.shade_list_io);
         let shade_group = group(&SHADE_IO, &layouts.shade_io);
         let resolve_group = group(&RESOLVE_IO, &layouts.resolve_io);
         self.pixels =
-            Some(Pixels { width, height, buffer, list, raster_group, list_group, shade_group, resolve_group });
+            Some(Pixels { width, height, buffer, shaded, list, raster_group, list_group, shade_group, resolve_group });
     }
 
     /// Forgets the bind groups: the scene's buffers changed; the next [`RasterPass::fit`]
@@ -295,16 +285,10 @@ impl RasterPass {
 
     /// Records the frame's resolve into its last main pass, before the draws: an indirect
     /// draw the build pass wrote, one full-screen triangle, or none where no object was
-    /// listed; into the `ids` target too where `deferred`.
-    pub fn resolve(
-        &self,
-        pass: &mut CountingRenderPass<'_>,
-        buffers: &SceneBuffers,
-        view: &ViewBuffers,
-        deferred: bool,
-    ) {
+    /// listed.
+    pub fn resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
         let pixels = self.pixels.as_ref().expect("fit before resolve");
-        pass.set_pipeline(self.resolve_pipeline(deferred));
+        pass.set_pipeline(&self.resolve);
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
         pass.draw_indirect(&buffers.raster_args, RasterArgs::RESOLVE_OFFSET);
@@ -314,6 +298,11 @@ impl RasterPass {
     /// as two words, the inverted payload then the inverted depth bits (zero: no pixel).
     pub fn visibility_buffer(&self) -> &wgpu::Buffer {
         &self.pixels.as_ref().expect("fit before reading").buffer
+    }
+
+    /// The colours the shade dispatch stored, one per pixel of the visibility buffer.
+    pub fn shaded(&self) -> &wgpu::TextureView {
+        &self.pixels.as_ref().expect("fit before reading").shaded
     }
 
     /// Runs each pipeline once on an empty list (see `frame::prewarm`); the resolve draws into
@@ -344,22 +333,30 @@ impl RasterPass {
 
     /// The resolve pipeline, drawn once into `pass` over the cleared visibility buffer, so
     /// every pixel is discarded (see [`RasterPass::prewarm_compute`]).
-    pub fn prewarm_resolve(&self, pass: &mut CountingRenderPass<'_>, view: &ViewBuffers, deferred: bool) {
+    pub fn prewarm_resolve(&self, pass: &mut CountingRenderPass<'_>, view: &ViewBuffers) {
         let pixels = self.pixels.as_ref().expect("fit before prewarm");
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
-        pass.set_pipeline(self.resolve_pipeline(deferred));
+        pass.set_pipeline(&self.resolve);
         pass.draw(0..3, 0..1);
     }
+}
 
-    /// The resolve of a deferred frame, or of a forward one.
-    fn resolve_pipeline(&self, deferred: bool) -> &wgpu::RenderPipeline {
-        match (&self.resolve_ids, deferred) {
-            (Some(resolve_ids), true) => resolve_ids,
-            (None, true) => panic!("a deferred frame on a compute rasteriser made without its resolve"),
-            (_, false) => &self.resolve,
-        }
-    }
+/// A 1×1 texture of `format`, bound where a bind group's table names a texture the pass does
+/// not read.
+pub(crate) fn stand_in_texture(device: &wgpu::Device, label: &str, format: wgpu::TextureFormat) -> wgpu::TextureView {
+    device
+        .create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        })
+        .create_view(&Default::default())
 }
 
 /// Byte offsets in the shade list of the plain and the textured pixels' shade dispatch

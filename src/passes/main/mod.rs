@@ -432,8 +432,9 @@ impl MainPass {
             // Its first object's words: zero until a blend sort writes them, so no index is read.
             pass.set_pipeline(&set.pulled_blend);
             pass.draw(0..3, 0..1);
-            if let Some(raster) = raster {
-                raster.prewarm_resolve(&mut pass, view, ids.is_some());
+            // A deferred frame does not resolve (its composite does).
+            if let Some(raster) = raster.filter(|_| ids.is_none()) {
+                raster.prewarm_resolve(&mut pass, view);
             }
         }
     }
@@ -463,7 +464,7 @@ impl MainPass {
                 // draws either way): lavapipe (Mesa 22.3) applies the count of a preceding
                 // multi_draw_indexed_indirect_count to a draw_indirect that follows it.
                 if let Some(raster) = raster {
-                    raster.resolve(&mut pass, buffers, view, ids.is_some());
+                    raster.resolve(&mut pass, buffers, view);
                 }
                 Self::bind_scene(&mut pass, buffers, view);
                 indirect::record(self.set(ids.is_some()), &mut pass, buffers, prepared, indirect);
