@@ -124,10 +124,11 @@ fn shade_drawn(position: u32, textured: bool) {
     }
     let width = u32(frame.target_size.x);
     let pixel = vec2<u32>(item.x % width, item.x / width);
-    let color = shade_triangle(pixel, textureLoad(ids, pixel, 0).x, item.y & ~DRAWN_TEXTURED_BIT, textured);
-    // The composite takes the nearer of this and the compute rasteriser's pixel, and writes
-    // the depth of the one it takes.
-    textureStore(shaded, pixel, vec4<f32>(color.rgb, textureLoad(depth, pixel, 0)));
+    let id = textureLoad(ids, pixel, 0);
+    let color = shade_triangle(pixel, id.x, id.y & ~DRAWN_TEXTURED_BIT, textured);
+    // The list carries the pixel's depth: the composite takes the nearer of this and the
+    // compute rasteriser's pixel, and writes the depth of the one it takes.
+    textureStore(shaded, pixel, vec4<f32>(color.rgb, bitcast<f32>(item.y)));
 }
 
 /// The plain list: materials without textures (a CPU would otherwise run the texture reads of

@@ -19,8 +19,9 @@
 /// What the list takes of pixel `i` (row by row): x 0 where there is nothing to shade, 1 for
 /// the plain list, 2 for the textured one; y the payload word it lists. From the compute
 /// rasteriser's visibility buffer (the payload inverted, tagged `SOFT_TEXTURED_BIT` by the
-/// raster pass), or where `drawn` from the deferred variants' `ids` target (the triangle,
-/// tagged `DRAWN_TEXTURED_BIT` by the draw shader; `shaders/draw_vis.wgsl`).
+/// raster pass), or where `drawn` from the deferred variants' `ids` target (textured where the
+/// draw shader tagged the triangle `DRAWN_TEXTURED_BIT`; `shaders/draw_vis.wgsl`), the word
+/// then the pixel's depth bits, which the shade stores for the composite.
 fn pixel_item(i: u32, drawn: bool) -> vec2<u32> {
     if drawn {
         let width = u32(frame.target_size.x);
@@ -28,7 +29,8 @@ fn pixel_item(i: u32, drawn: bool) -> vec2<u32> {
         if id.x == NO_IDS {
             return vec2<u32>(0u);
         }
-        return vec2<u32>(select(1u, 2u, (id.y & DRAWN_TEXTURED_BIT) != 0u), id.y);
+        let pixel_depth = textureLoad(depth, vec2<u32>(i % width, i / width), 0);
+        return vec2<u32>(select(1u, 2u, (id.y & DRAWN_TEXTURED_BIT) != 0u), bitcast<u32>(pixel_depth));
     }
     let word = pixels[i];
     if all(word == vec2<u32>(0u)) {

@@ -252,9 +252,6 @@ pub const SHADE_IO: Group = Group {
         binding("shade_list", BindingKind::StorageRead("array<u32>")),
         binding("shaded", BindingKind::StorageTextureWrite(SHADED_FORMAT)),
         binding("ids", BindingKind::UintTexture),
-        // The deferred pixels' depth, which their shade stores beside the colour for the
-        // composite; the compute rasteriser's shade binds a stand-in.
-        binding("depth", BindingKind::DepthTexture),
     ],
     functions: None,
 };
@@ -270,6 +267,10 @@ pub const SHADE_LIST: Group = Group {
         binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
         binding("shade_list", BindingKind::StorageReadWrite("array<atomic<u32>>")),
         binding("ids", BindingKind::UintTexture),
+        // The depth of the deferred pixels, which their list entries carry to the shade (and
+        // it to the composite); the compute rasteriser's list binds a stand-in. (In this
+        // group, not `shade io`: that one is at WebGPU's 16 sampled textures per stage.)
+        binding("depth", BindingKind::DepthTexture),
     ],
     functions: None,
 };
