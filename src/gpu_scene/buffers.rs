@@ -509,6 +509,12 @@ fn soft_usage<T>(data: &[T], limits: &wgpu::Limits) -> wgpu::BufferUsages {
 /// A 1×1 sampled R32Float texture, bound where a layout wants a depth-pyramid level that is
 /// never read.
 pub fn r32_placeholder(device: &wgpu::Device, label: &str) -> wgpu::TextureView {
+    placeholder(device, label, wgpu::TextureFormat::R32Float)
+}
+
+/// A 1×1 sampled texture of `format`, bound where a bind group's table names a texture the
+/// pass does not read.
+pub fn placeholder(device: &wgpu::Device, label: &str, format: wgpu::TextureFormat) -> wgpu::TextureView {
     device
         .create_texture(&wgpu::TextureDescriptor {
             label: Some(label),
@@ -516,7 +522,7 @@ pub fn r32_placeholder(device: &wgpu::Device, label: &str) -> wgpu::TextureView 
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: wgpu::TextureFormat::R32Float,
+            format,
             usage: wgpu::TextureUsages::TEXTURE_BINDING,
             view_formats: &[],
         })

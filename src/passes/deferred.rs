@@ -120,7 +120,7 @@ impl DeferredPass {
             shade: compute()?,
             shade_textured: compute()?,
             composite: composite?,
-            no_soft: (no_pixels, raster::stand_in_texture(device, "no soft shaded", SHADED_FORMAT)),
+            no_soft: (no_pixels, crate::gpu_scene::buffers::placeholder(device, "no soft shaded", SHADED_FORMAT)),
             targets: None,
         })
     }

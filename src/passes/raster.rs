@@ -168,8 +168,8 @@ impl RasterPass {
             shade,
             shade_textured,
             resolve: resolve?,
-            no_ids: stand_in_texture(device, "no ids", IDS_FORMAT),
-            no_depth: stand_in_texture(device, "no depth", crate::gpu::target::DEPTH_FORMAT),
+            no_ids: crate::gpu_scene::buffers::placeholder(device, "no ids", IDS_FORMAT),
+            no_depth: crate::gpu_scene::buffers::placeholder(device, "no depth", crate::gpu::target::DEPTH_FORMAT),
             pixels: None,
         })
     }
@@ -340,23 +340,6 @@ impl RasterPass {
         pass.set_pipeline(&self.resolve);
         pass.draw(0..3, 0..1);
     }
-}
-
-/// A 1×1 texture of `format`, bound where a bind group's table names a texture the pass does
-/// not read.
-pub(crate) fn stand_in_texture(device: &wgpu::Device, label: &str, format: wgpu::TextureFormat) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some(label),
-            size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        })
-        .create_view(&Default::default())
 }
 
 /// Byte offsets in the shade list of the plain and the textured pixels' shade dispatch
