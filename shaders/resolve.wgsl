@@ -21,20 +21,26 @@ struct Resolved {
     @builtin(frag_depth) depth: f32,
 }
 
+/// Farther than any depth: no pixel of that kind.
+const NO_DEPTH: f32 = 2.0;
+
+/// The raster passes' depth at `pixel` (the visibility buffer holds its bits inverted);
+/// `NO_DEPTH` where they drew none.
+fn soft_depth_at(pixel: vec2<u32>) -> f32 {
+    let word = pixels[pixel.y * u32(frame.target_size.x) + pixel.x];
+    return select(bitcast<f32>(0xffffffffu - word.y), NO_DEPTH, all(word == vec2<u32>(0u)));
+}
+
 /// The colour the shade dispatch left for the pixel at `at` and the raster passes' depth, if a
 /// listed object won it.
 @fragment
 fn fs_resolve(@builtin(position) at: vec4<f32>) -> Resolved {
-    return fs_resolve_at(at);
-}
-
-fn fs_resolve_at(at: vec4<f32>) -> Resolved {
     let pixel = vec2<u32>(at.xy);
-    let word = pixels[pixel.y * u32(frame.target_size.x) + pixel.x];
-    if all(word == vec2<u32>(0u)) {
+    let depth = soft_depth_at(pixel);
+    if depth == NO_DEPTH {
         discard;
     }
-    return Resolved(textureLoad(shaded, pixel, 0), bitcast<f32>(0xffffffffu - word.y));
+    return Resolved(textureLoad(shaded, pixel, 0), depth);
 }
 
 /// The deferred composite (`passes::deferred`), its own pass after the frame's last main pass,
@@ -49,18 +55,12 @@ struct Composited {
     @builtin(frag_depth) depth: f32,
 }
 
-/// Farther than any depth: no pixel of that kind.
-const NO_DEPTH: f32 = 2.0;
-
 @fragment
 fn fs_composite(@builtin(position) at: vec4<f32>) -> Composited {
     let pixel = vec2<u32>(at.xy);
     var soft_depth = NO_DEPTH;
     if frame.soft_enabled != 0u {
-        let word = pixels[pixel.y * u32(frame.target_size.x) + pixel.x];
-        if any(word != vec2<u32>(0u)) {
-            soft_depth = bitcast<f32>(0xffffffffu - word.y);
-        }
+        soft_depth = soft_depth_at(pixel);
     }
     var drawn_color = vec4<f32>(0.0, 0.0, 0.0, NO_DEPTH);
     if textureLoad(ids, pixel, 0).x != NO_IDS {

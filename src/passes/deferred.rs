@@ -152,10 +152,11 @@ impl DeferredPass {
     ) {
         let (depth, width, height) = target;
         let soft = match raster {
-            Some(raster) => (raster.visibility_buffer().clone(), raster.shaded().clone()),
-            None => self.no_soft.clone(),
+            Some(raster) => (raster.visibility_buffer(), raster.shaded()),
+            None => (&self.no_soft.0, &self.no_soft.1),
         };
-        let fits = |t: &Targets| t.width == width && t.height == height && t.depth == *depth && t.soft == soft;
+        let fits =
+            |t: &Targets| (t.width, t.height) == (width, height) && t.depth == *depth && (&t.soft.0, &t.soft.1) == soft;
         if self.targets.as_ref().is_some_and(fits) {
             return;
         }
@@ -182,15 +183,15 @@ impl DeferredPass {
         let shaded_usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
         let shaded = texture("deferred shaded", SHADED_FORMAT, shaded_usage);
         let list = raster::shade_list_buffer(device, "deferred shade list", w, h);
-        let named = raster::scene_bindings(buffers, &soft.0, &list);
+        let named = raster::scene_bindings(buffers, soft.0, &list);
         // The shade dispatch writes the deferred pixels' `shaded`; the composite reads them as
         // `drawn`, and the compute rasteriser's as `shaded`.
         let shading = [("shaded", &shaded), ("ids", &ids), ("depth", depth)];
         let list_group = bind_io(device, &SHADE_LIST, &layouts.shade_list_io, &named, &shading);
         let shade_group = bind_io(device, &SHADE_IO, &layouts.shade_io, &named, &shading);
-        let compositing = [("shaded", &soft.1), ("drawn", &shaded), ("ids", &ids)];
+        let compositing = [("shaded", soft.1), ("drawn", &shaded), ("ids", &ids)];
         let composite_group = bind_io(device, &RESOLVE_IO, &layouts.resolve_io, &named, &compositing);
-        let depth = depth.clone();
+        let (depth, soft) = (depth.clone(), (soft.0.clone(), soft.1.clone()));
         self.targets =
             Some(Targets { width, height, depth, soft, ids, list, list_group, shade_group, composite_group });
     }
