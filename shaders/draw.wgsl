@@ -262,17 +262,17 @@ fn fs_masked(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
 /// `NO_IDS` in the `ids` target, so the composite leaves it as it is.
 struct ForwardOut {
     @location(0) color: vec4<f32>,
-    @location(1) ids: vec2<u32>,
+    @location(1) ids: u32,
 }
 
 @fragment
 fn fs_opaque_ids(in: VertexOut, @builtin(front_facing) front: bool) -> ForwardOut {
-    return ForwardOut(opaque_color(in, front), vec2<u32>(NO_IDS));
+    return ForwardOut(opaque_color(in, front), NO_IDS);
 }
 
 @fragment
 fn fs_masked_ids(in: VertexOut, @builtin(front_facing) front: bool) -> ForwardOut {
-    return ForwardOut(masked_color(in, front), vec2<u32>(NO_IDS));
+    return ForwardOut(masked_color(in, front), NO_IDS);
 }
 
 /// Blended: lit like the others, its alpha (base colour × texture × vertex) kept for the
@@ -297,7 +297,7 @@ fn fs_debug(in: VertexOut) -> @location(0) vec4<f32> {
 
 @fragment
 fn fs_debug_ids(in: VertexOut) -> ForwardOut {
-    return ForwardOut(debug_mesh_color(in), vec2<u32>(NO_IDS));
+    return ForwardOut(debug_mesh_color(in), NO_IDS);
 }
 
 /// One colour per mesh, from a hash, lit so shapes stay readable.

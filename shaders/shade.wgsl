@@ -116,7 +116,7 @@ fn shade_listed(position: u32, textured: bool) {
 }
 
 /// Shades the deferred pixel at `position` of its plain list, or of its textured one where
-/// `textured`: the hardware drew its triangle, whose entry the `ids` target holds.
+/// `textured`: the hardware drew its triangle, whose id the `ids` target holds.
 fn shade_drawn(position: u32, textured: bool) {
     let item = listed(position, textured);
     if item.x == NOT_LISTED {
@@ -124,8 +124,8 @@ fn shade_drawn(position: u32, textured: bool) {
     }
     let width = u32(frame.target_size.x);
     let pixel = vec2<u32>(item.x % width, item.x / width);
-    let id = textureLoad(ids, pixel, 0);
-    let color = shade_triangle(pixel, id.x, id.y & ~DRAWN_TEXTURED_BIT, textured);
+    let named = named_triangle(textureLoad(ids, pixel, 0).x & ~DRAWN_TEXTURED_BIT);
+    let color = shade_triangle(pixel, named.x, named.y, textured);
     // The list carries the pixel's depth: the composite takes the nearer of this and the
     // compute rasteriser's pixel, and writes the depth of the one it takes.
     textureStore(shaded, pixel, vec4<f32>(color.rgb, bitcast<f32>(item.y)));

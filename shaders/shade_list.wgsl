@@ -20,17 +20,18 @@
 /// the plain list, 2 for the textured one; y the payload word it lists. From the compute
 /// rasteriser's visibility buffer (the payload inverted, tagged `SOFT_TEXTURED_BIT` by the
 /// raster pass), or where `drawn` from the deferred variants' `ids` target (textured where the
-/// draw shader tagged the triangle `DRAWN_TEXTURED_BIT`; `shaders/draw_vis.wgsl`), the word
+/// draw shader tagged the id `DRAWN_TEXTURED_BIT`; `shaders/shared/visibility.wgsl`), the word
 /// then the pixel's depth bits, which the shade stores for the composite.
 fn pixel_item(i: u32, drawn: bool) -> vec2<u32> {
     if drawn {
         let width = u32(frame.target_size.x);
-        let id = textureLoad(ids, vec2<u32>(i % width, i / width), 0);
-        if id.x == NO_IDS {
+        let pixel = vec2<u32>(i % width, i / width);
+        let triangle_id = textureLoad(ids, pixel, 0).x;
+        if triangle_id == NO_IDS {
             return vec2<u32>(0u);
         }
-        let pixel_depth = textureLoad(depth, vec2<u32>(i % width, i / width), 0);
-        return vec2<u32>(select(1u, 2u, (id.y & DRAWN_TEXTURED_BIT) != 0u), bitcast<u32>(pixel_depth));
+        let textured = (triangle_id & DRAWN_TEXTURED_BIT) != 0u;
+        return vec2<u32>(select(1u, 2u, textured), bitcast<u32>(textureLoad(depth, pixel, 0)));
     }
     let word = pixels[i];
     if all(word == vec2<u32>(0u)) {

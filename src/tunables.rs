@@ -136,11 +136,12 @@ pub const SOFT_MAX_OBJECTS: u32 = 1 << (31 - SOFT_TRIANGLE_BITS);
 /// Payload bit set when the object's material has a texture, so the list dispatch sorts the
 /// pixel into the textured list without looking the object up.
 pub const SOFT_TEXTURED_BIT: u32 = 1 << 31;
-/// Bit of the deferred variants' triangle word (`ids.y`, `shaders/draw_vis.wgsl`) set when
-/// the material has a texture, for the list dispatch as [`SOFT_TEXTURED_BIT`] is.
+/// Bit of a deferred pixel's triangle id (`shaders/shared/visibility.wgsl`) set when its
+/// object's material reads a texture, so the list dispatch sorts the pixel as it does the
+/// compute rasteriser's (`SOFT_TEXTURED_BIT`) without looking the triangle up.
 pub const DRAWN_TEXTURED_BIT: u32 = 1 << 31;
 /// What the `ids` target holds where no deferred triangle is to be shaded (cleared, or a
-/// forward-shaded fragment): no entry is all ones (its level bits stop below the top).
+/// forward-shaded fragment): no triangle id is all ones (`PreparedScene::triangle_table`).
 pub const NO_IDS: u32 = u32::MAX;
 /// Threads per workgroup of the raster pass: one workgroup per object, one thread per
 /// triangle in turn (32: NVIDIA's subgroup, and the triangle count of most small levels).

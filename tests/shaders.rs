@@ -372,11 +372,12 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         blend_draw_base: 1806,
         blend_pulled: 1807,
         blend_pull_base: 1808,
+        triangle_table_base: 1809,
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 43] = [
+    let expected_first: [(&str, [u8; 4]); 44] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -420,6 +421,7 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("blend_draw_base", 1806u32.to_le_bytes()),
         ("blend_pulled", 1807u32.to_le_bytes()),
         ("blend_pull_base", 1808u32.to_le_bytes()),
+        ("triangle_table_base", 1809u32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");

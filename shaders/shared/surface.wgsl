@@ -100,14 +100,6 @@ fn mapped_normal(m: u32, n: vec3<f32>, tangent: vec4<f32>, at: SurfaceUv, other:
     return select(n, normalize(turned), dot(turned, turned) > 1e-12);
 }
 
-/// Whether material `m` reads a texture: the compute rasteriser's and the deferred pixels'
-/// lists put its pixels in the textured one (`shaders/shade_list.wgsl`).
-fn material_textured(m: u32) -> bool {
-    return materials[m].base_color_texture.layer >= 0 || materials[m].normal_texture.layer >= 0
-        || materials[m].metallic_roughness_texture.layer >= 0 || materials[m].occlusion_texture.layer >= 0
-        || materials[m].emissive_texture.layer >= 0;
-}
-
 /// Material `m`'s surface (`Surface`, `shaders/shared/lighting.wgsl`) at a point whose base
 /// colour, texture and vertex colour included, is `color`: its factors alone.
 fn material_surface(m: u32, color: vec4<f32>) -> Surface {

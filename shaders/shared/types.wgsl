@@ -101,6 +101,9 @@ struct FrameUniforms {
     blend_pulled: u32,
     /// First word of the pulled blended pass's objects in `instances[]`.
     blend_pull_base: u32,
+    /// First word of the triangle ids' table in `instances[]`, four words per batch
+    /// (`shaders/shared/visibility.wgsl`).
+    triangle_table_base: u32,
 }
 
 /// The prefilter's parameters (`shaders/environment.wgsl`, `passes::environment`): the sky,

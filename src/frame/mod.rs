@@ -100,8 +100,9 @@ pub struct Renderer {
     #[doc(hidden)]
     pub raster: Option<RasterPass>,
     /// Deferred shading's pipelines (`passes::deferred`); `None` where the adapter lacks
-    /// `primitive_index`, the arenas cannot be bound as storage, or the options turn it off
-    /// (then the main pass shades every fragment). Each view has its own targets.
+    /// `primitive_index`, the arenas cannot be bound as storage, the scene's triangles do not
+    /// fit 32-bit ids, or the options turn it off (then the main pass shades every fragment).
+    /// Each view has its own targets.
     deferred: Option<DeferredPass>,
     /// What each variant's pipeline reads (`SurfaceInputs`), as the main pass was compiled.
     inputs: [SurfaceInputs; Variant::ALL.len()],
@@ -217,10 +218,11 @@ impl Renderer {
         let (environment, environment_maps, buffers) = buffers?;
         let (cull, build, (main, inputs), pyramid, scatter) = (passes.0?, passes.1?, passes.2?, passes.3?, passes.4?);
         let (shadow, blend) = (passes.6?, passes.7?);
-        // Both shade from the arenas, which must be bindable as storage: where they are not, a
-        // deferred renderer's main pass is compiled again, forward.
+        // Both shade from the arenas, which must be bindable as storage, and deferred shading
+        // names triangles with 32-bit ids: where the scene does not allow it, a deferred
+        // renderer's main pass is compiled again, forward.
         let raster = passes.5?.filter(|_| buffers.soft_buffers);
-        let deferred = passes.8?.filter(|_| buffers.soft_buffers);
+        let deferred = passes.8?.filter(|_| buffers.defers());
         let main = match deferred {
             None if main.deferred() => MainPass::new(&ctx.pipelines, &layouts, options.color_format, inputs, None)?,
             _ => main,
@@ -310,10 +312,10 @@ impl Renderer {
         self.updates.rebind(&ctx.device, &self.layouts, &self.buffers);
         if !self.buffers.soft_buffers {
             self.raster = None;
-            if self.deferred.take().is_some() {
-                let forward = MainPass::new(&ctx.pipelines, &self.layouts, self.main.color_format, self.inputs, None);
-                self.main = forward.map_err(|e| UploadError::MainPipelines(e.to_string()))?;
-            }
+        }
+        if !self.buffers.defers() && self.deferred.take().is_some() {
+            let forward = MainPass::new(&ctx.pipelines, &self.layouts, self.main.color_format, self.inputs, None);
+            self.main = forward.map_err(|e| UploadError::MainPipelines(e.to_string()))?;
         }
         // The main pass's pipelines read what the new scene's materials read, and a deferred
         // variant shades only materials the shade dispatch can: compiled again (not in a
@@ -394,7 +396,7 @@ impl Renderer {
 
     /// Whether the renderer shades its opaque variants' pixels after the main pass
     /// (`passes::deferred`): the adapter has `primitive_index`, the arenas can be bound as
-    /// storage and the options asked for it.
+    /// storage, the scene's triangles have 32-bit ids and the options asked for it.
     pub fn deferred_shading(&self) -> bool {
         self.deferred.is_some()
     }

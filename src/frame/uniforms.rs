@@ -99,6 +99,7 @@ impl Renderer {
             blend_draw_base: self.buffers.blend_draw_base,
             blend_pulled: self.buffers.pulls_blend(compact) as u32,
             blend_pull_base: self.buffers.blend_pull_base,
+            triangle_table_base: self.buffers.triangle_table_base,
         }
     }
 }

@@ -222,7 +222,9 @@ pub struct SceneBuffers {
     /// then from `blend_key_base` two words per blended object (the room rounded up to a power
     /// of two): the blend sort's keys (`passes::blend`), then from `blend_pull_base` four
     /// words per blended object (at least one): its order for the pulled blended pass
-    /// (`FrameUniforms::blend_pulled`). Read by main, raster and its resolve.
+    /// (`FrameUniforms::blend_pulled`), then from `triangle_table_base` the triangle ids'
+    /// table, four words per batch (`PreparedScene::triangle_table`). Read by main, raster and
+    /// its resolve.
     pub instances: wgpu::Buffer,
     /// Visible objects per batch. Cleared each frame, incremented by cull, read by build.
     pub batch_counts: wgpu::Buffer,
@@ -267,6 +269,18 @@ pub struct SceneBuffers {
     /// Whether the vertex and index arenas can be bound as storage (`soft_usage`), so the
     /// compute rasteriser and the pulled blended pass (`pulls_blend`) can read them.
     pub soft_buffers: bool,
+    /// First word of the triangle ids' table in `instances[]` (`PreparedScene::triangle_table`).
+    pub triangle_table_base: u32,
+    /// Whether the scene's triangles fit 32-bit ids (`PreparedScene::triangle_table`).
+    pub triangle_ids: bool,
+}
+
+impl SceneBuffers {
+    /// Whether deferred shading (`passes::deferred`) can draw this scene: its arenas can be
+    /// bound as storage, and every triangle its batches could draw has a 32-bit id.
+    pub fn defers(&self) -> bool {
+        self.soft_buffers && self.triangle_ids
+    }
 }
 
 /// A storage buffer holding `contents`, or one zeroed element of `element_size` bytes when
@@ -380,9 +394,13 @@ impl SceneBuffers {
         // Then the pulled blended pass's objects; all zero (no index to draw) until sorted.
         let blend_pull_base = blend_key_base + blend_key_words;
         let blend_pull_words = 4 * blend_capacity.max(1);
+        // Then the triangle ids' table, where the scene has one.
+        let triangle_table_base = blend_pull_base + blend_pull_words;
+        let triangle_table = prepared.triangle_table.as_deref().unwrap_or_default();
         let instance_data: Vec<u32> = std::iter::repeat_n(0, identity_base as usize)
             .chain(identity)
             .chain(std::iter::repeat_n(0, (object_count + blend_key_words + blend_pull_words) as usize))
+            .chain(triangle_table.iter().flatten().copied())
             .collect();
         let instances =
             storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), 4, wgpu::BufferUsages::COPY_SRC);
@@ -477,6 +495,8 @@ impl SceneBuffers {
             blend_pull_base,
             soft_base,
             soft_buffers,
+            triangle_table_base,
+            triangle_ids: prepared.triangle_table.is_some(),
         }
     }
 

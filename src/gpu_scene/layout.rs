@@ -129,7 +129,7 @@ pub const SCENE: Group = Group {
         binding("vertex_words", BindingKind::StorageRead("array<f32>")),
         binding("indices", BindingKind::StorageRead("array<u32>")),
     ],
-    functions: None,
+    functions: Some(visibility_wgsl),
 };
 
 /// Group 2 of render pipelines: the texture slots, one `texture_2d_array` with mips per size
@@ -228,7 +228,7 @@ pub const RASTER_IO: Group = Group {
         binding("indices", BindingKind::StorageRead("array<u32>")),
         binding("pixels", BindingKind::StorageReadWrite("array<atomic<u64>>")),
     ],
-    functions: None,
+    functions: Some(visibility_wgsl),
 };
 
 /// Group 1 of the shade dispatch (after the frame's last raster pass): the list of the pixels
@@ -253,7 +253,7 @@ pub const SHADE_IO: Group = Group {
         binding("shaded", BindingKind::StorageTextureWrite(SHADED_FORMAT)),
         binding("ids", BindingKind::UintTexture),
     ],
-    functions: None,
+    functions: Some(visibility_wgsl),
 };
 
 /// Group 1 of the list dispatches before the shading: the visibility buffer, read, and the
@@ -279,9 +279,18 @@ pub const SHADE_LIST: Group = Group {
 /// return them (half floats would move one pixel in ten by a step of the 8-bit target).
 pub const SHADED_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
 
-/// The format of the deferred variants' `ids` target (`shaders/draw_vis.wgsl` says what the
-/// two words hold).
-pub const IDS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rg32Uint;
+/// The format of the deferred variants' `ids` target: one triangle id per pixel
+/// (`shaders/shared/visibility.wgsl`). Four bytes, not eight: the H200's main pass costs what
+/// its targets' bytes per pixel do (docs/BENCHMARKS.md § "Deferred shading of the hardware's
+/// pixels").
+pub const IDS_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::R32Uint;
+
+/// `shaders/shared/visibility.wgsl`, appended to the groups that bind `instances` and
+/// `materials` (with `frame` beside them): the deferred variants' triangle ids, and whether a
+/// material reads a texture.
+fn visibility_wgsl() -> String {
+    include_str!("../../shaders/shared/visibility.wgsl").to_owned()
+}
 
 /// Group 1 of the resolve pipeline (drawn first in the frame's last main pass): the visibility
 /// buffer for the depth, and the shade dispatch's colours.

@@ -5,7 +5,9 @@ use glam::{Mat4, Vec3, Vec4};
 use super::textures::{self, TexturePlacement};
 use super::types::{GpuBatch, GpuMaterial, GpuObject, GpuTextureRef};
 use crate::scene::{Object, Scene, UvTransform, Variant};
-use crate::tunables::{MAIN_SET_1, READS_TANGENT, READS_UV1, SOFT_BIT, VARIANT_COUNT, VERTEX_COLORS_BIT};
+use crate::tunables::{
+    DRAWN_TEXTURED_BIT, MAIN_SET_1, READS_TANGENT, READS_UV1, SOFT_BIT, VARIANT_COUNT, VERTEX_COLORS_BIT,
+};
 
 /// Where one variant's batches and objects live.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,6 +33,11 @@ pub struct PreparedScene {
     pub identity_base: u32,
     /// Each texture's (slot, layer).
     pub textures: TexturePlacement,
+    /// The deferred variants' triangle ids (`shaders/shared/visibility.wgsl`): per batch, the
+    /// first id of its slice, its first object, its triangles and its level; `None` where the
+    /// scene has more triangles in all its batches' slices than a 31-bit id can name (the top
+    /// bit is `DRAWN_TEXTURED_BIT`).
+    pub triangle_table: Option<Vec<[u32; 4]>>,
 }
 
 /// Sorts objects into batches of (variant, mesh, level) and fills the GPU tables.
@@ -53,6 +60,10 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
     let mut batches: Vec<GpuBatch> = Vec::new();
     let mut variants = [VariantRange::default(); VARIANT_COUNT as usize];
     let mut next_instance = 0u32;
+    // Triangle ids are numbered batch after batch, each object of a slice taking its level's
+    // triangles: what every batch's slice could draw in one frame.
+    let mut triangle_table = Vec::new();
+    let mut next_triangle = 0u64;
     for &(variant, mesh_id, first_object, count) in &groups {
         let range = &mut variants[variant as usize];
         if range.batch_count == 0 {
@@ -78,6 +89,9 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
                 level_count,
                 relative_error: relative_error(lod.error, mesh.bounds.w),
             });
+            let triangles = lod.index_count / 3;
+            triangle_table.push([next_triangle as u32, first_object, triangles, level as u32]);
+            next_triangle += u64::from(count) * u64::from(triangles);
             next_instance += count;
         }
         for &source in &order[first_object as usize..(first_object + count) as usize] {
@@ -154,7 +168,9 @@ pub fn prepare(scene: &Scene) -> PreparedScene {
             _pad: 0,
         })
         .collect();
-    PreparedScene { objects, batches, materials, variants, identity_base: next_instance, textures }
+    // Below the textured bit, and no textured id all ones (`NO_IDS`).
+    let triangle_table = (next_triangle < u64::from(DRAWN_TEXTURED_BIT - 1)).then_some(triangle_table);
+    PreparedScene { objects, batches, materials, variants, identity_base: next_instance, textures, triangle_table }
 }
 
 /// The optional vertex inputs a material's textures read (`GpuMaterial::vertex_inputs`).
@@ -231,5 +247,49 @@ pub fn gpu_object_in(
         material: object.material,
         batch,
         animation: orbit | (spin << 16) | colors | soft,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The batch whose slice holds triangle id `id`, as `named_triangle` in
+    /// shaders/shared/visibility.wgsl finds it: the last whose first id is not above it.
+    fn batch_of(table: &[[u32; 4]], id: u32) -> usize {
+        table.partition_point(|row| row[0] <= id) - 1
+    }
+
+    /// Every triangle of every object at every level has its own id, and the table names the
+    /// object, level and triangle back from it.
+    #[test]
+    fn triangle_ids_name_each_object_level_and_triangle_once() {
+        let scene = crate::scene::file::default_scene_with_objects(300);
+        let prepared = prepare(&scene);
+        let table = prepared.triangle_table.as_ref().expect("a small scene's triangles fit 31 bits");
+        assert_eq!(table.len(), prepared.batches.len());
+        let mut next = 0u64;
+        for (row, batch) in table.iter().zip(&prepared.batches) {
+            assert_eq!(u64::from(row[0]), next, "ids are numbered batch after batch");
+            assert_eq!((row[2], row[3]), (batch.index_count / 3, batch.level));
+            next += u64::from(batch.capacity) * u64::from(row[2]);
+        }
+        for (id, object) in prepared.objects.iter().enumerate() {
+            let id = id as u32;
+            let levels = prepared.batches[object.batch as usize].level_count;
+            for level in 0..levels {
+                let batch = (object.batch + level) as usize;
+                let row = table[batch];
+                // `first_triangle_id`, then the last triangle of the level.
+                let first = row[0] + (id - row[1]) * row[2];
+                for triangle in [0, row[2] - 1] {
+                    let named = first + triangle;
+                    let found = table[batch_of(table, named)];
+                    let within = named - found[0];
+                    assert_eq!(found[1] + within / found[2], id, "object {id} level {level}");
+                    assert_eq!((found[3], within % found[2]), (level, triangle), "object {id} level {level}");
+                }
+            }
+        }
     }
 }

@@ -101,6 +101,9 @@ pub struct FrameUniforms {
     pub blend_pulled: u32,
     /// First word of the pulled blended pass's objects in `instances[]`, four per object.
     pub blend_pull_base: u32,
+    /// First word of the triangle ids' table in `instances[]`, four per batch
+    /// (`shaders/shared/visibility.wgsl`).
+    pub triangle_table_base: u32,
 }
 
 /// See `EnvironmentParams` in WGSL.

@@ -291,6 +291,7 @@ mod tests {
             blend_draw_base: 0,
             blend_pulled: 0,
             blend_pull_base: 0,
+            triangle_table_base: 0,
         }
     }
 
