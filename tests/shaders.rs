@@ -6,7 +6,7 @@
 
 use std::mem::{offset_of, size_of};
 
-use multidraw::gpu_scene::layout::{BindingKind, ALL_GROUPS};
+use multidraw::gpu_scene::layout::{BindingKind, ALL_GROUPS, PIPELINE_LAYOUTS};
 use multidraw::gpu_scene::types::{
     DrawIndexedIndirectArgs, EnvironmentParams, FrameUniforms, GpuBatch, GpuMaterial, GpuObject, GpuTextureRef,
     RasterArgs,
@@ -189,35 +189,80 @@ fn every_shader_resource_is_its_layout_binding() {
     }
 }
 
-/// Every layout is made on every device, whether or not its pass runs there, so each group fits
-/// wgpu's default limits: a device an embedding application made with `Limits::default()` must
-/// be able to make them (each pipeline has one group of storage buffers; the textures group
-/// brings the sampled textures).
+/// Every layout is made on every device, whether or not its pass runs there, so each pipeline
+/// layout fits wgpu's default limits (WebGPU's) in every stage its groups are visible to: a
+/// device an embedding application or a browser made with `Limits::default()` must be able to
+/// make them. The limits count per stage over the whole pipeline layout (the shade layout's
+/// compute stage sees the frame's shadow map, its own targets and every material texture),
+/// which only the browser test caught before this test summed them.
 #[test]
-fn every_group_fits_the_default_limits() {
+fn every_pipeline_layout_fits_the_default_limits_per_stage() {
     let limits = wgpu::Limits::default();
+    let stages = [
+        ("vertex", wgpu::ShaderStages::VERTEX),
+        ("fragment", wgpu::ShaderStages::FRAGMENT),
+        ("compute", wgpu::ShaderStages::COMPUTE),
+    ];
     for group in ALL_GROUPS {
-        let count = |kind: fn(&BindingKind) -> bool| group.bindings.iter().filter(|b| kind(&b.kind)).count() as u32;
-        let storage = count(|k| matches!(k, BindingKind::StorageRead(_) | BindingKind::StorageReadWrite(_)));
-        let textures = count(|k| {
-            matches!(k, BindingKind::TextureArray | BindingKind::DepthTexture | BindingKind::UnfilterableTexture)
-        });
-        let storage_textures = count(|k| matches!(k, BindingKind::StorageTextureWrite(_)));
         assert!(
-            storage <= limits.max_storage_buffers_per_shader_stage,
-            "group `{}`: {storage} storage buffers",
+            PIPELINE_LAYOUTS.iter().any(|(_, groups)| groups.iter().any(|g| g.label == group.label)),
+            "group `{}` is in no pipeline layout",
             group.label
         );
-        assert!(
-            textures <= limits.max_sampled_textures_per_shader_stage,
-            "group `{}`: {textures} textures",
-            group.label
-        );
-        assert!(
-            storage_textures <= limits.max_storage_textures_per_shader_stage,
-            "group `{}`: {storage_textures} storage textures",
-            group.label
-        );
+    }
+    for (layout, groups) in PIPELINE_LAYOUTS {
+        for (index, group) in groups.iter().enumerate() {
+            assert_eq!(group.index as usize, index, "`{layout}`: group `{}` at index {index}", group.label);
+        }
+        for (stage_name, stage) in stages {
+            let count = |kind: fn(&BindingKind) -> bool| {
+                groups
+                    .iter()
+                    .filter(|g| g.visibility.contains(stage))
+                    .flat_map(|g| g.bindings)
+                    .filter(|b| kind(&b.kind))
+                    .count() as u32
+            };
+            let counts = [
+                (
+                    "uniform buffers",
+                    count(|k| matches!(k, BindingKind::Uniform(_))),
+                    limits.max_uniform_buffers_per_shader_stage,
+                ),
+                (
+                    "storage buffers",
+                    count(|k| matches!(k, BindingKind::StorageRead(_) | BindingKind::StorageReadWrite(_))),
+                    limits.max_storage_buffers_per_shader_stage,
+                ),
+                (
+                    "sampled textures",
+                    count(|k| {
+                        matches!(
+                            k,
+                            BindingKind::TextureArray
+                                | BindingKind::DepthTexture
+                                | BindingKind::DepthTextureArray
+                                | BindingKind::UnfilterableTexture
+                                | BindingKind::UintTexture
+                        )
+                    }),
+                    limits.max_sampled_textures_per_shader_stage,
+                ),
+                (
+                    "samplers",
+                    count(|k| matches!(k, BindingKind::Sampler | BindingKind::ComparisonSampler)),
+                    limits.max_samplers_per_shader_stage,
+                ),
+                (
+                    "storage textures",
+                    count(|k| matches!(k, BindingKind::StorageTextureWrite(_))),
+                    limits.max_storage_textures_per_shader_stage,
+                ),
+            ];
+            for (what, used, limit) in counts {
+                assert!(used <= limit, "`{layout}`, {stage_name} stage: {used} {what}, the default limit is {limit}");
+            }
+        }
     }
 }
 

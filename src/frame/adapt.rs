@@ -8,8 +8,9 @@
 //! or the wall-clock time the caller reports with `Renderer::report_frame_time`, which wins:
 //! on adapters whose timestamps miss work that is the truth), tagged with the configuration
 //! each frame ran. It tries the configuration with one switch flipped, or both, for a few
-//! frames, each kind once as soon as it has costs to compare (the search of the first frames),
-//! then one every `PROBE_PERIOD` frames (`PROBE_FRAMES`; the first `SETTLE_FRAMES` after a change are not
+//! frames, each kind once as soon as it has costs to compare (a search: at the first frames,
+//! and again after each change, which may change what the other switches are worth), then one
+//! every `PROBE_PERIOD` frames (`PROBE_FRAMES`; the first `SETTLE_FRAMES` after a change are not
 //! judged, since turning occlusion culling on starts from stale visibility bits, as after a
 //! camera cut), and keeps it where its median cost is below `1 − HYSTERESIS` of the current
 //! configuration's, otherwise goes back. Two counted facts decide without a probe: a frame whose
@@ -33,8 +34,10 @@ use crate::passes::cull::GpuCounters;
 const PROBE_PERIOD: u64 = 60;
 /// Frames after a change that are not judged.
 const SETTLE_FRAMES: u64 = 2;
-/// Judged frames a configuration needs before it is compared.
-const SAMPLES: usize = 2;
+/// Judged frames a configuration needs before it is compared. Three, so that their median
+/// passes over one spike (of two, `median` takes the larger, and one slow frame decided a
+/// probe: `a_spike_does_not_decide_a_probe`).
+const SAMPLES: usize = 3;
 /// Frames a probe runs the other configuration: settling, then its samples. Its verdict comes
 /// when their readbacks do, a few frames later, while the current configuration runs again.
 const PROBE_FRAMES: u64 = SETTLE_FRAMES + SAMPLES as u64;
@@ -97,6 +100,13 @@ pub struct AutoDetail {
     /// Probes so far: the next flips occlusion, the compute rasteriser or both, in turn (of
     /// those the view leaves to auto).
     probes: u32,
+    /// Probes left in the current search, which tries each kind of flip once without waiting
+    /// `PROBE_PERIOD`: `None` until the first search starts (every kind), and again after a
+    /// change of configuration, whose own flips were measured from another one (every kind
+    /// but the one that flips back).
+    search_left: Option<usize>,
+    /// Whether the last change was a probe's, whose flip the next search leaves out.
+    flipped_back: bool,
     /// (frame, what it ran, whether it is judged) of the frames recorded lately.
     ran: VecDeque<(u64, Choice, bool)>,
     /// Judged costs (ms) of the current configuration and of the probe, newest last.
@@ -118,6 +128,8 @@ impl Default for AutoDetail {
             last_ran: None,
             last_probe: 0,
             probes: 0,
+            search_left: None,
+            flipped_back: false,
             ran: VecDeque::new(),
             current_costs: Vec::new(),
             probe_costs: Vec::new(),
@@ -196,12 +208,14 @@ impl AutoDetail {
         if flips.is_empty() {
             return;
         }
-        // The first probe of each kind comes as soon as there is something to compare with;
-        // then one every PROBE_PERIOD frames.
-        let searching = (self.probes as usize) < flips.len();
-        if !searching && frame < self.last_probe + PROBE_PERIOD {
+        // The first probe of each kind comes as soon as there is something to compare with,
+        // and again after each change; then one every PROBE_PERIOD frames.
+        let flipped_back = usize::from(self.flipped_back);
+        let left = *self.search_left.get_or_insert(flips.len().saturating_sub(flipped_back));
+        if left == 0 && frame < self.last_probe + PROBE_PERIOD {
             return;
         }
+        self.search_left = Some(left.saturating_sub(1));
         let flip = flips[self.probes as usize % flips.len()];
         let other = Choice {
             occlusion: self.current.occlusion ^ flip[0],
@@ -279,11 +293,17 @@ impl AutoDetail {
         self.last_probe = frame;
     }
 
+    /// Runs `choice` from now on. The verdicts of the other switches were taken beside the old
+    /// configuration (deferred shading may pay only once the compute rasteriser is off), so
+    /// a new search tries each again: every kind of flip, but for the one just adopted, which
+    /// would flip back.
     fn adopt(&mut self, choice: Choice, reason: Reason) {
         if choice != self.current {
             self.current = choice;
             self.current_costs = std::mem::take(&mut self.probe_costs);
             self.reason = reason;
+            self.search_left = None;
+            self.flipped_back = reason == Reason::Cheaper;
         }
     }
 
@@ -415,6 +435,83 @@ mod tests {
             let other = ran[150..].iter().filter(|d| d.deferred != keeps).count();
             assert!(other <= 2 * PROBE_FRAMES as usize, "saving {saving} ms: {other} probe frames in 150");
         }
+    }
+
+    /// Runs frames `frames` asking for `asked`, frame `f` counting `counters(f)` and costing
+    /// `cost(f, what it ran)`, read back two frames late; returns what each frame ran.
+    fn run_frames(
+        controller: &mut AutoDetail,
+        asked: Detail,
+        frames: std::ops::Range<u64>,
+        counters: impl Fn(u64) -> GpuCounters,
+        cost: impl Fn(u64, Detail) -> f64,
+    ) -> Vec<Detail> {
+        let mut ran = Vec::new();
+        for frame in frames.clone() {
+            ran.push(controller.apply(asked, frame));
+            controller.expire(frame);
+            if let Some(back) = frame.checked_sub(2).filter(|&back| back >= frames.start) {
+                let d = ran[(back - frames.start) as usize];
+                controller.observe(back, Some(&counters(back)), None, Some(cost(back, d)));
+            }
+        }
+        ran
+    }
+
+    fn busy(_frame: u64) -> GpuCounters {
+        GpuCounters { soft: 10, occluded: 10, ..GpuCounters::default() }
+    }
+
+    /// One frame in seven costs three times as much (other work on the GPU, a hiccup of the
+    /// driver): a probe is judged by the median of its samples, which a spike does not move,
+    /// so the cheaper configuration is found, whichever frames the spikes hit, and kept.
+    #[test]
+    fn a_spike_does_not_decide_a_probe() {
+        let asked = Detail { auto_deferred: true, ..auto() };
+        for phase in 0..7u64 {
+            let mut controller = AutoDetail::default();
+            let cost = |frame: u64, d: Detail| {
+                let spike = if (frame + phase) % 7 == 0 { 3.0 } else { 1.0 };
+                spike * (1.0 + if d.soft { 0.25 } else { 0.0 })
+            };
+            let ran = run_frames(&mut controller, asked, 0..300, busy, cost);
+            let current = controller.current();
+            assert!(!current.soft, "spikes at frames {phase} mod 7: {current:?}");
+            let other = ran[150..].iter().filter(|d| d.soft).count();
+            assert!(other <= 2 * PROBE_FRAMES as usize, "spikes at frames {phase} mod 7: {other} probe frames in 150");
+        }
+    }
+
+    /// Deferred shading costs more while the compute rasteriser runs and saves once it is off
+    /// (a small scene: the composite resolves the rasteriser's pixels). The first search turns
+    /// deferred shading off; at frame 60 the small objects are gone, the rasteriser is turned
+    /// off for drawing nothing, and the search that follows that change turns deferred shading
+    /// back on, well before the periodic probe of its kind would come round.
+    #[test]
+    fn a_change_is_followed_by_a_new_search() {
+        let asked = Detail { auto_deferred: true, ..auto() };
+        let counters = |frame: u64| GpuCounters { soft: if frame < 60 { 10 } else { 0 }, ..busy(frame) };
+        let cost = |frame: u64, d: Detail| {
+            // While there are small objects, drawing them without the rasteriser costs 0.3 ms.
+            let small = if frame < 60 && !d.soft { 0.3 } else { 0.0 };
+            1.0 + small
+                + if d.deferred {
+                    if d.soft {
+                        0.1
+                    } else {
+                        -0.1
+                    }
+                } else {
+                    0.0
+                }
+        };
+        let mut controller = AutoDetail::default();
+        run_frames(&mut controller, asked, 0..60, counters, cost);
+        let first = controller.current();
+        assert!(first.soft && !first.deferred, "after 60 frames with small objects: {first:?}");
+        run_frames(&mut controller, asked, 60..120, counters, cost);
+        let current = controller.current();
+        assert!(!current.soft && current.deferred, "{current:?} after 60 frames without small objects");
     }
 
     #[test]

@@ -382,6 +382,22 @@ pub const ALL_GROUPS: [&Group; 13] = [
     &ENVIRONMENT_IO,
 ];
 
+/// Every pipeline layout, as (label, its groups in index order), in the order of the
+/// [`Layouts`] fields `render` … `environment`; [`Layouts::new`] makes them from this table and
+/// tests sum each one's bindings per stage against WebGPU's limits.
+pub const PIPELINE_LAYOUTS: [(&str, &[&Group]); 10] = [
+    ("universal render layout", &[&FRAME, &SCENE, &TEXTURES]),
+    ("cull layout", &[&FRAME, &CULL_IO, &HIZ]),
+    ("pyramid layout", &[&PYRAMID_IO]),
+    ("pyramid soft layout", &[&PYRAMID_IO, &PYRAMID_SOFT]),
+    ("scatter layout", &[&SCATTER_IO]),
+    ("raster layout", &[&FRAME, &RASTER_IO, &TEXTURES]),
+    ("shade layout", &[&FRAME, &SHADE_IO, &TEXTURES]),
+    ("shade list layout", &[&FRAME, &SHADE_LIST]),
+    ("resolve layout", &[&FRAME, &RESOLVE_IO]),
+    ("environment layout", &[&ENVIRONMENT_IO]),
+];
+
 const _: () = assert!(TEXTURES.index as usize + 1 == BIND_GROUPS, "command counts cover every group index");
 
 impl Group {
@@ -539,65 +555,22 @@ impl Layouts {
     /// A fresh set of layouts. Engine code takes [`Layouts::shared`]; two fresh sets are
     /// different pipeline keys.
     pub fn new(device: &wgpu::Device) -> Self {
-        let (frame, scene, textures, cull_io) =
-            (FRAME.layout(device), SCENE.layout(device), TEXTURES.layout(device), CULL_IO.layout(device));
-        let render = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("universal render layout"),
-            bind_group_layouts: &[&frame, &scene, &textures],
-            push_constant_ranges: &[],
-        });
-        let hiz = HIZ.layout(device);
-        let cull = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("cull layout"),
-            bind_group_layouts: &[&frame, &cull_io, &hiz],
-            push_constant_ranges: &[],
-        });
-        let (pyramid_io, pyramid_soft_io) = (PYRAMID_IO.layout(device), PYRAMID_SOFT.layout(device));
-        let pyramid = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("pyramid layout"),
-            bind_group_layouts: &[&pyramid_io],
-            push_constant_ranges: &[],
-        });
-        let pyramid_soft = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("pyramid soft layout"),
-            bind_group_layouts: &[&pyramid_io, &pyramid_soft_io],
-            push_constant_ranges: &[],
-        });
-        let scatter_io = SCATTER_IO.layout(device);
-        let scatter = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("scatter layout"),
-            bind_group_layouts: &[&scatter_io],
-            push_constant_ranges: &[],
-        });
-        let (raster_io, shade_io, resolve_io) =
-            (RASTER_IO.layout(device), SHADE_IO.layout(device), RESOLVE_IO.layout(device));
-        let shade_list_io = SHADE_LIST.layout(device);
-        let shade_list = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("shade list layout"),
-            bind_group_layouts: &[&frame, &shade_list_io],
-            push_constant_ranges: &[],
-        });
-        let raster = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("raster layout"),
-            bind_group_layouts: &[&frame, &raster_io, &textures],
-            push_constant_ranges: &[],
-        });
-        let shade = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("shade layout"),
-            bind_group_layouts: &[&frame, &shade_io, &textures],
-            push_constant_ranges: &[],
-        });
-        let resolve = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("resolve layout"),
-            bind_group_layouts: &[&frame, &resolve_io],
-            push_constant_ranges: &[],
-        });
-        let environment_io = ENVIRONMENT_IO.layout(device);
-        let environment = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("environment layout"),
-            bind_group_layouts: &[&environment_io],
-            push_constant_ranges: &[],
-        });
+        let groups = ALL_GROUPS.map(|group| group.layout(device));
+        let made = |group: &Group| {
+            let at = ALL_GROUPS.iter().position(|g| g.label == group.label).expect("a group of ALL_GROUPS");
+            &groups[at]
+        };
+        let [render, cull, pyramid, pyramid_soft, scatter, raster, shade, shade_list, resolve, environment] =
+            PIPELINE_LAYOUTS.map(|(label, of)| {
+                let bind_group_layouts: Vec<_> = of.iter().map(|&group| made(group)).collect();
+                device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some(label),
+                    bind_group_layouts: &bind_group_layouts,
+                    push_constant_ranges: &[],
+                })
+            });
+        let [frame, scene, textures, cull_io, hiz, pyramid_io, pyramid_soft_io, scatter_io, raster_io, shade_list_io, shade_io, resolve_io, environment_io] =
+            groups;
         Self {
             frame,
             scene,
