@@ -209,6 +209,31 @@ fn is_soft(object: GpuObject, level: u32, center: vec3<f32>, radius: f32, distan
     return radius * frame.soft_factor * distance_sq <= (distance - radius) * w * w;
 }
 
+/// In a shadow cascade (`caster_sweep.w` > 0), whether the object's shadow can reach the part
+/// of the view that reads the cascade: whether its sphere, swept along the sunlight for at
+/// most `caster_sweep.w`, meets the widened volume `caster_planes` (some t in that range puts
+/// `center + t · sweep` inside every plane moved out by `radius`). `frame::shadows::casts_into` is the same test on the CPU.
+fn casts_into_view(center: vec3<f32>, radius: f32) -> bool {
+    if frame.caster_sweep.w == 0.0 {
+        return true;
+    }
+    var earliest = 0.0;
+    var latest = frame.caster_sweep.w;
+    for (var i = 0u; i < 6u; i++) {
+        let plane = frame.caster_planes[i];
+        let height = dot(plane.xyz, center) + plane.w + radius;
+        let rate = dot(plane.xyz, frame.caster_sweep.xyz);
+        if rate > 0.0 {
+            earliest = max(earliest, -height / rate);
+        } else if rate < 0.0 {
+            latest = min(latest, height / -rate);
+        } else if height < 0.0 {
+            return false;
+        }
+    }
+    return earliest <= latest;
+}
+
 fn classify(id: u32, object: GpuObject, phase: u32, blended: bool) -> Decision {
     var decision = Decision(false, 0u, false);
     let counting = phase != PHASE_EARLY;
@@ -217,7 +242,7 @@ fn classify(id: u32, object: GpuObject, phase: u32, blended: bool) -> Decision {
     let to_camera = center - frame.lod_origin.xyz;
     let distance_sq = dot(to_camera, to_camera);
     let culling = frame.cull_enabled != 0u;
-    var visible = !culling || sphere_in_frustum(center, radius);
+    var visible = !culling || (sphere_in_frustum(center, radius) && casts_into_view(center, radius));
     if visible && counting {
         count(COUNTER_IN_FRUSTUM, 1u);
     }

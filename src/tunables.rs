@@ -267,6 +267,12 @@ pub const MAX_VIEWS: usize = 8;
 /// Most shadow cascades of one view (`frame::shadows`): the layers of its shadow map.
 pub const MAX_CASCADES: usize = 4;
 
+/// Fraction of a cascade, at its far end, over which its shadow fades into the next one's (or,
+/// for the last, into no shadow), so the seam between two resolutions does not show as a line
+/// (`sunlight` in `shaders/shared/math.wgsl`; the casters' cull widens each cascade's receivers
+/// by it, `frame::shadows::fit`).
+pub const SHADOW_BLEND: f32 = 0.1;
+
 /// Most passes one shadow cascade records: its cull, its build, its depth pass, and with
 /// occlusion culling its pyramid and the second phase's three.
 pub const CASCADE_PASSES: usize = 7;
@@ -326,6 +332,7 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const ANIMATION_CLASSES: u32 = {ANIMATION_CLASSES}u;\n\
          const LOD_LEVELS: u32 = {LOD_LEVELS}u;\n\
          const MAX_CASCADES: u32 = {MAX_CASCADES}u;\n\
+         const SHADOW_BLEND: f32 = {SHADOW_BLEND:?};\n\
          const LEVEL_SHIFT: u32 = {LEVEL_SHIFT}u;\n\
          const VERTEX_COLORS_BIT: u32 = {VERTEX_COLORS_BIT}u;\n\
          const SOFT_BIT: u32 = {SOFT_BIT}u;\n\

@@ -418,11 +418,13 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         blend_pulled: 1807,
         blend_pull_base: 1808,
         triangle_table_base: 1809,
+        caster_sweep: Vec4::splat(1810.0),
+        caster_planes: vec4s(1900.0),
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 44] = [
+    let expected_first: [(&str, [u8; 4]); 46] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -467,6 +469,8 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("blend_pulled", 1807u32.to_le_bytes()),
         ("blend_pull_base", 1808u32.to_le_bytes()),
         ("triangle_table_base", 1809u32.to_le_bytes()),
+        ("caster_sweep", 1810f32.to_le_bytes()),
+        ("caster_planes", 1900f32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");
@@ -480,6 +484,8 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
     assert_eq!(word(animation + 15 * 16), 415f32.to_le_bytes(), "animation[15]");
     let cascades = members[30].1;
     assert_eq!(word(cascades + 3 * 64), 1300f32.to_le_bytes(), "shadow_view_proj[3]");
+    let caster_planes = members[45].1;
+    assert_eq!(word(caster_planes + 5 * 16), 1905f32.to_le_bytes(), "caster_planes[5]");
 }
 
 /// Bind groups are assembled from their tables by binding name (`CULL_IO.buffer("objects", …)`):

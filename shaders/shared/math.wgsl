@@ -70,9 +70,8 @@ fn world_of(window: vec2<f32>, depth: f32) -> vec3<f32> {
     return h.xyz / h.w;
 }
 
-/// Fraction of a cascade, at its far end, over which its shadow fades into the next one's (or,
-/// for the last, into no shadow), so the seam between two resolutions does not show as a line.
-const SHADOW_BLEND: f32 = 0.1;
+// SHADOW_BLEND (src/tunables.rs): the fraction of a cascade, at its far end, over which its
+// shadow fades into the next one's.
 /// How far a receiver's point is moved along its normal before its shadow map lookup, in the
 /// cascade's texels, for a surface the sun grazes; a surface facing the sun is not moved (the
 /// offset is scaled by 1 − N·L, so a shadow's outline stays where it is on surfaces the sun

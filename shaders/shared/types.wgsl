@@ -104,6 +104,13 @@ struct FrameUniforms {
     /// First word of the triangle ids' table in `instances[]`, four words per batch
     /// (`shaders/shared/visibility.wgsl`).
     triangle_table_base: u32,
+    /// A shadow cascade's caster test (`casts_into_view` in `shaders/cull.wgsl`): xyz the
+    /// direction sunlight travels, w how far a shadow can run (> 0: only casters whose shadow
+    /// can reach the view's slice are kept), 0 in a view's own uniforms.
+    caster_sweep: vec4<f32>,
+    /// The planes (xyz · p + w ≥ 0 inside, unit xyz) of the part of the view's frustum whose
+    /// surfaces read the cascade, widened by the cascade's filter reach.
+    caster_planes: array<vec4<f32>, 6>,
 }
 
 /// The prefilter's parameters (`shaders/environment.wgsl`, `passes::environment`): the sky,

@@ -471,7 +471,7 @@ mod tests {
         for phase in 0..7u64 {
             let mut controller = AutoDetail::default();
             let cost = |frame: u64, d: Detail| {
-                let spike = if (frame + phase) % 7 == 0 { 3.0 } else { 1.0 };
+                let spike = if (frame + phase).is_multiple_of(7) { 3.0 } else { 1.0 };
                 spike * (1.0 + if d.soft { 0.25 } else { 0.0 })
             };
             let ran = run_frames(&mut controller, asked, 0..300, busy, cost);

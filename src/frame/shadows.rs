@@ -18,7 +18,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use crate::gpu_scene::types::GpuObject;
 use crate::scene::Camera;
-use crate::tunables::{MAX_CASCADES, SHADOW_MAP_MAX_SIZE, SHADOW_MAP_MIN_SIZE};
+use crate::tunables::{MAX_CASCADES, SHADOW_BLEND, SHADOW_MAP_MAX_SIZE, SHADOW_MAP_MIN_SIZE};
 
 /// How the practical split scheme mixes logarithmic splits (1) with uniform ones (0).
 pub const SPLIT_LAMBDA: f32 = 0.5;
@@ -32,6 +32,53 @@ pub struct Cascade {
     pub split_far: f32,
     /// World size of one texel of the cascade's map.
     pub texel_size: f32,
+    /// The planes (xyz · p + w ≥ 0 inside) of the part of the camera's frustum whose surfaces
+    /// read this cascade (its slice, and the previous cascade's blend band, which fades into
+    /// it), each moved out by [`CASTER_REACH_TEXELS`] texels: a caster whose shadow reaches
+    /// none of it changes no pixel, and the cull leaves it out ([`casts_into`]).
+    pub caster_planes: [Vec4; 6],
+    /// xyz: the unit direction sunlight travels; w: how far a shadow can run, the scene's
+    /// extent along it (no receiver lies farther from a caster).
+    pub caster_sweep: Vec4,
+}
+
+/// How far beyond a receiver, in the cascade's texels, a caster may still change its light:
+/// the filter's taps reach 1.5 texels and the normal offset one more.
+pub const CASTER_REACH_TEXELS: f32 = 3.0;
+
+/// Whether a caster bounded by the sphere at `center` with `radius` can shadow a point inside
+/// `planes` (a convex volume, unit normals pointing in) under sunlight travelling along
+/// `sweep.xyz` for at most `sweep.w`: whether the sphere swept that far meets the volume, i.e.
+/// whether some t in 0..=`sweep.w` puts `center + t · sweep.xyz` within `radius` of every
+/// plane. Conservative at the volume's edges (the planes are widened, not the corners
+/// rounded), exact along a face. The cull pass's `casts_into_view` (`shaders/cull.wgsl`) is
+/// the same test.
+pub fn casts_into(planes: &[Vec4; 6], sweep: Vec4, center: Vec3, radius: f32) -> bool {
+    let (mut from, mut to) = (0.0f32, sweep.w);
+    let sweep = sweep.truncate();
+    for plane in planes {
+        // Inside the widened plane at t: height + t · rate ≥ 0.
+        let height = plane.truncate().dot(center) + plane.w + radius;
+        let rate = plane.truncate().dot(sweep);
+        if rate > 0.0 {
+            from = from.max(-height / rate);
+        } else if rate < 0.0 {
+            to = to.min(height / -rate);
+        } else if height < 0.0 {
+            return false;
+        }
+    }
+    from <= to
+}
+
+/// The planes of the part of `camera`'s frustum (at `aspect`) between view depths `near` and
+/// `far`, moved out by `reach`.
+fn slice_planes(camera: &Camera, aspect: f32, near: f32, far: f32, reach: f32) -> [Vec4; 6] {
+    let sides = crate::scene::camera::frustum_planes(camera.view_proj(aspect));
+    let forward = camera.forward();
+    let at = forward.dot(camera.position);
+    let planes = [sides[0], sides[1], sides[2], sides[3], forward.extend(-(at + near)), (-forward).extend(at + far)];
+    planes.map(|p| Vec4::new(p.x, p.y, p.z, p.w + reach))
 }
 
 /// An axis-aligned box that holds every object wherever its animation takes it.
@@ -195,6 +242,12 @@ pub fn fit(
         .map(|i| {
             let end = splits[i];
             let (depth, radius) = slice_sphere(start, end, k);
+            // Receivers of this cascade: its slice, and the previous one's last SHADOW_BLEND,
+            // which fades into it (`sunlight` in shaders/shared/math.wgsl; the first slice
+            // fades from view depth 0).
+            let previous = if i >= 2 { splits[i - 2] } else { 0.0 };
+            let receivers_from = if i == 0 { camera.near } else { start - (start - previous) * SHADOW_BLEND };
+            let slice = (receivers_from, end);
             start = end;
             // Rounded up to 1/64 of itself in steps of powers of two, so small changes of the
             // camera's near/far or aspect do not rescale the map every frame.
@@ -205,7 +258,9 @@ pub fn fit(
             let snapped = (center.truncate() / texel_size).floor() * texel_size;
             let projection =
                 orthographic(snapped.x - radius, snapped.x + radius, snapped.y - radius, snapped.y + radius, near, far);
-            Cascade { view_proj: projection * light, split_far: end, texel_size }
+            let caster_planes = slice_planes(camera, aspect, slice.0, slice.1, CASTER_REACH_TEXELS * texel_size);
+            let caster_sweep = direction.normalize().extend(far - near);
+            Cascade { view_proj: projection * light, split_far: end, texel_size, caster_planes, caster_sweep }
         })
         .collect()
 }
@@ -220,6 +275,68 @@ mod tests {
 
     fn bounds() -> SceneBounds {
         SceneBounds { min: Vec3::splat(-100.0), max: Vec3::splat(100.0) }
+    }
+
+    /// The casters' cull keeps every caster whose shadow falls on a point the view shows in a
+    /// cascade's slice (or the blend band before it): points sampled in the frustum, casters
+    /// placed on the ray from each point toward the sun (their shadow's path crosses it), and
+    /// off it by less than their radius. And it leaves out casters whose shadow misses the
+    /// view: beside it, under the sun.
+    #[test]
+    fn the_caster_cull_keeps_every_shadow_the_view_shows() {
+        let cam = camera(Vec3::new(3.0, 20.0, 40.0), Vec3::new(-10.0, 0.0, 0.0));
+        let aspect = 16.0 / 9.0;
+        let inverse = cam.view_proj(aspect).inverse();
+        let forward = cam.forward();
+        let mut seed = 12345u32;
+        let mut random = move || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let mut kept = 0;
+        // Sunlight along the view (a shadow runs deeper into it) and toward the camera (out
+        // through the near side of each slice).
+        for sun in [Vec3::new(-0.4, -0.8, -0.45), Vec3::new(0.4, -0.6, 0.7)].map(Vec3::normalize) {
+            let cascades = fit(&cam, aspect, sun, &bounds(), 4, 2048);
+            for (k, cascade) in cascades.iter().enumerate() {
+                let previous = if k >= 2 { cascades[k - 2].split_far } else { 0.0 };
+                let from = if k == 0 {
+                    cam.near
+                } else {
+                    cascades[k - 1].split_far * (1.0 - SHADOW_BLEND) + previous * SHADOW_BLEND
+                };
+                for _ in 0..2000 {
+                    // A point the view shows at a depth this cascade is read at.
+                    let depth = from + (cascade.split_far - from) * random();
+                    let ndc = Vec3::new(random() * 2.0 - 1.0, random() * 2.0 - 1.0, 0.5);
+                    let along = inverse.project_point3(ndc) - cam.position;
+                    let point = cam.position + along * (depth / along.dot(forward));
+                    // A caster toward the sun from it, off the ray by less than its radius.
+                    let radius = 0.05 + 3.0 * random();
+                    let side = Vec3::new(random() - 0.5, random() - 0.5, random() - 0.5);
+                    let off = (side - sun * side.dot(sun)).normalize_or_zero() * radius * 0.99 * random();
+                    let center = point - sun * (60.0 * random()) + off;
+                    assert!(
+                        casts_into(&cascade.caster_planes, cascade.caster_sweep, center, radius),
+                        "cascade {k}: the caster at {center} (radius {radius}) shadows {point} at depth {depth}"
+                    );
+                    kept += 1;
+                }
+            }
+        }
+        assert_eq!(kept, 16000);
+        let cascades = fit(&cam, aspect, Vec3::new(-0.4, -0.8, -0.45).normalize(), &bounds(), 4, 2048);
+        // Beside the view, under the sun: its shadow falls beside the view too.
+        let right = forward.cross(Vec3::Y).normalize();
+        let last = &cascades[3];
+        let reach = last.caster_sweep.w;
+        let beside = cam.position + forward * 20.0 + right * 400.0;
+        assert!(!casts_into(&last.caster_planes, Vec4::new(0.0, -1.0, 0.0, reach), beside, 1.0), "beside the view");
+        // Behind the camera: sunlight travelling toward the camera takes its shadow away from the
+        // view, sunlight travelling along the view into it.
+        let behind = cam.position - forward * 30.0;
+        assert!(!casts_into(&last.caster_planes, (-forward).extend(reach), behind, 1.0), "behind, the sun ahead");
+        assert!(casts_into(&last.caster_planes, forward.extend(reach), behind, 1.0), "behind, the sun behind");
     }
 
     /// Every point of each slice of the camera's frustum lands inside its cascade's map.

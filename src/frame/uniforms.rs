@@ -100,6 +100,8 @@ impl Renderer {
             blend_pulled: self.buffers.pulls_blend(compact) as u32,
             blend_pull_base: self.buffers.blend_pull_base,
             triangle_table_base: self.buffers.triangle_table_base,
+            caster_sweep: Vec4::ZERO,
+            caster_planes: [Vec4::ZERO; 6],
         }
     }
 }
@@ -145,5 +147,8 @@ pub(super) fn cascade_uniforms(
     uniforms.shadow_cascades = 0;
     // Blended objects receive shadows but cast none.
     uniforms.blend_list = 0;
+    // Only casters whose shadow can reach the view's pixels of this cascade.
+    uniforms.caster_sweep = cascade.caster_sweep;
+    uniforms.caster_planes = cascade.caster_planes;
     uniforms
 }

@@ -104,6 +104,14 @@ pub struct FrameUniforms {
     /// First word of the triangle ids' table in `instances[]`, four per batch
     /// (`shaders/shared/visibility.wgsl`).
     pub triangle_table_base: u32,
+    /// A shadow cascade's caster test: xyz the direction sunlight travels, w how far a shadow
+    /// can run (> 0: the cull also keeps only casters whose shadow can reach the view's slice,
+    /// `caster_planes`), 0 in a view's own uniforms.
+    pub caster_sweep: Vec4,
+    /// The planes (xyz · p + w ≥ 0 inside, xyz of unit length) of the part of the view's
+    /// frustum whose surfaces read the cascade, widened by the cascade's filter reach
+    /// (`frame::shadows::Cascade::caster_planes`).
+    pub caster_planes: [Vec4; 6],
 }
 
 /// See `EnvironmentParams` in WGSL.

@@ -90,7 +90,9 @@ pub fn classify(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObject)
     let to_camera = center - frame.lod_origin.xyz();
     let distance_sq = to_camera.x * to_camera.x + to_camera.y * to_camera.y + to_camera.z * to_camera.z;
     let culling = frame.cull_enabled != 0;
-    if culling && !sphere_in_frustum(&frame.cull_planes, center, radius) {
+    let casts = frame.caster_sweep.w == 0.0
+        || crate::frame::shadows::casts_into(&frame.caster_planes, frame.caster_sweep, center, radius);
+    if culling && !(sphere_in_frustum(&frame.cull_planes, center, radius) && casts) {
         return Decision::OutsideFrustum;
     }
     if culling && is_too_small(frame, radius, distance_sq) {
@@ -292,6 +294,8 @@ mod tests {
             blend_pulled: 0,
             blend_pull_base: 0,
             triangle_table_base: 0,
+            caster_sweep: Vec4::ZERO,
+            caster_planes: [Vec4::ZERO; 6],
         }
     }
 
