@@ -122,7 +122,8 @@ pub fn read_texture_f32(
     bytes.chunks_exact(4).map(|texel| f32::from_ne_bytes(texel.try_into().expect("chunks of 4 bytes"))).collect()
 }
 
-/// Copies layer `layer` of a `Depth32Float` array texture (mip 0) to the CPU, row by row.
+/// Copies layer `layer` of a `Depth32Float` or `Depth16Unorm` array texture (mip 0) to the CPU
+/// as floats, row by row.
 /// Waits for the GPU.
 pub fn read_depth_layer(device: &wgpu::Device, queue: &wgpu::Queue, texture: &wgpu::Texture, layer: u32) -> Vec<f32> {
     let copy = wgpu::TexelCopyTextureInfo {
@@ -132,6 +133,11 @@ pub fn read_depth_layer(device: &wgpu::Device, queue: &wgpu::Queue, texture: &wg
         aspect: wgpu::TextureAspect::DepthOnly,
     };
     let size = texture.size();
+    if texture.format() == wgpu::TextureFormat::Depth16Unorm {
+        let bytes = read_texels(device, queue, copy, size.width, size.height, 2);
+        let unorm = |texel: &[u8]| u16::from_ne_bytes(texel.try_into().expect("chunks of 2 bytes"));
+        return bytes.chunks_exact(2).map(|texel| f32::from(unorm(texel)) / f32::from(u16::MAX)).collect();
+    }
     let bytes = read_texels(device, queue, copy, size.width, size.height, 4);
     bytes.chunks_exact(4).map(|texel| f32::from_ne_bytes(texel.try_into().expect("chunks of 4 bytes"))).collect()
 }

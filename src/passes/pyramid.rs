@@ -138,7 +138,8 @@ impl PyramidPass {
     }
 
     /// (Re)creates the pyramid and its bind groups for a `width` × `height` `depth` buffer (a
-    /// single-sampled Depth32Float view with `TEXTURE_BINDING` usage).
+    /// single-sampled depth view with `TEXTURE_BINDING` usage: the view's `Depth32Float`, or a
+    /// shadow layer).
     /// The same pipelines and no pyramid yet: what a view starts with (each view reduces its
     /// own depth buffer).
     pub fn for_view(&self) -> Self {

@@ -7,7 +7,6 @@
 //! the object count either.
 
 use crate::gpu::commands::FrameEncoder;
-use crate::gpu::target::DEPTH_FORMAT;
 use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers, ViewBuffers};
@@ -48,9 +47,16 @@ pub const SHADER: PassShader = PassShader {
     groups: &[&FRAME, &SCENE, &TEXTURES],
 };
 
-/// The casters' depth bias: a constant part (in the depth format's smallest steps at the
-/// triangle's depth) and a part that grows with the triangle's slope in depth, so a surface
-/// lit at a grazing angle does not shadow itself. The receivers' normal offset
+/// Format of the shadow map's layers. 16 bits: the H100 and H200 draw few texels a second
+/// (docs/BENCHMARKS.md § "Depth16Unorm shadow layers": a cascade's depth pass cost a third
+/// less than with `Depth32Float`), and a cascade's depth spans the scene's extent along the
+/// sunlight, so a step is 1/65,536 of it: under a millimetre for a 50-metre scene.
+pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth16Unorm;
+
+/// The casters' depth bias: a constant part (in steps of [`SHADOW_FORMAT`], 1/65,536 of the
+/// cascade's depth range, which covers the rounding of a surface to its step) and a part that
+/// grows with the triangle's slope in depth, so a surface lit at a grazing angle does not
+/// shadow itself. The receivers' normal offset
 /// (`SHADOW_NORMAL_OFFSET` in `shaders/shared/math.wgsl`) does the rest.
 pub const DEPTH_BIAS: wgpu::DepthBiasState = wgpu::DepthBiasState { constant: 2, slope_scale: 2.0, clamp: 0.0 };
 
@@ -107,7 +113,7 @@ pub fn variant_spec(layouts: &Layouts, variant: Variant) -> RenderSpec {
             ..Default::default()
         },
         depth_stencil: Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
+            format: SHADOW_FORMAT,
             depth_write_enabled: true,
             depth_compare: wgpu::CompareFunction::Less,
             stencil: Default::default(),
@@ -129,7 +135,23 @@ impl ShadowPass {
         Ok(Self { pipelines })
     }
 
-    /// Draws once with every pipeline into `depth` (a 1×1 layer), contents discarded.
+    /// A 1×1 layer to prewarm into ([`ShadowPass::prewarm`]).
+    pub fn prewarm_target(device: &wgpu::Device) -> wgpu::TextureView {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("shadow prewarm layer"),
+            size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: SHADOW_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+            view_formats: &[],
+        });
+        texture.create_view(&Default::default())
+    }
+
+    /// Draws once with every pipeline into `depth` (a 1×1 layer of [`SHADOW_FORMAT`],
+    /// [`ShadowPass::prewarm_target`]), contents discarded.
     pub fn prewarm(
         &self,
         frame: &mut FrameEncoder<'_>,
