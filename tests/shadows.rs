@@ -8,7 +8,7 @@
 mod common;
 
 use glam::{Vec3, Vec4Swizzles};
-use multidraw::frame::shadows::{self, Cascade};
+use multidraw::frame::shadows::Cascade;
 use multidraw::gpu::target::OffscreenTarget;
 use multidraw::passes::cull::cpu;
 use multidraw::scene::Scene;
@@ -306,7 +306,7 @@ const DEPTH_ROUNDING: f32 = 2e-5;
 /// and moves by whole texels, and each texel of its map keeps its depth unless a caster whose
 /// level of detail changed in the main view covers it, or one that began or stopped casting
 /// into the view (its shadow reaches the cascade's part of the view, or no longer does:
-/// `shadows::casts_into`; their footprints are left out). So a shadow changes shape only where
+/// `cpu::casts_into`; their footprints are left out). So a shadow changes shape only where
 /// the object casting it does, or where the view cannot see it.
 #[test]
 fn a_moving_camera_does_not_redraw_unchanged_shadows() {
@@ -368,7 +368,7 @@ fn a_moving_camera_does_not_redraw_unchanged_shadows() {
                 let mut masked = vec![false; (size * size) as usize];
                 let casts = |cascade: &Cascade, object: &multidraw::gpu_scene::types::GpuObject| {
                     let center = object.model.transform_point3(object.bounds.xyz());
-                    shadows::casts_into(&cascade.caster_planes, cascade.caster_sweep, center, object.bounds.w)
+                    cpu::casts_into(&cascade.caster_planes, cascade.caster_sweep, center, object.bounds.w)
                 };
                 let entered_or_left =
                     (0..levels.len()).filter(|&i| casts(a, &prepared.0[i]) != casts(b, &prepared.0[i]));

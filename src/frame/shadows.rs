@@ -35,7 +35,8 @@ pub struct Cascade {
     /// The planes (xyz · p + w ≥ 0 inside) of the part of the camera's frustum whose surfaces
     /// read this cascade (its slice, and the previous cascade's blend band, which fades into
     /// it), each moved out by [`CASTER_REACH_TEXELS`] texels: a caster whose shadow reaches
-    /// none of it changes no pixel, and the cull leaves it out ([`casts_into`]).
+    /// none of it changes no pixel, and the cull leaves it out ([`casts_into`](crate::passes::cull::cpu::casts_into): the CPU's test,
+    /// `casts_into_view` in `shaders/cull.wgsl` the GPU's).
     pub caster_planes: [Vec4; 6],
     /// xyz: the unit direction sunlight travels; w: how far a shadow can run, the scene's
     /// extent along it (no receiver lies farther from a caster).
@@ -45,31 +46,6 @@ pub struct Cascade {
 /// How far beyond a receiver, in the cascade's texels, a caster may still change its light:
 /// the filter's taps reach 1.5 texels and the normal offset one more.
 pub const CASTER_REACH_TEXELS: f32 = 3.0;
-
-/// Whether a caster bounded by the sphere at `center` with `radius` can shadow a point inside
-/// `planes` (a convex volume, unit normals pointing in) under sunlight travelling along
-/// `sweep.xyz` for at most `sweep.w`: whether the sphere swept that far meets the volume, i.e.
-/// whether some t in 0..=`sweep.w` puts `center + t · sweep.xyz` within `radius` of every
-/// plane. Conservative at the volume's edges (the planes are widened, not the corners
-/// rounded), exact along a face. The cull pass's `casts_into_view` (`shaders/cull.wgsl`) is
-/// the same test.
-pub fn casts_into(planes: &[Vec4; 6], sweep: Vec4, center: Vec3, radius: f32) -> bool {
-    let (mut from, mut to) = (0.0f32, sweep.w);
-    let sweep = sweep.truncate();
-    for plane in planes {
-        // Inside the widened plane at t: height + t · rate ≥ 0.
-        let height = plane.truncate().dot(center) + plane.w + radius;
-        let rate = plane.truncate().dot(sweep);
-        if rate > 0.0 {
-            from = from.max(-height / rate);
-        } else if rate < 0.0 {
-            to = to.min(height / -rate);
-        } else if height < 0.0 {
-            return false;
-        }
-    }
-    from <= to
-}
 
 /// The planes of the part of `camera`'s frustum (at `aspect`) between view depths `near` and
 /// `far`, moved out by `reach`.
@@ -268,6 +244,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::passes::cull::cpu::casts_into;
 
     fn camera(position: Vec3, target: Vec3) -> Camera {
         Camera { position, target, up: Vec3::Y, fov_y: 60f32.to_radians(), near: 0.1, far: 500.0 }

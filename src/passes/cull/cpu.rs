@@ -39,6 +39,31 @@ pub fn animate_point(frame: &FrameUniforms, object: &GpuObject, local: Vec3) -> 
     rotate_y(placed, (orbit.x, orbit.y))
 }
 
+/// Whether a caster bounded by the sphere at `center` with `radius` can shadow a point inside
+/// `planes` (a convex volume, unit normals pointing in) under sunlight travelling along
+/// `sweep.xyz` for at most `sweep.w`: whether the sphere swept that far meets the volume, i.e.
+/// whether some t in 0..=`sweep.w` puts `center + t · sweep.xyz` within `radius` of every
+/// plane. Conservative at the volume's edges (the planes are widened, not the corners
+/// rounded), exact along a face. The cull pass's `casts_into_view` (`shaders/cull.wgsl`) is
+/// the same test; `frame::shadows::Cascade` holds a cascade's planes and sweep.
+pub fn casts_into(planes: &[Vec4; 6], sweep: Vec4, center: Vec3, radius: f32) -> bool {
+    let (mut from, mut to) = (0.0f32, sweep.w);
+    let sweep = sweep.truncate();
+    for plane in planes {
+        // Inside the widened plane at t: height + t · rate ≥ 0.
+        let height = plane.truncate().dot(center) + plane.w + radius;
+        let rate = plane.truncate().dot(sweep);
+        if rate > 0.0 {
+            from = from.max(-height / rate);
+        } else if rate < 0.0 {
+            to = to.min(height / -rate);
+        } else if height < 0.0 {
+            return false;
+        }
+    }
+    from <= to
+}
+
 pub fn sphere_in_frustum(planes: &[Vec4; 6], center: Vec3, radius: f32) -> bool {
     planes.iter().all(|p| p.xyz().dot(center) + p.w >= -radius)
 }
@@ -90,8 +115,7 @@ pub fn classify(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObject)
     let to_camera = center - frame.lod_origin.xyz();
     let distance_sq = to_camera.x * to_camera.x + to_camera.y * to_camera.y + to_camera.z * to_camera.z;
     let culling = frame.cull_enabled != 0;
-    let casts = frame.caster_sweep.w == 0.0
-        || crate::frame::shadows::casts_into(&frame.caster_planes, frame.caster_sweep, center, radius);
+    let casts = frame.caster_sweep.w == 0.0 || casts_into(&frame.caster_planes, frame.caster_sweep, center, radius);
     if culling && !(sphere_in_frustum(&frame.cull_planes, center, radius) && casts) {
         return Decision::OutsideFrustum;
     }
