@@ -84,6 +84,10 @@ impl VariantPipelines for ShadowPass {
     fn color_targets(&self) -> Vec<Option<wgpu::TextureFormat>> {
         Vec::new()
     }
+
+    fn depth_format(&self) -> wgpu::TextureFormat {
+        SHADOW_FORMAT
+    }
 }
 
 /// The shadow pipeline of `variant`: depth only (masked casters run the alpha test), culling

@@ -9,7 +9,6 @@ use std::ops::Range;
 use super::baseline::{record_draws, DrawSink};
 use super::VariantPipelines;
 use crate::gpu::commands::PassCommands;
-use crate::gpu::target::DEPTH_FORMAT;
 use crate::gpu_scene::layout::{FRAME, SCENE, TEXTURES};
 use crate::gpu_scene::{PreparedScene, SceneBuffers, ViewBuffers};
 use crate::passes::cull::cpu::DrawnObject;
@@ -56,7 +55,7 @@ pub fn record(
         label: Some("baseline bundle"),
         color_formats: &color_formats,
         depth_stencil: Some(wgpu::RenderBundleDepthStencil {
-            format: DEPTH_FORMAT,
+            format: pipelines.depth_format(),
             depth_read_only: false,
             stencil_read_only: true,
         }),

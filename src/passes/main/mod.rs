@@ -139,6 +139,10 @@ pub trait VariantPipelines {
     fn variant_pipeline(&self, variant: usize) -> &wgpu::RenderPipeline;
     /// The colour attachments' formats; none for a depth-only pass.
     fn color_targets(&self) -> Vec<Option<wgpu::TextureFormat>>;
+    /// The depth attachment's format.
+    fn depth_format(&self) -> wgpu::TextureFormat {
+        crate::gpu::target::DEPTH_FORMAT
+    }
 }
 
 impl VariantPipelines for PipelineSet {
