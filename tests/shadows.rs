@@ -33,8 +33,8 @@ fn render_frames(
     (image, stats.expect("at least one frame"))
 }
 
-/// The GPU-driven modes and the CPU baseline draw the same shadowed frame, each cascade culled
-/// on its own; the shadows are really there (the frame differs from the unshadowed one), and
+/// The GPU-driven modes, the CPU baseline and its render bundles draw the same shadowed frame,
+/// each cascade culled on its own; the shadows are really there (the frame differs from the unshadowed one), and
 /// each cascade's GPU counters equal what the CPU's cull of that cascade counts.
 #[test]
 fn every_mode_casts_the_same_shadows() {
@@ -79,6 +79,11 @@ fn every_mode_casts_the_same_shadows() {
             }
         }
     }
+    // Render bundles replay the CPU's casters of each cascade into its layer.
+    let mut renderer = common::hardware_renderer(&ctx, &scene);
+    let (bundled, stats) = render_frames(&ctx, &mut renderer, &frame(DrawMode::Bundle, 4), size, 2);
+    assert_eq!(stats.shadow_cascades, 4);
+    common::assert_same_pixels("shadows-bundle", "bundle against cpu, 4 cascades", &want, &bundled);
     // With the compute rasteriser the frame's small objects are shaded by a compute dispatch,
     // which reads the same cascades.
     let mut renderer = common::renderer(&ctx, &scene);
