@@ -212,7 +212,8 @@ fn is_soft(object: GpuObject, level: u32, center: vec3<f32>, radius: f32, distan
 /// In a shadow cascade (`caster_sweep.w` > 0), whether the object's shadow can reach the part
 /// of the view that reads the cascade: whether its sphere, swept along the sunlight for at
 /// most `caster_sweep.w`, meets the widened volume `caster_planes` (some t in that range puts
-/// `center + t · sweep` inside every plane moved out by `radius`). `passes::cull::cpu::casts_into` is the same test on the CPU.
+/// `center + t · sweep` inside every plane moved out by `radius`). `passes::cull::cpu::casts_into`
+/// is the same test on the CPU.
 fn casts_into_view(center: vec3<f32>, radius: f32) -> bool {
     if frame.caster_sweep.w == 0.0 {
         return true;

@@ -34,8 +34,9 @@ fn render_frames(
 }
 
 /// The GPU-driven modes, the CPU baseline and its render bundles draw the same shadowed frame,
-/// each cascade culled on its own; the shadows are really there (the frame differs from the unshadowed one), and
-/// each cascade's GPU counters equal what the CPU's cull of that cascade counts.
+/// each cascade culled on its own; the shadows are really there (the frame differs from the
+/// unshadowed one), and each cascade's GPU counters equal what the CPU's cull of that cascade
+/// counts.
 #[test]
 fn every_mode_casts_the_same_shadows() {
     let ctx = common::context();

@@ -35,8 +35,9 @@ pub struct Cascade {
     /// The planes (xyz · p + w ≥ 0 inside) of the part of the camera's frustum whose surfaces
     /// read this cascade (its slice, and the previous cascade's blend band, which fades into
     /// it), each moved out by [`CASTER_REACH_TEXELS`] texels: a caster whose shadow reaches
-    /// none of it changes no pixel, and the cull leaves it out ([`casts_into`](crate::passes::cull::cpu::casts_into): the CPU's test,
-    /// `casts_into_view` in `shaders/cull.wgsl` the GPU's).
+    /// none of it changes no pixel, and the cull leaves it out
+    /// ([`casts_into`](crate::passes::cull::cpu::casts_into) on the CPU, `casts_into_view` in
+    /// `shaders/cull.wgsl` on the GPU).
     pub caster_planes: [Vec4; 6],
     /// xyz: the unit direction sunlight travels; w: how far a shadow can run, the scene's
     /// extent along it (no receiver lies farther from a caster).
@@ -47,10 +48,9 @@ pub struct Cascade {
 /// the filter's taps reach 1.5 texels and the normal offset one more.
 pub const CASTER_REACH_TEXELS: f32 = 3.0;
 
-/// The planes of the part of `camera`'s frustum (at `aspect`) between view depths `near` and
-/// `far`, moved out by `reach`.
-fn slice_planes(camera: &Camera, aspect: f32, near: f32, far: f32, reach: f32) -> [Vec4; 6] {
-    let sides = crate::scene::camera::frustum_planes(camera.view_proj(aspect));
+/// The planes of the part of `camera`'s frustum between view depths `near` and `far` (`sides`:
+/// its frustum's planes, the first four of them its sides), moved out by `reach`.
+fn slice_planes(camera: &Camera, sides: &[Vec4; 6], near: f32, far: f32, reach: f32) -> [Vec4; 6] {
     let forward = camera.forward();
     let at = forward.dot(camera.position);
     let planes = [sides[0], sides[1], sides[2], sides[3], forward.extend(-(at + near)), (-forward).extend(at + far)];
@@ -213,6 +213,7 @@ pub fn fit(
     let margin = (farthest - nearest).max(1.0) * 1e-3;
     let (near, far) = (nearest - margin, farthest + margin);
     let forward = camera.forward();
+    let sides = crate::scene::camera::frustum_planes(camera.view_proj(aspect));
     let mut start = camera.near;
     (0..count)
         .map(|i| {
@@ -234,7 +235,7 @@ pub fn fit(
             let snapped = (center.truncate() / texel_size).floor() * texel_size;
             let projection =
                 orthographic(snapped.x - radius, snapped.x + radius, snapped.y - radius, snapped.y + radius, near, far);
-            let caster_planes = slice_planes(camera, aspect, slice.0, slice.1, CASTER_REACH_TEXELS * texel_size);
+            let caster_planes = slice_planes(camera, &sides, slice.0, slice.1, CASTER_REACH_TEXELS * texel_size);
             let caster_sweep = direction.normalize().extend(far - near);
             Cascade { view_proj: projection * light, split_far: end, texel_size, caster_planes, caster_sweep }
         })

@@ -535,6 +535,17 @@ pub fn r32_placeholder(device: &wgpu::Device, label: &str) -> wgpu::TextureView 
 /// A 1×1 sampled texture of `format`, bound where a bind group's table names a texture the
 /// pass does not read.
 pub fn placeholder(device: &wgpu::Device, label: &str, format: wgpu::TextureFormat) -> wgpu::TextureView {
+    single_texel(device, label, format, wgpu::TextureUsages::TEXTURE_BINDING)
+}
+
+/// A view of a new 1×1 texture of `format` with `usage`: placeholders, and targets that
+/// pipelines are prewarmed into.
+pub fn single_texel(
+    device: &wgpu::Device,
+    label: &str,
+    format: wgpu::TextureFormat,
+    usage: wgpu::TextureUsages,
+) -> wgpu::TextureView {
     device
         .create_texture(&wgpu::TextureDescriptor {
             label: Some(label),
@@ -543,7 +554,7 @@ pub fn placeholder(device: &wgpu::Device, label: &str, format: wgpu::TextureForm
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
             format,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING,
+            usage,
             view_formats: &[],
         })
         .create_view(&Default::default())

@@ -47,9 +47,9 @@ pub const SHADER: PassShader = PassShader {
     groups: &[&FRAME, &SCENE, &TEXTURES],
 };
 
-/// Format of the shadow map's layers. 16 bits: the H100 and H200 draw few texels a second
-/// (docs/BENCHMARKS.md § "Depth16Unorm shadow layers": a cascade's depth pass cost a third
-/// less than with `Depth32Float`), and a cascade's depth spans the scene's extent along the
+/// Format of the shadow map's layers. 16 bits: a cascade's depth pass is bound by its depth
+/// writes on GPUs with few graphics units, and half the bytes cost less (docs/BENCHMARKS.md
+/// § "Depth16Unorm shadow layers"); a cascade's depth spans the scene's extent along the
 /// sunlight, so a step is 1/65,536 of it: under a millimetre for a 50-metre scene.
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth16Unorm;
 
@@ -141,17 +141,8 @@ impl ShadowPass {
 
     /// A 1×1 layer to prewarm into ([`ShadowPass::prewarm`]).
     pub fn prewarm_target(device: &wgpu::Device) -> wgpu::TextureView {
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("shadow prewarm layer"),
-            size: wgpu::Extent3d { width: 1, height: 1, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: SHADOW_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        });
-        texture.create_view(&Default::default())
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        crate::gpu_scene::buffers::single_texel(device, "shadow prewarm layer", SHADOW_FORMAT, usage)
     }
 
     /// Draws once with every pipeline into `depth` (a 1×1 layer of [`SHADOW_FORMAT`],

@@ -115,8 +115,9 @@ pub fn classify(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObject)
     let to_camera = center - frame.lod_origin.xyz();
     let distance_sq = to_camera.x * to_camera.x + to_camera.y * to_camera.y + to_camera.z * to_camera.z;
     let culling = frame.cull_enabled != 0;
-    let casts = frame.caster_sweep.w == 0.0 || casts_into(&frame.caster_planes, frame.caster_sweep, center, radius);
-    if culling && !(sphere_in_frustum(&frame.cull_planes, center, radius) && casts) {
+    // In a cascade, also only casters whose shadow can reach the view (`caster_sweep.w` > 0).
+    let casts = || frame.caster_sweep.w == 0.0 || casts_into(&frame.caster_planes, frame.caster_sweep, center, radius);
+    if culling && !(sphere_in_frustum(&frame.cull_planes, center, radius) && casts()) {
         return Decision::OutsideFrustum;
     }
     if culling && is_too_small(frame, radius, distance_sq) {
