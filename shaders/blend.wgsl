@@ -140,7 +140,8 @@ fn sort_keys(size: u32, thread: u32) {
 
 /// The batch (mesh and level) that draws a listed object, its id tagged with its level.
 fn batch_of(tagged: u32) -> GpuBatch {
-    return batches[objects[tagged & ((1u << LEVEL_SHIFT) - 1u)].batch + (tagged >> LEVEL_SHIFT)];
+    let slot = instances[frame.cull_slot_base + (tagged & ((1u << LEVEL_SHIFT) - 1u))];
+    return batches[cull_records[slot].batch + (tagged >> LEVEL_SHIFT)];
 }
 
 @compute @workgroup_size(SORT_THREADS)

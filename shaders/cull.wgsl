@@ -1,5 +1,5 @@
-//! Pass "cull" (and "cull late"): one thread per object decides whether and at which level of
-//! detail the object is drawn.
+//! Pass "cull" (and "cull late"): one thread per slot of the cull order decides whether and at
+//! which level of detail the slot's object is drawn.
 //!
 //! The tests, in order (`classify`): the animated bounding sphere against the culling frustum;
 //! the size test (projected bounds below the pixel threshold: culled); the level of detail
@@ -16,17 +16,30 @@
 //! crossing the near plane count as visible, so the first frame, a camera jump or a resize
 //! costs time, never a missing object.
 //!
+//! What a thread reads (`reads_record`): the cull walks the objects in the order of
+//! `gpu_scene::cells` (by batch, orbit class and place), slot `s` holding object
+//! `instances[frame.cull_order_base + s]`, and every `CELL_OBJECTS` slots make a cell whose
+//! bounding sphere follows the objects' records in `cull_records[]`. A thread reads its cell's
+//! record first and stops where the cell fails the frustum (or a cascade's caster test): none
+//! of its objects could pass. The first phase reads the slot's visibility bit before anything
+//! else and stops where it is clear. Only then does it read the object's `GpuCullRecord` (48
+//! bytes: the bounding sphere's centre in three parts that the spin and orbit turn, its radius,
+//! batch and animation classes), never its 96-byte `GpuObject`: the cull of a large scene is a
+//! stream over these records, so their size is its cost (docs/BENCHMARKS.md § "The cull reads
+//! less"). Visibility bits are per slot.
+//!
 //! Output, batched (`PER_OBJECT` false): a drawn object takes the next slot of batch
-//! `object.batch + level` with an atomicAdd on the batch's instance count and writes its id
-//! there, with the level above `LEVEL_SHIFT`. A batch's slice of `instances[]` has room for
+//! `object.batch + level` and writes its id there, with the level above `LEVEL_SHIFT`; the
+//! workgroup reserves its slots with one atomicAdd per batch it draws into (`append`), so that
+//! the batches' few counters do not serialise millions of adds. A batch's slice of `instances[]` has room for
 //! every object of its (variant, mesh), so no prefix sum is needed. Per object
 //! (`PER_OBJECT` true, mode gpu-per-object): one indirect command per object, whose
 //! `first_instance` is the object's slot in the identity range of its level; compacted behind
 //! a count when `frame.compact` is 1, otherwise one per object with instance_count 0 or 1.
 //!
 //! Small objects the compute rasteriser can draw (`is_soft`) are listed in
-//! `instances[frame.soft_base..]` instead, behind the `COUNTER_SOFT` count, and counted as drawn
-//! here (the build pass counts only batches).
+//! `instances[frame.soft_base..]` instead, behind the `COUNTER_SOFT` count (reserved the same
+//! way), and counted as drawn here (the build pass counts only batches).
 //!
 //! Blended objects (variant `VARIANT_BLEND`) are never batched: the last phase (`PHASE_ONLY` or
 //! `PHASE_LATE`, whatever their visibility bit says) lists each visible one with its sort key
@@ -98,6 +111,14 @@ fn flush_counts(local_index: u32) {
     }
 }
 
+/// The centre of the object's bounding sphere at the frame's time (`animate_point` of its
+/// bounds' centre, from the record's three parts: `GpuCullRecord`).
+fn animated_center(object: GpuCullRecord) -> vec3<f32> {
+    let spin = spin_of(object.animation);
+    let placed = spin.x * object.spin_cos + spin.y * object.spin_sin + object.fixed;
+    return rotate_y(placed, orbit_of(object.animation));
+}
+
 /// Whether `reach` (a distance beyond the sphere's surface) is at most the sphere's nearest
 /// distance from the camera, `sqrt(distance_sq) - radius`, compared in squares (no square
 /// root: the CPU reference gets the same answer). False when the camera is inside the sphere.
@@ -108,7 +129,7 @@ fn within_nearest(reach: f32, radius: f32, distance_sq: f32) -> bool {
 
 /// The coarsest level whose projected error is at most the threshold; level 0 when LOD is off
 /// or the camera is inside the bounds.
-fn select_level(object: GpuObject, radius: f32, distance_sq: f32) -> u32 {
+fn select_level(object: GpuCullRecord, radius: f32, distance_sq: f32) -> u32 {
     if frame.lod_enabled == 0u {
         return 0u;
     }
@@ -196,7 +217,7 @@ struct Decision {
 /// corners of a 60°, 16:9 view; far more in a wide one), so the test is
 /// `r · f / (d − r) ≤ SOFT_MAX_RADIUS_PX · cos²θ` with `cos θ = w / d` (`w` the centre's
 /// depth along the view axis, `d` its distance, `f` the focal length in pixels).
-fn is_soft(object: GpuObject, level: u32, center: vec3<f32>, radius: f32, distance_sq: f32) -> bool {
+fn is_soft(object: GpuCullRecord, level: u32, center: vec3<f32>, radius: f32, distance_sq: f32) -> bool {
     if frame.soft_enabled == 0u || (object.animation & SOFT_BIT) == 0u
         || batches[object.batch + level].index_count > 3u * SOFT_MAX_TRIANGLES {
         return false;
@@ -235,11 +256,13 @@ fn casts_into_view(center: vec3<f32>, radius: f32) -> bool {
     return earliest <= latest;
 }
 
-fn classify(id: u32, object: GpuObject, phase: u32, blended: bool) -> Decision {
+/// The decision for the object in the cull's slot `slot` (its visibility bit's index), whose
+/// record is `object`.
+fn classify(slot: u32, object: GpuCullRecord, phase: u32, blended: bool) -> Decision {
     var decision = Decision(false, 0u, false);
     let counting = phase != PHASE_EARLY;
-    let center = animate_point(object, object.bounds.xyz);
-    let radius = object.bounds.w;
+    let center = animated_center(object);
+    let radius = object.radius;
     let to_camera = center - frame.lod_origin.xyz;
     let distance_sq = dot(to_camera, to_camera);
     let culling = frame.cull_enabled != 0u;
@@ -261,15 +284,15 @@ fn classify(id: u32, object: GpuObject, phase: u32, blended: bool) -> Decision {
     }
     switch phase {
         case PHASE_EARLY: {
-            decision.draw = visible && visibility[id] != 0u && !blended;
+            decision.draw = visible && visibility[slot] != 0u && !blended;
         }
         case PHASE_LATE: {
             if visible && culling && is_occluded(center, radius) {
                 visible = false;
                 count(COUNTER_OCCLUDED, 1u);
             }
-            decision.draw = visible && (visibility[id] == 0u || blended);
-            visibility[id] = select(0u, 1u, visible);
+            decision.draw = visible && (visibility[slot] == 0u || blended);
+            visibility[slot] = select(0u, 1u, visible);
         }
         default: {
             decision.draw = visible;
@@ -280,7 +303,7 @@ fn classify(id: u32, object: GpuObject, phase: u32, blended: bool) -> Decision {
 }
 
 /// Whether the object is blended: drawn by the blend sort's draws, not from a batch.
-fn is_blended(object: GpuObject) -> bool {
+fn is_blended(object: GpuCullRecord) -> bool {
     return batches[object.batch].variant == VARIANT_BLEND;
 }
 
@@ -298,82 +321,174 @@ fn takes(blended: bool) -> bool {
     return !blended || frame.blend_list != 0u;
 }
 
-/// Lists a drawn blended object for the blend sort and counts it as drawn (`phase` is the
-/// last one).
-fn list_blended(id: u32, object: GpuObject, level: u32, phase: u32) {
-    let slot = atomicAdd(&draw_counts[COUNTER_BLEND], 1u);
+/// Writes a drawn blended object into slot `at` of the blend sort's list and counts it as
+/// drawn (`phase` is the last one).
+fn list_blended(at: u32, id: u32, object: GpuCullRecord, level: u32, phase: u32) {
     // Cannot fail: each blended object is listed once per view; kept so a corrupt table can
     // never write past the keys.
-    if slot >= frame.blend_capacity {
+    if at >= frame.blend_capacity {
         return;
     }
-    let center = animate_point(object, object.bounds.xyz);
-    instances[frame.blend_key_base + 2u * slot] = blend_key(center);
-    instances[frame.blend_key_base + 2u * slot + 1u] = id | (level << LEVEL_SHIFT);
+    let center = animated_center(object);
+    instances[frame.blend_key_base + 2u * at] = blend_key(center);
+    instances[frame.blend_key_base + 2u * at + 1u] = id | (level << LEVEL_SHIFT);
     count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);
     count(COUNTER_LEVELS + level, 1u);
     count_triangles(batches[object.batch + level].index_count / 3u);
 }
 
-/// Lists a drawn object for the compute rasteriser and counts it as drawn; false when the list
-/// is full (the hardware draws it then).
-fn list_soft(id: u32, object: GpuObject, level: u32, phase: u32) -> bool {
-    let slot = atomicAdd(&draw_counts[COUNTER_SOFT], 1u);
-    if slot >= SOFT_MAX_OBJECTS {
+/// Writes a drawn object into slot `at` of the compute rasteriser's list and counts it as
+/// drawn; false when the list is full (the hardware draws it then).
+fn list_soft(at: u32, id: u32, object: GpuCullRecord, level: u32, phase: u32) -> bool {
+    if at >= SOFT_MAX_OBJECTS {
         return false;
     }
-    instances[frame.soft_base + slot] = id | (level << LEVEL_SHIFT);
+    instances[frame.soft_base + at] = id | (level << LEVEL_SHIFT);
     count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);
     count(COUNTER_LEVELS + level, 1u);
     count_triangles(batches[object.batch + level].index_count / 3u);
     return true;
 }
 
+/// Writes a drawn object into slot `at` of its batch's slice of `instances[]`.
+fn list_batched(at: u32, id: u32, batch: u32, level: u32) {
+    // Cannot fail while every object belongs to exactly one (variant, mesh); kept so a
+    // corrupt batch table can never write outside its slice.
+    if at < batches[batch].capacity {
+        instances[batches[batch].first_instance + at] = id | (level << LEVEL_SHIFT);
+    }
+}
+
+/// Whether cell `slot / CELL_OBJECTS` of the cull's hierarchy may hold an object this view
+/// draws: its bounding sphere (`gpu_scene::cells`), turned by its orbit, passes the frustum
+/// and, in a shadow cascade, the caster test. The sphere holds its members', so a rejected
+/// cell holds no object the tests would pass; with culling off every cell passes.
+fn cell_may_hold_visible(slot: u32) -> bool {
+    if frame.cull_enabled == 0u {
+        return true;
+    }
+    let cell = cull_records[frame.object_count + slot / CELL_OBJECTS];
+    let center = animated_center(cell);
+    return sphere_in_frustum(center, cell.radius) && casts_into_view(center, cell.radius);
+}
+
+/// What a thread appends to: nothing, the compute rasteriser's list, the blend sort's, or
+/// (any other value) the slice of the batch of that index.
+const APPEND_NOTHING: u32 = 0xffffffffu;
+const APPEND_SOFT: u32 = 0xfffffffeu;
+const APPEND_BLEND: u32 = 0xfffffffdu;
+
+/// Each thread's list (`APPEND_*` or a batch), then the first slot the workgroup got in it.
+var<workgroup> append_keys: array<u32, WORKGROUP_SIZE>;
+var<workgroup> append_bases: array<u32, WORKGROUP_SIZE>;
+
+/// Reserves one slot in list `key` for every thread of the workgroup that names one, with one
+/// atomicAdd per list named rather than one per thread (the lists' counters are few, and
+/// thousands of workgroups adding to them one object at a time wait on each other), and returns
+/// this thread's slot: the workgroup's first slot in the list plus the threads before this
+/// one that named it. Called from uniform control flow by every thread.
+fn append(local_index: u32, key: u32) -> u32 {
+    append_keys[local_index] = key;
+    workgroupBarrier();
+    var rank = 0u;
+    var leader = local_index;
+    if key != APPEND_NOTHING {
+        var total = 0u;
+        for (var other = 0u; other < WORKGROUP_SIZE; other++) {
+            if append_keys[other] == key {
+                if other < local_index {
+                    rank++;
+                    leader = min(leader, other);
+                }
+                total++;
+            }
+        }
+        if leader == local_index {
+            var first = 0u;
+            if key == APPEND_SOFT {
+                first = atomicAdd(&draw_counts[COUNTER_SOFT], total);
+            } else if key == APPEND_BLEND {
+                first = atomicAdd(&draw_counts[COUNTER_BLEND], total);
+            } else {
+                first = atomicAdd(&batch_counts[key], total);
+            }
+            append_bases[local_index] = first;
+        }
+    }
+    workgroupBarrier();
+    return append_bases[leader] + rank;
+}
+
+/// Whether the thread of cull slot `slot` needs its object's record: the first phase draws
+/// only what the previous frame saw (its visibility bit, read before the record), and no phase
+/// reads the objects of a cell the view cannot see. The second phase clears the bits of the
+/// objects it does not read (outside the frustum: not visible).
+fn reads_record(slot: u32, phase: u32) -> bool {
+    if phase == PHASE_EARLY && visibility[slot] == 0u {
+        return false;
+    }
+    if cell_may_hold_visible(slot) {
+        return true;
+    }
+    if phase == PHASE_LATE {
+        visibility[slot] = 0u;
+    }
+    return false;
+}
+
 fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
     begin_counts(local_index);
-    let id = object_index(gid);
-    if id < frame.object_count {
-        let object = objects[id];
+    let slot = object_index(gid);
+    var key = APPEND_NOTHING;
+    var id = 0u;
+    var level = 0u;
+    var object: GpuCullRecord;
+    if slot < frame.object_count && reads_record(slot, phase) {
+        object = cull_records[slot];
         let blended = is_blended(object);
         var decision = Decision(false, 0u, false);
         if takes(blended) {
-            decision = classify(id, object, phase, blended);
+            decision = classify(slot, object, phase, blended);
         }
-        // Not `draw && !(soft && list_soft(..))`: naga evaluates both sides of `&&` where the
-        // right one calls a function, so the call is kept behind its own `if`.
-        var listed = false;
+        id = instances[frame.cull_order_base + slot];
+        level = decision.level;
         if decision.soft {
-            listed = list_soft(id, object, decision.level, phase);
+            key = APPEND_SOFT;
+        } else if decision.draw && blended {
+            key = APPEND_BLEND;
+        } else if decision.draw {
+            key = object.batch + level;
         }
-        if decision.draw && blended {
-            list_blended(id, object, decision.level, phase);
-        } else if decision.draw && !listed {
-            let index = object.batch + decision.level;
-            let batch = batches[index];
-            let slot = atomicAdd(&batch_counts[index], 1u);
-            // Cannot fail while every object belongs to exactly one (variant, mesh); kept so a
-            // corrupt batch table can never write outside its slice.
-            if slot < batch.capacity {
-                instances[batch.first_instance + slot] = id | (decision.level << LEVEL_SHIFT);
-            }
+    }
+    let at = append(local_index, key);
+    if key == APPEND_SOFT {
+        if !list_soft(at, id, object, level, phase) {
+            // The list is full: the hardware draws it.
+            let batch = object.batch + level;
+            list_batched(atomicAdd(&batch_counts[batch], 1u), id, batch, level);
         }
+    } else if key == APPEND_BLEND {
+        list_blended(at, id, object, level, phase);
+    } else if key != APPEND_NOTHING {
+        list_batched(at, id, key, level);
     }
     flush_counts(local_index);
 }
 
 fn cull_per_object(gid: vec3<u32>, local_index: u32, phase: u32) {
     begin_counts(local_index);
-    let id = object_index(gid);
-    if id < frame.object_count {
-        let object = objects[id];
+    let slot = object_index(gid);
+    if slot < frame.object_count {
+        let object = cull_records[slot];
+        let id = instances[frame.cull_order_base + slot];
         let blended = is_blended(object);
         var decision = Decision(false, 0u, false);
         if takes(blended) {
-            decision = classify(id, object, phase, blended);
+            decision = classify(slot, object, phase, blended);
         }
         let drawn_here = decision.draw && !blended;
         if decision.draw && blended {
-            list_blended(id, object, decision.level, phase);
+            list_blended(atomicAdd(&draw_counts[COUNTER_BLEND], 1u), id, object, decision.level, phase);
         }
         let batch = batches[object.batch + decision.level];
         var args: DrawIndexedIndirectArgs;
@@ -389,8 +504,8 @@ fn cull_per_object(gid: vec3<u32>, local_index: u32, phase: u32) {
         }
         if frame.compact != 0u {
             if drawn_here {
-                let slot = atomicAdd(&draw_counts[batch.variant], 1u);
-                draws[batch.variant_first_object + slot] = args;
+                let at = atomicAdd(&draw_counts[batch.variant], 1u);
+                draws[batch.variant_first_object + at] = args;
             }
         } else {
             draws[id] = args;

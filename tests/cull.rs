@@ -19,9 +19,10 @@ use glam::Vec3;
 use multidraw::gpu::commands::dispatch_size;
 use multidraw::gpu::readback::read_buffer;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
-use multidraw::gpu_scene::types::{DrawIndexedIndirectArgs, DRAW_ARGS_SIZE};
+use multidraw::gpu_scene::types::{DrawIndexedIndirectArgs, FrameUniforms, DRAW_ARGS_SIZE};
 use multidraw::passes::cull::cpu::{self, DrawnObject};
 use multidraw::passes::cull::GpuCounters;
+use multidraw::scene::camera::frustum_planes;
 use multidraw::scene::{Camera, Scene, Variant};
 use multidraw::tunables::{COUNTER_BLEND, COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT, WORKGROUP_SIZE};
 use multidraw::{Detail, DrawMode, FrameInput, GpuContext, Renderer};
@@ -376,6 +377,61 @@ fn check_count(ctx: &GpuContext, objects: u32, workgroup_size: u32) {
     }
     assert!(visible_somewhere, "{objects} objects: no camera saw anything; the test would prove nothing");
     assert!(coarse_somewhere, "{objects} objects: no object was ever drawn at a coarser level; LOD went untested");
+}
+
+/// The cull's hierarchy (cells tested before their objects, `gpu_scene::cells`) draws the
+/// same objects as the flat cull, counted the same, on the CPU reference: from every test
+/// camera, over the animation, with and without levels of detail, and as a shadow cascade
+/// (its own frustum and caster test). It must also have rejected cells, or it proves nothing.
+#[test]
+fn the_hierarchy_culls_what_the_flat_cull_culls() {
+    let ctx = common::context();
+    let scene = common::scene(20_000, true);
+    let mut renderer = Renderer::new(&ctx, &scene, COLOR_FORMAT).expect("renderer");
+    let order = renderer.buffers.cull_order.clone();
+    let prepared = renderer.prepared.clone();
+    let (mut skipped, mut compared) = (0usize, 0usize);
+    let mut check = |uniforms: &FrameUniforms, label: &str| {
+        let (flat, flat_counts) = cpu::cull(uniforms, &prepared.objects, &prepared.batches);
+        let (walked, counts) = cpu::cull_hierarchy(uniforms, &prepared.objects, &prepared.batches, &order);
+        let (flat, walked): (BTreeSet<_>, BTreeSet<_>) = (flat.into_iter().collect(), walked.into_iter().collect());
+        assert_eq!(walked, flat, "{label}: the hierarchy's objects");
+        assert_eq!(counts, flat_counts, "{label}: the hierarchy's counts");
+        let records = order.records(&prepared.objects);
+        skipped += (0..order.cell_count())
+            .filter(|&cell| cpu::cell_rejected(uniforms, &records[order.ids.len() + cell]))
+            .count();
+        compared += 1;
+    };
+    for (c, camera) in cameras(&scene).into_iter().enumerate() {
+        for time in [0.0, 2.5, 41.0] {
+            for detail in [Detail::FULL, Detail::default()] {
+                let input = FrameInput { time, detail, ..FrameInput::new(camera, DrawMode::Gpu) };
+                let uniforms = renderer.frame_uniforms(&input, 320, 180);
+                check(&uniforms, &format!("camera {c}, t={time}, lod {}", detail.lod));
+            }
+        }
+    }
+    // A shadow cascade's view of the same frame: its orthographic frustum and caster test.
+    let input = FrameInput::new(scene.camera, DrawMode::Gpu).with_shadows(4);
+    let target = OffscreenTarget::new(&ctx.device, 320, 180);
+    renderer.render(&ctx, &target.frame_target(), &input);
+    ctx.wait_idle();
+    let view = renderer.frame_uniforms(&input, 320, 180);
+    for (k, cascade) in renderer.cascades(0).iter().enumerate() {
+        let uniforms = FrameUniforms {
+            view_proj: cascade.view_proj,
+            cull_planes: frustum_planes(cascade.view_proj),
+            orthographic: 1,
+            small_factor: 2.0 / cascade.texel_size,
+            blend_list: 0,
+            caster_sweep: cascade.caster_sweep,
+            caster_planes: cascade.caster_planes,
+            ..view
+        };
+        check(&uniforms, &format!("cascade {k}"));
+    }
+    assert!(compared > 30 && skipped > 0, "{compared} views, {skipped} cells rejected: the test proves nothing");
 }
 
 #[test]

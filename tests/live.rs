@@ -186,8 +186,9 @@ fn a_scene_built_change_by_change_renders_as_one_built_at_once() {
     let stats = sync.apply(&ctx, &mut renderer, &mut both.live).expect("moves");
     assert!(!stats.relaid, "moves are written in place: {stats:?}");
     assert_eq!(stats.objects_written, 2);
-    let gathered = (scatter::HEADER_BYTES + 2 * scatter::UPDATE_BYTES) as u64;
-    assert_eq!(stats.upload_bytes, gathered, "the two records and their ids go up, behind the header");
+    assert!((1..=2).contains(&stats.cells_written), "the bounds of their cells go up with them: {stats:?}");
+    let gathered = (scatter::HEADER_BYTES + (2 + stats.cells_written as usize) * scatter::UPDATE_BYTES) as u64;
+    assert_eq!(stats.upload_bytes, gathered, "the two records, their ids and their cells go up, behind the header");
     check_step(&ctx, "moved", &mut renderer, &both.expected.scene());
 
     // Removes, then adds into the freed slots.
@@ -280,7 +281,8 @@ fn nudge(both: &mut Both, keys: std::ops::Range<u32>, by: f32) {
 }
 
 /// Changes applied twice before a frame all reach it (the second upload holds the first's
-/// records too), and a frame moving most of the scene writes `objects[]` whole.
+/// records too), and a frame moving most of the scene writes `objects[]` (and `cull_records[]`)
+/// whole.
 #[test]
 fn every_change_before_a_frame_reaches_it() {
     let ctx = common::context();
@@ -297,8 +299,38 @@ fn every_change_before_a_frame_reaches_it() {
     nudge(&mut both, 0..300, 0.1);
     let most = sync.apply(&ctx, &mut renderer, &mut both.live).expect("most of the scene");
     assert!(!most.relaid);
-    assert_eq!(most.upload_bytes, renderer.buffers.objects.size(), "over half the records: the whole array");
+    assert_eq!(
+        most.upload_bytes,
+        renderer.buffers.objects.size() + renderer.buffers.cull_records.size(),
+        "over half the records: the whole array (and the cull's records of it)"
+    );
     check_step(&ctx, "most moved", &mut renderer, &both.expected.scene());
+}
+
+/// An object moved into the view from far away is drawn: the scatter pass also moves the
+/// bounds of its cell of the cull's hierarchy (`gpu_scene::cells`), which the cull tests before
+/// the object. Every object first goes far out of view (the whole array written, every cell
+/// with it), then 40 come back (a gathered update: their records and their cells').
+#[test]
+fn an_object_moved_back_into_view_is_drawn() {
+    let ctx = common::context();
+    let (mut both, mut renderer, mut sync) = live_grid(&ctx, 300);
+    for key in 0..300 {
+        both.move_to(key, cell(key) + Vec3::new(0.0, 0.0, 5000.0), Quat::IDENTITY);
+    }
+    let away = sync.apply(&ctx, &mut renderer, &mut both.live).expect("all away");
+    assert!(!away.relaid);
+    assert_eq!(away.upload_bytes, renderer.buffers.objects.size() + renderer.buffers.cull_records.size());
+    let (_, stats) = render(&ctx, &mut renderer, DrawMode::Gpu);
+    ctx.wait_idle();
+    let counters = renderer.collect(&ctx.device).into_iter().filter_map(|r| r.counters).next_back();
+    assert_eq!(counters.expect("counters read back").visible, 0, "all away: nothing in view ({stats:?})");
+    for key in 60..100 {
+        both.move_to(key, cell(key), Quat::IDENTITY);
+    }
+    let back = sync.apply(&ctx, &mut renderer, &mut both.live).expect("some back");
+    assert_eq!(back.objects_written, 40);
+    check_step(&ctx, "some back", &mut renderer, &both.expected.scene());
 }
 
 /// The frame after changes records the scatter pass, the same commands for 5 changes as for

@@ -8,8 +8,8 @@ use std::mem::{offset_of, size_of};
 
 use multidraw::gpu_scene::layout::{BindingKind, ALL_GROUPS, PIPELINE_LAYOUTS};
 use multidraw::gpu_scene::types::{
-    DrawIndexedIndirectArgs, EnvironmentParams, FrameUniforms, GpuBatch, GpuMaterial, GpuObject, GpuTextureRef,
-    RasterArgs,
+    DrawIndexedIndirectArgs, EnvironmentParams, FrameUniforms, GpuBatch, GpuCullRecord, GpuMaterial, GpuObject,
+    GpuTextureRef, RasterArgs,
 };
 use multidraw::passes::{cull, SHADERS};
 use multidraw::pipelines::validate_wgsl as validate;
@@ -291,6 +291,7 @@ fn host_structs_match_wgsl() {
     let module = validate(&cull::SHADER.compose(WORKGROUP_SIZE)).expect("cull shader validates");
     let host = [
         ("GpuObject", host_layout!(GpuObject { model, bounds, mesh, material, batch, animation })),
+        ("GpuCullRecord", host_layout!(GpuCullRecord { spin_cos, radius, spin_sin, batch, fixed, animation })),
         (
             "GpuBatch",
             host_layout!(GpuBatch {
@@ -420,11 +421,13 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         triangle_table_base: 1809,
         caster_sweep: Vec4::splat(1810.0),
         caster_planes: vec4s(1900.0),
+        cull_order_base: 2000,
+        cull_slot_base: 2001,
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 46] = [
+    let expected_first: [(&str, [u8; 4]); 48] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -471,6 +474,8 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("triangle_table_base", 1809u32.to_le_bytes()),
         ("caster_sweep", 1810f32.to_le_bytes()),
         ("caster_planes", 1900f32.to_le_bytes()),
+        ("cull_order_base", 2000u32.to_le_bytes()),
+        ("cull_slot_base", 2001u32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");

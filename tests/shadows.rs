@@ -344,7 +344,7 @@ fn a_moving_camera_does_not_redraw_unchanged_shadows() {
             .0
             .iter()
             .map(|object| {
-                let center = cpu::animate_point(&uniforms, object, object.bounds.xyz());
+                let center = cpu::animated_center(&uniforms, object);
                 let d = center - uniforms.lod_origin.xyz();
                 cpu::select_level(&uniforms, &prepared.1, object, d.dot(d))
             })

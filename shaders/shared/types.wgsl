@@ -111,6 +111,11 @@ struct FrameUniforms {
     /// The planes (xyz · p + w ≥ 0 inside, unit xyz) of the part of the view's frustum whose
     /// surfaces read the cascade, widened by the cascade's filter reach.
     caster_planes: array<vec4<f32>, 6>,
+    /// First word in `instances[]` of the object id of each of the cull's slots
+    /// (`gpu_scene::cells`).
+    cull_order_base: u32,
+    /// First word in `instances[]` of each object's slot in the cull order.
+    cull_slot_base: u32,
 }
 
 /// The prefilter's parameters (`shaders/environment.wgsl`, `passes::environment`): the sky,
@@ -139,6 +144,20 @@ struct GpuObject {
     material: u32,
     batch: u32,
     /// Low 16 bits: orbit class, high 16 bits: spin class (class 0 does not move).
+    animation: u32,
+}
+
+/// The words of an object the cull passes read (group 1 `cull_records[]` of the cull, build
+/// and blend passes), made on the CPU from its `GpuObject` (`GpuCullRecord::of` in
+/// src/gpu_scene/types.rs): its bounding sphere's centre, spun by (cos s, sin s) and placed,
+/// is `cos s · spin_cos + sin s · spin_sin + fixed`, before the orbit.
+struct GpuCullRecord {
+    spin_cos: vec3<f32>,
+    /// World-space radius of the bounding sphere.
+    radius: f32,
+    spin_sin: vec3<f32>,
+    batch: u32,
+    fixed: vec3<f32>,
     animation: u32,
 }
 

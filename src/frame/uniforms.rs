@@ -102,6 +102,8 @@ impl Renderer {
             triangle_table_base: self.buffers.triangle_table_base,
             caster_sweep: Vec4::ZERO,
             caster_planes: [Vec4::ZERO; 6],
+            cull_order_base: self.buffers.cull_order_base,
+            cull_slot_base: self.buffers.cull_slot_base,
         }
     }
 }

@@ -4,10 +4,11 @@
 
 use std::mem::size_of;
 
+use super::cells::CullOrder;
 use super::layout::{Layouts, HIZ, SCENE};
 use super::prepare::PreparedScene;
 use super::textures::{EnvironmentMaps, SceneTextures};
-use super::types::{GpuBatch, GpuMaterial, GpuObject, GpuVertex, RasterArgs, DRAW_ARGS_SIZE};
+use super::types::{GpuBatch, GpuCullRecord, GpuMaterial, GpuObject, GpuVertex, RasterArgs, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::budget::DeviceBudget;
 use crate::scene::Scene;
@@ -22,9 +23,9 @@ pub fn object_limit(limits: &wgpu::Limits) -> (u32, &'static str, u64) {
     let binding = limits.max_storage_buffer_binding_size as u64;
     let buffer = limits.max_buffer_size;
     // objects[] is the largest per-object array (instances[] holds at most (2 × LOD_LEVELS + 1)
-    // words and four blend-sort words, 68 bytes; draws[] two commands, 40). Ids must also stay
-    // below LEVEL_SHIFT's bit.
-    const _: () = assert!((2 * LOD_LEVELS as u64 + 1 + 4) * 4 <= OBJECT_BYTES);
+    // words, four blend-sort words and the cull order's two, 76 bytes; cull_records[] 48 and
+    // 48 per cell; draws[] two commands, 40). Ids must also stay below LEVEL_SHIFT's bit.
+    const _: () = assert!((2 * LOD_LEVELS as u64 + 1 + 4 + 2) * 4 <= OBJECT_BYTES);
     let ids = 1u64 << LEVEL_SHIFT;
     if binding <= buffer {
         ((binding / OBJECT_BYTES).min(ids) as u32, "max_storage_buffer_binding_size", binding)
@@ -208,8 +209,13 @@ pub struct SceneBuffers {
     pub vertex_inputs: [wgpu::Buffer; 3],
     /// All meshes' indices. Written at upload; read by the main pass.
     pub indices: wgpu::Buffer,
-    /// `GpuObject` per object, sorted by batch. Written at upload; read by cull and main.
+    /// `GpuObject` per object, sorted by batch. Written at upload and by the scatter pass;
+    /// read by the main, shadow and raster passes.
     pub objects: wgpu::Buffer,
+    /// `GpuCullRecord` per object, the words of `objects` the cull reads, in the cull's order
+    /// (`cull_order`), then one per cell of that order (`cells`). Written at upload and by
+    /// the scatter pass; read by cull and the blend sort.
+    pub cull_records: wgpu::Buffer,
     /// `GpuBatch` per batch. Written at upload; read by cull and build.
     pub batches: wgpu::Buffer,
     /// `GpuMaterial` per material. Written at upload; read by main.
@@ -223,8 +229,10 @@ pub struct SceneBuffers {
     /// of two): the blend sort's keys (`passes::blend`), then from `blend_pull_base` four
     /// words per blended object (at least one): its order for the pulled blended pass
     /// (`FrameUniforms::blend_pulled`), then from `triangle_table_base` the triangle ids'
-    /// table, four words per batch (`PreparedScene::triangle_table`). Read by main, raster and
-    /// its resolve.
+    /// table, four words per batch (`PreparedScene::triangle_table`), then from
+    /// `cull_order_base` the cull's order, `N` object ids, and from `cull_slot_base` each
+    /// object's slot in it (`cells::CullOrder`). Read by main, raster, its resolve, cull and the
+    /// blend sort.
     pub instances: wgpu::Buffer,
     /// Visible objects per batch. Cleared each frame, incremented by cull, read by build.
     pub batch_counts: wgpu::Buffer,
@@ -273,6 +281,12 @@ pub struct SceneBuffers {
     pub triangle_table_base: u32,
     /// Whether the scene's triangles fit 32-bit ids (`PreparedScene::triangle_table`).
     pub triangle_ids: bool,
+    /// The order the cull walks the objects in, cell by cell (`cells`).
+    pub cull_order: CullOrder,
+    /// First word of the cull order (slot → object id) in `instances[]`.
+    pub cull_order_base: u32,
+    /// First word of the objects' cull slots (object id → slot) in `instances[]`.
+    pub cull_slot_base: u32,
 }
 
 impl SceneBuffers {
@@ -369,6 +383,14 @@ impl SceneBuffers {
             size_of::<GpuObject>(),
             wgpu::BufferUsages::empty(),
         );
+        let cull_order = CullOrder::of(&prepared.objects);
+        let cull_records = storage_buffer(
+            device,
+            "cull records",
+            bytemuck::cast_slice(&cull_order.records(&prepared.objects)),
+            size_of::<GpuCullRecord>(),
+            wgpu::BufferUsages::empty(),
+        );
         let batches = storage_buffer(
             device,
             "batches",
@@ -397,10 +419,15 @@ impl SceneBuffers {
         // Then the triangle ids' table, where the scene has one.
         let triangle_table_base = blend_pull_base + blend_pull_words;
         let triangle_table = prepared.triangle_table.as_deref().unwrap_or_default();
+        // Then the cull order, both ways (`cells`).
+        let cull_order_base = triangle_table_base + 4 * triangle_table.len() as u32;
+        let cull_slot_base = cull_order_base + object_count;
         let instance_data: Vec<u32> = std::iter::repeat_n(0, identity_base as usize)
             .chain(identity)
             .chain(std::iter::repeat_n(0, (object_count + blend_key_words + blend_pull_words) as usize))
             .chain(triangle_table.iter().flatten().copied())
+            .chain(cull_order.ids.iter().copied())
+            .chain(cull_order.slots.iter().copied())
             .collect();
         let instances =
             storage_buffer(device, "instances", bytemuck::cast_slice(&instance_data), 4, wgpu::BufferUsages::COPY_SRC);
@@ -473,6 +500,7 @@ impl SceneBuffers {
             vertices,
             indices,
             objects,
+            cull_records,
             batches,
             materials,
             instances,
@@ -497,6 +525,9 @@ impl SceneBuffers {
             soft_buffers,
             triangle_table_base,
             triangle_ids: prepared.triangle_table.is_some(),
+            cull_order,
+            cull_order_base,
+            cull_slot_base,
         }
     }
 

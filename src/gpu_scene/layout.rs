@@ -8,15 +8,15 @@
 //! | group | render pipelines                          | cull and build pipelines         |
 //! |-------|-------------------------------------------|----------------------------------|
 //! | 0     | [`FRAME`]: frame uniforms                 | [`FRAME`]                        |
-//! | 1     | [`SCENE`]: objects, instances, materials, | [`CULL_IO`]: objects, batches    |
-//! |       | vertex inputs, arenas (read only)         | (read only), instances, counts,  |
-//! |       |                                           | draws, visibility (read-write)   |
+//! | 1     | [`SCENE`]: objects, instances, materials, | [`CULL_IO`]: cull records,       |
+//! |       | vertex inputs, arenas (read only)         | batches (read only), instances,  |
+//! |       |                                           | counts, draws, visibility (rw)   |
 //! | 2     | [`TEXTURES`]: a texture array per size    | [`HIZ`]: the depth pyramid       |
 //! |       | class and role, one sampler               |                                  |
 //!
 //! The pyramid pass (depth → Hi-Z mip chain) has a layout of its own: group 0 is
 //! [`PYRAMID_IO`] (the depth, the level it reduces and the level it writes), one bind group per
-//! level. So has the scatter pass (changed object records → `objects[]`): group 0 is
+//! level. So has the scatter pass (changed object records → `objects[]` and `cull_records[]`): group 0 is
 //! [`SCATTER_IO`]. The compute rasteriser's pass, its shade dispatch and its resolve pipeline
 //! have [`FRAME`] and [`RASTER_IO`] / [`SHADE_IO`] / [`RESOLVE_IO`] (the resolve is drawn in the
 //! main pass before its draws, so it sets its own group 1 there).
@@ -187,7 +187,7 @@ pub const CULL_IO: Group = Group {
     label: "cull io",
     visibility: wgpu::ShaderStages::COMPUTE,
     bindings: &[
-        binding("objects", BindingKind::StorageRead("array<GpuObject>")),
+        binding("cull_records", BindingKind::StorageRead("array<GpuCullRecord>")),
         binding("batches", BindingKind::StorageRead("array<GpuBatch>")),
         binding("instances", BindingKind::StorageReadWrite("array<u32>")),
         binding("batch_counts", BindingKind::StorageReadWrite("array<atomic<u32>>")),
@@ -344,22 +344,30 @@ pub const SCATTER_IO: Group = Group {
     bindings: &[
         binding("updates", BindingKind::StorageRead("array<u32>")),
         binding("object_words", BindingKind::StorageReadWrite("array<u32>")),
+        binding("cull_words", BindingKind::StorageReadWrite("array<u32>")),
     ],
     functions: Some(update_wgsl_constants),
 };
 
 /// Words of one `GpuObject` record.
 pub const OBJECT_WORDS: u32 = (std::mem::size_of::<super::types::GpuObject>() / 4) as u32;
+/// Words of one `GpuCullRecord`.
+pub const CULL_WORDS: u32 = (std::mem::size_of::<super::types::GpuCullRecord>() / 4) as u32;
 /// Words of the scatter upload's header: the number of records, the threads per row of the
 /// dispatch, two unused (16 bytes).
 pub const UPDATE_HEADER_WORDS: u32 = 4;
-/// Words of one record of the scatter upload: the object id it replaces, then the record.
-pub const UPDATE_WORDS: u32 = 1 + OBJECT_WORDS;
+/// Words of one record of the scatter upload: the object id it replaces, its slot in
+/// `cull_records[]`, then its `GpuObject`, then its `GpuCullRecord`.
+pub const UPDATE_WORDS: u32 = 2 + OBJECT_WORDS + CULL_WORDS;
+/// The id of a scatter record that updates only `cull_records[]` (a cell's bounds).
+pub const NO_OBJECT: u32 = u32::MAX;
 
 /// The scatter upload's layout as WGSL constants.
 fn update_wgsl_constants() -> String {
     format!(
         "const OBJECT_WORDS: u32 = {OBJECT_WORDS}u;\n\
+         const CULL_WORDS: u32 = {CULL_WORDS}u;\n\
+         const NO_OBJECT: u32 = {NO_OBJECT}u;\n\
          const UPDATE_HEADER_WORDS: u32 = {UPDATE_HEADER_WORDS}u;\n\
          const UPDATE_WORDS: u32 = {UPDATE_WORDS}u;\n"
     )

@@ -3,6 +3,7 @@
 //! layout (bind group tables shared by Rust and WGSL) and shader composition.
 
 pub mod buffers;
+pub mod cells;
 pub mod layout;
 pub mod prepare;
 pub mod shader;

@@ -9,7 +9,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use encase::ShaderType;
-use glam::{Mat4, UVec2, Vec2, Vec4};
+use glam::{Mat4, UVec2, Vec2, Vec3, Vec4};
 
 use crate::tunables::{ANIMATION_CLASSES, MAX_CASCADES};
 
@@ -112,6 +112,12 @@ pub struct FrameUniforms {
     /// frustum whose surfaces read the cascade, widened by the cascade's filter reach
     /// (`frame::shadows::Cascade::caster_planes`).
     pub caster_planes: [Vec4; 6],
+    /// First word in `instances[]` of the cull order: the object id of each of the cull's
+    /// slots (`gpu_scene::cells::CullOrder::ids`).
+    pub cull_order_base: u32,
+    /// First word in `instances[]` of each object's slot in the cull order
+    /// (`CullOrder::slots`).
+    pub cull_slot_base: u32,
 }
 
 /// See `EnvironmentParams` in WGSL.
@@ -154,6 +160,48 @@ pub struct GpuObject {
     pub batch: u32,
     /// Orbit class (bits 0-15), spin class (bits 16-30), `tunables::VERTEX_COLORS_BIT`.
     pub animation: u32,
+}
+
+/// See `GpuCullRecord` in WGSL: the words of an object the cull passes read, 48 bytes beside
+/// its 96-byte [`GpuObject`]. One per object, made on the CPU from the object's record
+/// ([`GpuCullRecord::of`]) wherever that record is written, so the GPU's cull and the CPU's
+/// reference start from the same bits.
+///
+/// The animated centre of the object's bounding sphere, spun by (cos s, sin s) about its own
+/// Y axis and placed by its model matrix M, is M · R_y(s) · c = cos s · M(c.x, 0, c.z) +
+/// sin s · M(c.z, 0, −c.x) + M(0, c.y, 0) + t (M's linear part, t its translation): three
+/// vectors, then the orbit about the world's Y axis.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable, PartialEq)]
+pub struct GpuCullRecord {
+    /// The centre's part that goes with the spin's cosine.
+    pub spin_cos: Vec3,
+    /// World-space radius of the bounding sphere (`GpuObject::bounds.w`).
+    pub radius: f32,
+    /// The centre's part that goes with the spin's sine.
+    pub spin_sin: Vec3,
+    /// `GpuObject::batch`.
+    pub batch: u32,
+    /// The rest of the centre: its Y part and the translation.
+    pub fixed: Vec3,
+    /// `GpuObject::animation`.
+    pub animation: u32,
+}
+
+impl GpuCullRecord {
+    /// The cull's words of `object`.
+    pub fn of(object: &GpuObject) -> Self {
+        let c = object.bounds.truncate();
+        let linear = glam::Mat3::from_mat4(object.model);
+        Self {
+            spin_cos: linear * Vec3::new(c.x, 0.0, c.z),
+            radius: object.bounds.w,
+            spin_sin: linear * Vec3::new(c.z, 0.0, -c.x),
+            batch: object.batch,
+            fixed: linear * Vec3::new(0.0, c.y, 0.0) + object.model.w_axis.truncate(),
+            animation: object.animation,
+        }
+    }
 }
 
 /// See `GpuBatch` in WGSL.

@@ -82,7 +82,7 @@ impl ViewBuffers {
             label: Some(CULL_IO.label),
             layout: &layouts.cull_io,
             entries: &[
-                CULL_IO.buffer("objects", &buffers.objects),
+                CULL_IO.buffer("cull_records", &buffers.cull_records),
                 CULL_IO.buffer("batches", &buffers.batches),
                 CULL_IO.buffer("instances", &buffers.instances),
                 CULL_IO.buffer("batch_counts", &buffers.batch_counts),

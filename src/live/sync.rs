@@ -61,6 +61,9 @@ pub struct ApplyStats {
     /// Object records that went up (each changed GPU slot once); every record of the scene
     /// after a layout.
     pub objects_written: u32,
+    /// Bounds of cells of the cull's hierarchy that went up with gathered records
+    /// (`gpu_scene::cells`); 0 when every record went up (they went with them).
+    pub cells_written: u32,
 }
 
 /// One batch key's run of GPU slots.
@@ -186,7 +189,12 @@ impl LiveSync {
             return self.lay_out(ctx, renderer, live);
         }
         let upload = renderer.flush_object_updates(ctx);
-        Ok(ApplyStats { relaid: false, upload_bytes: upload.bytes, objects_written: upload.records })
+        Ok(ApplyStats {
+            relaid: false,
+            upload_bytes: upload.bytes,
+            objects_written: upload.records,
+            cells_written: upload.cells,
+        })
     }
 
     /// Starts loading what the changes after `index` will read. At a million objects each
@@ -280,14 +288,14 @@ impl LiveSync {
         renderer.set_prepared_scene(ctx, &scene, prepared)?;
         self.laid_out = true;
         let b = &renderer.buffers;
-        let upload_bytes = [&b.vertices, &b.indices, &b.objects, &b.batches, &b.materials, &b.instances]
+        let upload_bytes = [&b.vertices, &b.indices, &b.objects, &b.cull_records, &b.batches, &b.materials, &b.instances]
             .iter()
             .map(|buffer| buffer.size())
             .sum::<u64>()
             + b.texture_bytes
             // Each view's visibility bits, made again with the buffers.
             + u64::from(b.object_count.max(1)) * 4 * renderer.view_count() as u64;
-        Ok(ApplyStats { relaid: true, upload_bytes, objects_written: b.object_count })
+        Ok(ApplyStats { relaid: true, upload_bytes, objects_written: b.object_count, cells_written: 0 })
     }
 
     /// Object slots on the GPU, spare ones included: what the passes dispatch over.

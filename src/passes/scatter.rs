@@ -1,7 +1,9 @@
 //! Pass "scatter" (`shaders/scatter.wgsl`): object records changed between frames
 //! ([`ObjectUpdates`], filled through `Renderer::set_object`) go up gathered into one
-//! contiguous `write_buffer` (each record with the id it replaces), and one dispatch copies them
-//! into `objects[]` ahead of the frame's other passes.
+//! contiguous `write_buffer` (each record with the id it replaces, its slot in the cull's order
+//! and the cull's words of it, `GpuCullRecord`, then the new bounds of the cells of the cull's
+//! hierarchy that hold them, `gpu_scene::cells`), and one dispatch copies them into `objects[]`
+//! and `cull_records[]` ahead of the frame's other passes.
 //!
 //! Why gather and scatter: changes of a live scene land anywhere in `objects[]` (objects are
 //! sorted by batch, and every batch churns), so writing them in place takes a copy (or a
@@ -19,11 +21,13 @@
 
 use crate::gpu::commands::{dispatch_size, FrameEncoder};
 use crate::gpu::counted;
-use crate::gpu_scene::layout::{Layouts, SCATTER_IO, UPDATE_HEADER_WORDS, UPDATE_WORDS};
+use crate::gpu_scene::layout::{Layouts, NO_OBJECT, SCATTER_IO, UPDATE_HEADER_WORDS, UPDATE_WORDS};
 use crate::gpu_scene::shader::PassShader;
-use crate::gpu_scene::types::GpuObject;
+use crate::gpu_scene::types::{GpuCullRecord, GpuObject};
 use crate::gpu_scene::SceneBuffers;
 use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
+use crate::tunables::CELL_OBJECTS;
+use bytemuck::Zeroable;
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
 pub const NAME: &str = "scatter";
@@ -89,6 +93,8 @@ pub struct UploadStats {
     pub bytes: u64,
     /// Distinct object records they hold.
     pub records: u32,
+    /// Cells of the cull's hierarchy whose bounds they hold (`gpu_scene::cells`).
+    pub cells: u32,
     /// Whether the whole `objects[]` was written instead of gathered records.
     pub whole: bool,
 }
@@ -145,7 +151,11 @@ fn bind_group(
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some(SCATTER_IO.label),
         layout: &layouts.scatter_io,
-        entries: &[SCATTER_IO.buffer("updates", buffer), SCATTER_IO.buffer("object_words", &buffers.objects)],
+        entries: &[
+            SCATTER_IO.buffer("updates", buffer),
+            SCATTER_IO.buffer("object_words", &buffers.objects),
+            SCATTER_IO.buffer("cull_words", &buffers.cull_records),
+        ],
     })
 }
 
@@ -223,23 +233,43 @@ impl ObjectUpdates {
         self.bytes.clear();
         self.bytes.resize(HEADER_BYTES, 0);
         self.bytes.reserve(self.ids.len() * UPDATE_BYTES);
+        let order = &buffers.cull_order;
+        let mut cells = Vec::new();
         // Latest first, so each id's last record is the one kept.
         for (&id, record) in self.ids.iter().zip(&self.records).rev() {
             let (word, bit) = ((id / 64) as usize, 1u64 << (id % 64));
             if self.taken[word] & bit == 0 {
                 self.taken[word] |= bit;
+                let slot = order.slots[id as usize];
                 self.bytes.extend_from_slice(&id.to_le_bytes());
+                self.bytes.extend_from_slice(&slot.to_le_bytes());
                 self.bytes.extend_from_slice(bytemuck::bytes_of(record));
+                self.bytes.extend_from_slice(bytemuck::bytes_of(&GpuCullRecord::of(record)));
+                cells.push(slot / CELL_OBJECTS);
             }
         }
         for &id in &self.ids {
             self.taken[(id / 64) as usize] = 0;
         }
+        // The cells of the changed objects, their bounds made again from the host's records
+        // (which hold the changes): records with no object, into the cells' slots.
+        cells.sort_unstable();
+        cells.dedup();
+        let (objects, cell_count) = (self.bytes.len().saturating_sub(HEADER_BYTES) / UPDATE_BYTES, cells.len());
+        for cell in cells {
+            self.bytes.extend_from_slice(&NO_OBJECT.to_le_bytes());
+            self.bytes.extend_from_slice(&(self.object_count + cell).to_le_bytes());
+            self.bytes.extend_from_slice(bytemuck::bytes_of(&GpuObject::zeroed()));
+            self.bytes.extend_from_slice(bytemuck::bytes_of(&order.cell(host, cell as usize)));
+        }
         let records = ((self.bytes.len() - HEADER_BYTES) / UPDATE_BYTES) as u32;
         if records > self.object_count / 2 || records > self.max_records {
+            let cull_records = buffers.cull_order.records(host);
             queue.write_buffer(&buffers.objects, 0, bytemuck::cast_slice(host));
+            queue.write_buffer(&buffers.cull_records, 0, bytemuck::cast_slice(&cull_records));
             self.uploaded_records = 0;
-            return UploadStats { bytes: std::mem::size_of_val(host) as u64, records, whole: true };
+            let bytes = std::mem::size_of_val(host) + std::mem::size_of_val(cull_records.as_slice());
+            return UploadStats { bytes: bytes as u64, records: objects as u32, cells: 0, whole: true };
         }
         let (_, _, row_threads) = dispatch_size(records, self.workgroup_size);
         self.bytes[0..4].copy_from_slice(&records.to_le_bytes());
@@ -251,6 +281,6 @@ impl ObjectUpdates {
         }
         queue.write_buffer(&self.buffer, 0, &self.bytes);
         self.uploaded_records = records;
-        UploadStats { bytes: self.bytes.len() as u64, records, whole: false }
+        UploadStats { bytes: self.bytes.len() as u64, records: objects as u32, cells: cell_count as u32, whole: false }
     }
 }

@@ -5,8 +5,9 @@
 
 use glam::{Vec3, Vec4, Vec4Swizzles};
 
-use crate::gpu_scene::types::{FrameUniforms, GpuBatch, GpuObject};
-use crate::tunables::{LEVEL_SHIFT, LOD_LEVELS, SPIN_MASK, VARIANT_BLEND};
+use crate::gpu_scene::cells::CullOrder;
+use crate::gpu_scene::types::{FrameUniforms, GpuBatch, GpuCullRecord, GpuObject};
+use crate::tunables::{CELL_OBJECTS, LEVEL_SHIFT, LOD_LEVELS, SPIN_MASK, VARIANT_BLEND};
 
 /// One object to draw: its id and the batch of the level it is drawn at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -36,6 +37,21 @@ pub fn animate_point(frame: &FrameUniforms, object: &GpuObject, local: Vec3) -> 
     let orbit = frame.animation[(object.animation & 0xffff) as usize];
     let spun = rotate_y(local, (spin.z, spin.w));
     let placed = (object.model * spun.extend(1.0)).xyz();
+    rotate_y(placed, (orbit.x, orbit.y))
+}
+
+/// The centre of `object`'s bounding sphere at the frame's time, as the cull pass computes it
+/// from the object's [`GpuCullRecord`] (`animated_center` in `shaders/cull.wgsl`): the same
+/// point as [`animate_point`] of the bounds' centre, summed in another order.
+pub fn animated_center(frame: &FrameUniforms, object: &GpuObject) -> Vec3 {
+    record_center(frame, &GpuCullRecord::of(object))
+}
+
+/// The centre of `record`'s sphere (an object's or a cell's) at the frame's time.
+pub fn record_center(frame: &FrameUniforms, record: &GpuCullRecord) -> Vec3 {
+    let spin = frame.animation[((record.animation >> 16) & SPIN_MASK) as usize];
+    let orbit = frame.animation[(record.animation & 0xffff) as usize];
+    let placed = spin.z * record.spin_cos + spin.w * record.spin_sin + record.fixed;
     rotate_y(placed, (orbit.x, orbit.y))
 }
 
@@ -110,7 +126,7 @@ pub enum Decision {
 }
 
 pub fn classify(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObject) -> Decision {
-    let center = animate_point(frame, object, object.bounds.xyz());
+    let center = animated_center(frame, object);
     let radius = object.bounds.w;
     let to_camera = center - frame.lod_origin.xyz();
     let distance_sq = to_camera.x * to_camera.x + to_camera.y * to_camera.y + to_camera.z * to_camera.z;
@@ -134,7 +150,7 @@ pub fn is_visible(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObjec
 /// bits of its squared distance from the drawing camera, so that ascending keys run from the
 /// farthest to the nearest.
 pub fn blend_key(frame: &FrameUniforms, object: &GpuObject) -> u32 {
-    let to_camera = animate_point(frame, object, object.bounds.xyz()) - frame.camera_position.xyz();
+    let to_camera = animated_center(frame, object) - frame.camera_position.xyz();
     !(to_camera.x * to_camera.x + to_camera.y * to_camera.y + to_camera.z * to_camera.z).to_bits()
 }
 
@@ -167,21 +183,7 @@ pub fn cull_into(
         if frame.blend_list == 0 && is_blended(batches, object) {
             continue;
         }
-        match classify(frame, batches, object) {
-            Decision::OutsideFrustum => {}
-            Decision::TooSmall => {
-                counts.in_frustum += 1;
-                counts.too_small += 1;
-            }
-            Decision::Drawn { level } => {
-                counts.in_frustum += 1;
-                counts.visible += 1;
-                counts.levels[level as usize] += 1;
-                let batch = object.batch + level;
-                counts.triangles += (batches[batch as usize].index_count / 3) as u64;
-                drawn.push(DrawnObject { id: id as u32, batch });
-            }
-        }
+        cull_one(frame, batches, id as u32, object, drawn, &mut counts);
     }
     let first_blended = first_blended(drawn, batches);
     drawn[first_blended..].sort_by_cached_key(|d| {
@@ -191,9 +193,75 @@ pub fn cull_into(
     counts
 }
 
+/// Classifies object `id`, counts it and appends it to `drawn` when it is drawn.
+fn cull_one(
+    frame: &FrameUniforms,
+    batches: &[GpuBatch],
+    id: u32,
+    object: &GpuObject,
+    drawn: &mut Vec<DrawnObject>,
+    counts: &mut CpuCounts,
+) {
+    match classify(frame, batches, object) {
+        Decision::OutsideFrustum => {}
+        Decision::TooSmall => {
+            counts.in_frustum += 1;
+            counts.too_small += 1;
+        }
+        Decision::Drawn { level } => {
+            counts.in_frustum += 1;
+            counts.visible += 1;
+            counts.levels[level as usize] += 1;
+            let batch = object.batch + level;
+            counts.triangles += (batches[batch as usize].index_count / 3) as u64;
+            drawn.push(DrawnObject { id, batch });
+        }
+    }
+}
+
 pub fn cull(frame: &FrameUniforms, objects: &[GpuObject], batches: &[GpuBatch]) -> (Vec<DrawnObject>, CpuCounts) {
     let mut drawn = Vec::new();
     let counts = cull_into(frame, objects, batches, &mut drawn);
+    (drawn, counts)
+}
+
+/// Whether the cull's hierarchy skips `cell` (a cell's record, `gpu_scene::cells`) in this
+/// view: its sphere fails the frustum or, in a shadow cascade, the caster test
+/// (`cell_may_hold_visible` in `shaders/cull.wgsl`). Never with culling off.
+pub fn cell_rejected(frame: &FrameUniforms, cell: &GpuCullRecord) -> bool {
+    if frame.cull_enabled == 0 {
+        return false;
+    }
+    let center = record_center(frame, cell);
+    let casts =
+        || frame.caster_sweep.w == 0.0 || casts_into(&frame.caster_planes, frame.caster_sweep, center, cell.radius);
+    !(sphere_in_frustum(&frame.cull_planes, center, cell.radius) && casts())
+}
+
+/// The cull as the GPU walks it (`cull_batched` in `shaders/cull.wgsl`): cell by cell of
+/// `order`, each object of a cell [`cell_rejected`] left out unread, the others classified
+/// as [`cull_into`] does. The objects drawn, in cull order, and what was counted; as sets they
+/// equal [`cull`]'s (tests/cull.rs checks it).
+pub fn cull_hierarchy(
+    frame: &FrameUniforms,
+    objects: &[GpuObject],
+    batches: &[GpuBatch],
+    order: &CullOrder,
+) -> (Vec<DrawnObject>, CpuCounts) {
+    let records = order.records(objects);
+    let (mut drawn, mut counts) = (Vec::new(), CpuCounts::default());
+    for (cell, slots) in order.ids.chunks(CELL_OBJECTS as usize).enumerate() {
+        if cell_rejected(frame, &records[order.ids.len() + cell]) {
+            continue;
+        }
+        for &id in slots {
+            let object = &objects[id as usize];
+            if frame.blend_list == 0 && is_blended(batches, object) {
+                continue;
+            }
+            cull_one(frame, batches, id, object, &mut drawn, &mut counts);
+        }
+    }
     (drawn, counts)
 }
 
@@ -220,7 +288,7 @@ pub fn on_boundary(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObje
     if !is_drawable_slot(object) {
         return false;
     }
-    let center = animate_point(frame, object, object.bounds.xyz());
+    let center = animated_center(frame, object);
     let radius = object.bounds.w;
     let to_camera = center - frame.lod_origin.xyz();
     let distance_sq = to_camera.dot(to_camera);
@@ -321,6 +389,8 @@ mod tests {
             triangle_table_base: 0,
             caster_sweep: Vec4::ZERO,
             caster_planes: [Vec4::ZERO; 6],
+            cull_order_base: 0,
+            cull_slot_base: 0,
         }
     }
 
@@ -349,5 +419,34 @@ mod tests {
         let scene = [spare, object(0.0, 1.0), spare, object(-6.0, 1.0), spare];
         // The sphere at x = -6 of radius 1 touches the plane x = -5 exactly.
         assert_eq!(boundary_count(&frame, &scene, &batches), 1);
+    }
+
+    /// The cull's centre from the three parts of a `GpuCullRecord` is the bounds' centre
+    /// spun, placed and orbited as `animate_point` does it, to float rounding, for rotated,
+    /// scaled (also unevenly and mirrored) objects whose bounds are off their spin axis.
+    #[test]
+    fn record_centre_is_the_animated_bounds_centre() {
+        let mut frame = frame();
+        for class in 0..ANIMATION_CLASSES as usize {
+            let (orbit, spin) = (0.37 * class as f32 + 0.1, -1.3 * class as f32 + 0.2);
+            frame.animation[class] = Vec4::new(orbit.cos(), orbit.sin(), spin.cos(), spin.sin());
+        }
+        for i in 0..200u32 {
+            let f = i as f32;
+            let scale =
+                glam::Vec3::new(0.5 + (f * 0.7).sin().abs(), if i % 5 == 0 { -1.5 } else { 2.0 }, 1.0 + f * 0.01);
+            let rotation = glam::Quat::from_euler(glam::EulerRot::XYZ, f * 0.3, f * 0.11, -f * 0.07);
+            let translation = glam::Vec3::new(f - 100.0, (f * 1.3).cos() * 40.0, 250.0 - 2.0 * f);
+            let object = GpuObject {
+                model: Mat4::from_scale_rotation_translation(scale, rotation, translation),
+                bounds: Vec4::new((f * 0.9).sin() * 3.0, (f * 0.4).cos(), -(f * 0.2).sin() * 2.0, 1.5),
+                animation: (i % ANIMATION_CLASSES) | (((i * 7) % ANIMATION_CLASSES) << 16),
+                ..object(0.0, 1.0)
+            };
+            let expected = animate_point(&frame, &object, object.bounds.xyz());
+            let got = animated_center(&frame, &object);
+            let size = translation.abs().max_element() + 10.0;
+            assert!((got - expected).abs().max_element() <= 1e-5 * size, "object {i}: {got} vs {expected}");
+        }
     }
 }
