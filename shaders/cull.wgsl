@@ -378,15 +378,18 @@ const APPEND_NOTHING: u32 = 0xffffffffu;
 const APPEND_SOFT: u32 = 0xfffffffeu;
 const APPEND_BLEND: u32 = 0xfffffffdu;
 
+/// Threads that share one atomicAdd per list (`append`): the workgroup, up to 64 threads.
+const APPEND_GROUP: u32 = min(WORKGROUP_SIZE, 64u);
+
 /// Each thread's list (`APPEND_*` or a batch), then the first slot the workgroup got in it.
 var<workgroup> append_keys: array<u32, WORKGROUP_SIZE>;
 var<workgroup> append_bases: array<u32, WORKGROUP_SIZE>;
 
 /// Reserves one slot in list `key` for every thread of the workgroup that names one, with one
-/// atomicAdd per list named rather than one per thread (the lists' counters are few, and
-/// thousands of workgroups adding to them one object at a time wait on each other), and returns
-/// this thread's slot: the workgroup's first slot in the list plus the threads before this
-/// one that named it. Called from uniform control flow by every thread.
+/// atomicAdd per list named in each group of `APPEND_GROUP` threads rather than one per
+/// thread (the lists' counters are few, and thousands of workgroups adding to them one object
+/// at a time wait on each other), and returns this thread's slot: the group's first slot in the list plus the threads before this one
+/// in the group that named it. Called from uniform control flow by every thread.
 fn append(local_index: u32, key: u32) -> u32 {
     append_keys[local_index] = key;
     workgroupBarrier();
@@ -394,7 +397,10 @@ fn append(local_index: u32, key: u32) -> u32 {
     var leader = local_index;
     if key != APPEND_NOTHING {
         var total = 0u;
-        for (var other = 0u; other < WORKGROUP_SIZE; other++) {
+        // Within the thread's group of `APPEND_GROUP` threads, so the scan stays short in a
+        // large workgroup.
+        let group = local_index - local_index % APPEND_GROUP;
+        for (var other = group; other < min(group + APPEND_GROUP, WORKGROUP_SIZE); other++) {
             if append_keys[other] == key {
                 if other < local_index {
                     rank++;

@@ -182,6 +182,14 @@ impl AutoDetail {
         self.probe.is_some()
     }
 
+    /// Whether the controller has tried every kind of flip from its current configuration and
+    /// kept it: its search is over, no probe runs, and until the next `PROBE_PERIOD` probe
+    /// (or a change of scene or view) it runs what it runs now. False before it has judged
+    /// anything, and for a view that leaves nothing to auto (it has nothing to search).
+    pub fn settled(&self) -> bool {
+        self.probe.is_none() && self.search_left == Some(0)
+    }
+
     fn maybe_start_probe(&mut self, detail: Detail, frame: u64) {
         if self.probe.is_some() || self.current_costs.len() < SAMPLES {
             return;
@@ -206,6 +214,8 @@ impl AutoDetail {
         .filter(|flip| flip.iter().zip(auto).all(|(&f, a)| !f || a))
         .collect();
         if flips.is_empty() {
+            // Nothing to try: the search is over before it began.
+            self.search_left = Some(0);
             return;
         }
         // The first probe of each kind comes as soon as there is something to compare with,
@@ -354,6 +364,13 @@ impl super::Renderer {
         }
     }
 
+    /// Whether view `index`'s adaptive frame has finished its search (`AutoDetail::settled`):
+    /// what it runs from now on is what it chose, not a probe or its start. True for a view
+    /// whose detail leaves nothing to auto; false for a view not drawn yet.
+    pub fn adaptive_settled(&self, index: usize, detail: &Detail) -> bool {
+        !detail.any_auto() || self.views.get(index).is_some_and(|v| v.auto.settled())
+    }
+
     /// What the adaptive frame runs for view `index` now (outside its probes), and why; `None`
     /// for a view not drawn yet.
     pub fn auto_choice(&self, index: usize) -> Option<(Choice, Reason)> {
@@ -419,6 +436,39 @@ mod tests {
         // After the search, probes are the only frames of another configuration.
         let other = ran[100..].iter().filter(|d| d.occlusion || !d.soft).count();
         assert!(other <= 2 * PROBE_FRAMES as usize, "{other} probe frames in 100");
+    }
+
+    /// `settled` says when the search is over: not before anything was judged, not while the
+    /// search after a change runs, and from the frame after which it runs only what it chose
+    /// (outside the periodic probes); a view with nothing to flip is settled at once.
+    #[test]
+    fn the_search_settles() {
+        let cost = |d: Detail| 1.0 + if d.occlusion { 0.3 } else { 0.0 } - if d.soft { 0.5 } else { 0.0 };
+        let mut controller = AutoDetail::default();
+        assert!(!controller.settled(), "nothing judged yet");
+        let (mut ran, mut settled_at) = (Vec::new(), None);
+        for frame in 0..PROBE_PERIOD {
+            ran.push(controller.apply(auto(), frame));
+            controller.expire(frame);
+            if frame >= 2 {
+                let counters = GpuCounters { soft: 10, occluded: 10, ..GpuCounters::default() };
+                controller.observe(frame - 2, Some(&counters), Some(10), Some(cost(ran[frame as usize - 2])));
+            }
+            if controller.settled() {
+                settled_at = Some(frame + 1);
+                break;
+            }
+        }
+        let settled_at = settled_at.expect("settled within a probe period");
+        assert_eq!(controller.current(), Choice { occlusion: false, ..Choice::START }, "settled on the cheaper one");
+        // From then until the next periodic probe, every frame runs the choice.
+        let ran = run_with(&mut controller, auto(), settled_at..settled_at + PROBE_PERIOD / 2, |_| Some(10), cost);
+        assert!(ran.iter().all(|d| !d.occlusion && d.soft), "a settled controller runs its choice");
+        // Nothing to flip (both auto switches asked off): settled as soon as it is judged.
+        let mut idle = AutoDetail::default();
+        let asked = Detail { occlusion: false, soft: false, ..auto() };
+        run_with(&mut idle, asked, 0..SAMPLES as u64 + SETTLE_FRAMES + 3, |_| Some(10), cost);
+        assert!(idle.settled());
     }
 
     /// Deferred shading is probed like the other switches: where forward shading costs less
