@@ -16,8 +16,9 @@
 //! crossing the near plane count as visible, so the first frame, a camera jump or a resize
 //! costs time, never a missing object.
 //!
-//! What a thread reads (`reads_record`): the cull walks the objects in the order of
-//! `gpu_scene::cells` (by batch, orbit class and place), slot `s` holding object
+//! What a thread reads, in the batched output (`reads_record`; the per-object output reads
+//! every record, since it writes every object's draw): the cull walks the objects in the order
+//! of `gpu_scene::cells` (by batch, orbit class and place), slot `s` holding object
 //! `instances[frame.cull_order_base + s]`, and every `CELL_OBJECTS` slots make a cell whose
 //! bounding sphere follows the objects' records in `cull_records[]`. A thread reads its cell's
 //! record first and stops where the cell fails the frustum (or a cascade's caster test): none
@@ -369,7 +370,18 @@ fn cell_may_hold_visible(slot: u32) -> bool {
     }
     let cell = cull_records[frame.object_count + slot / CELL_OBJECTS];
     let center = animated_center(cell);
-    return sphere_in_frustum(center, cell.radius) && casts_into_view(center, cell.radius);
+    let radius = cell.radius + cell_slack(center);
+    return sphere_in_frustum(center, radius) && casts_into_view(center, radius);
+}
+
+/// How much a cell's sphere is widened for the rounding of the tests' sums (`CELL_SLACK`).
+fn cell_slack(center: vec3<f32>) -> f32 {
+    var largest = frame.caster_sweep.w;
+    for (var i = 0u; i < 6u; i++) {
+        largest = max(largest, max(abs(frame.cull_planes[i].w), abs(frame.caster_planes[i].w)));
+    }
+    let c = abs(center);
+    return CELL_SLACK * (largest + c.x + c.y + c.z);
 }
 
 /// What a thread appends to: nothing, the compute rasteriser's list, the blend sort's, or
@@ -449,7 +461,13 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
     var id = 0u;
     var level = 0u;
     var object: GpuCullRecord;
-    if slot < frame.object_count && reads_record(slot, phase) {
+    // Two `if`s, not `&&`: `reads_record` may write a visibility bit, and only a slot in range
+    // may get there whatever the compiler does with `&&`.
+    var reads = false;
+    if slot < frame.object_count {
+        reads = reads_record(slot, phase);
+    }
+    if reads {
         object = cull_records[slot];
         let blended = is_blended(object);
         var decision = Decision(false, 0u, false);

@@ -8,7 +8,8 @@
 //! order, the `GpuObject`'s words, then the `GpuCullRecord`'s (made on the CPU from the same
 //! record). A cell of the cull's hierarchy whose bounds changed goes up the same way, with id
 //! `NO_OBJECT` and the cell's slot in `cull_records[]` (after the objects').
-//! Every id appears once, so no two threads write one record. Records are copied as words and
+//! Every id and every slot appears once (a cell's records carry `NO_OBJECT`, which writes no
+//! object), so no two threads write one record. Records are copied as words and
 //! never read as `GpuObject`s, so the pass needs no struct layout and no float goes through
 //! an ALU (NaN payloads and signed zeros arrive as written).
 

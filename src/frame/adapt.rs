@@ -107,6 +107,8 @@ pub struct AutoDetail {
     search_left: Option<usize>,
     /// Whether the last change was a probe's, whose flip the next search leaves out.
     flipped_back: bool,
+    /// Whether the last frame that could start a probe had no switch to flip.
+    nothing_to_flip: bool,
     /// (frame, what it ran, whether it is judged) of the frames recorded lately.
     ran: VecDeque<(u64, Choice, bool)>,
     /// Judged costs (ms) of the current configuration and of the probe, newest last.
@@ -130,6 +132,7 @@ impl Default for AutoDetail {
             probes: 0,
             search_left: None,
             flipped_back: false,
+            nothing_to_flip: false,
             ran: VecDeque::new(),
             current_costs: Vec::new(),
             probe_costs: Vec::new(),
@@ -187,7 +190,7 @@ impl AutoDetail {
     /// (or a change of scene or view) it runs what it runs now. False before it has judged
     /// anything, and for a view that leaves nothing to auto (it has nothing to search).
     pub fn settled(&self) -> bool {
-        self.probe.is_none() && self.search_left == Some(0)
+        self.probe.is_none() && (self.search_left == Some(0) || self.nothing_to_flip)
     }
 
     fn maybe_start_probe(&mut self, detail: Detail, frame: u64) {
@@ -213,9 +216,9 @@ impl AutoDetail {
         .into_iter()
         .filter(|flip| flip.iter().zip(auto).all(|(&f, a)| !f || a))
         .collect();
+        // Nothing to try: settled (until the view's detail gives the controller a switch).
+        self.nothing_to_flip = flips.is_empty();
         if flips.is_empty() {
-            // Nothing to try: the search is over before it began.
-            self.search_left = Some(0);
             return;
         }
         // The first probe of each kind comes as soon as there is something to compare with,
@@ -467,8 +470,12 @@ mod tests {
         // Nothing to flip (both auto switches asked off): settled as soon as it is judged.
         let mut idle = AutoDetail::default();
         let asked = Detail { occlusion: false, soft: false, ..auto() };
-        run_with(&mut idle, asked, 0..SAMPLES as u64 + SETTLE_FRAMES + 3, |_| Some(10), cost);
+        let end = SAMPLES as u64 + SETTLE_FRAMES + 3;
+        run_with(&mut idle, asked, 0..end, |_| Some(10), cost);
         assert!(idle.settled());
+        // Given a switch to flip, it searches at once again.
+        let ran = run_with(&mut idle, auto(), end..end + 20, |_| Some(10), cost);
+        assert!(ran.iter().any(|d| !d.occlusion), "a switch given later is probed at once");
     }
 
     /// Deferred shading is probed like the other switches: where forward shading costs less

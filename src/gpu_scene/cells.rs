@@ -40,8 +40,10 @@ pub struct CullOrder {
 impl CullOrder {
     /// The cull order of `objects`: by batch (so that a workgroup's drawn objects fall in a few
     /// batches, and the cull appends to each with one atomic), then by orbit class, then by
-    /// the Morton code of the centre at time 0 (10 bits per axis over the centres' bounds),
-    /// then by id.
+    /// the Morton code of the centre before the orbit (the middle of its spin's ellipse; 10
+    /// bits per axis over the centres' bounds), then by id. A live scene's spare slots sort
+    /// to where their (zero) records put them, so objects added into them later may make
+    /// their cells wide until the scene is laid out again: still right, only less culled.
     pub fn of(objects: &[GpuObject]) -> Self {
         let centres: Vec<Vec3> = objects.iter().map(|o| still_centre(&GpuCullRecord::of(o))).collect();
         let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
@@ -145,6 +147,13 @@ pub fn cell_bounds(members: &[GpuCullRecord]) -> GpuCullRecord {
     let live: Vec<&GpuCullRecord> = members.iter().filter(|m| m.radius >= 0.0 || m.radius.is_nan()).collect();
     if live.is_empty() {
         return GpuCullRecord { radius: EMPTY_RADIUS, ..open };
+    }
+    // A member with a part that is not finite may pass the GPU's tests (0 · ∞ is NaN there).
+    let finite = |m: &&GpuCullRecord| {
+        m.spin_cos.is_finite() && m.spin_sin.is_finite() && m.fixed.is_finite() && m.radius.is_finite()
+    };
+    if !live.iter().all(finite) {
+        return open;
     }
     let spheres: Vec<(Vec3, f32)> = live.iter().map(|m| (still_centre(m), spin_reach(m) + m.radius)).collect();
     if spheres.iter().any(|(c, r)| !c.is_finite() || !r.is_finite()) {

@@ -40,7 +40,8 @@ pub const SHADER: PassShader = PassShader {
 
 /// Bytes of the upload's header.
 pub const HEADER_BYTES: usize = UPDATE_HEADER_WORDS as usize * 4;
-/// Bytes per gathered record: its id, then the record.
+/// Bytes per gathered record: its id, its slot in the cull order, then the record and its cull
+/// record (or, for a cell, `NO_OBJECT`, the cell's slot, zeros and the cell's record).
 pub const UPDATE_BYTES: usize = UPDATE_WORDS as usize * 4;
 /// Records the upload buffer holds at first; it grows by doubling.
 const MIN_UPDATE_CAPACITY: u32 = 256;
@@ -95,7 +96,8 @@ pub struct UploadStats {
     pub records: u32,
     /// Cells of the cull's hierarchy whose bounds they hold (`gpu_scene::cells`).
     pub cells: u32,
-    /// Whether the whole `objects[]` was written instead of gathered records.
+    /// Whether the whole `objects[]` (and `cull_records[]`) was written instead of gathered
+    /// records.
     pub whole: bool,
 }
 
@@ -108,18 +110,19 @@ pub struct ObjectUpdates {
     records: Vec<GpuObject>,
     /// How many of `ids` the last flush uploaded; the next flush uploads again if more came.
     flushed: usize,
-    /// Distinct records in the upload, for the next scatter to dispatch over (0: none).
+    /// Records in the upload (objects' and cells'), for the next scatter to dispatch over (0:
+    /// none).
     uploaded_records: u32,
     /// One bit per object id, set while packing to keep each id's last record only.
     taken: Vec<u64>,
-    /// The upload: header, then per record its id and its words. Reused every frame.
+    /// The upload: header, then per record its id, its slot and its words. Reused every frame.
     bytes: Vec<u8>,
     /// The upload's GPU copy: written by [`ObjectUpdates::flush`], read by the scatter pass.
     /// Grows by doubling, so it settles at the churn's size.
     buffer: wgpu::Buffer,
     /// Records `buffer` holds.
     capacity: u32,
-    /// `buffer` and the scene's `objects[]`.
+    /// `buffer` and the scene's `objects[]` and `cull_records[]`.
     bind_group: wgpu::BindGroup,
     /// Objects of the scene `objects[]` holds.
     object_count: u32,
@@ -251,11 +254,15 @@ impl ObjectUpdates {
         for &id in &self.ids {
             self.taken[(id / 64) as usize] = 0;
         }
+        let objects = (self.bytes.len() - HEADER_BYTES) / UPDATE_BYTES;
+        if objects > self.object_count as usize / 2 || objects > self.max_records as usize {
+            return self.write_whole(queue, buffers, host, objects as u32);
+        }
         // The cells of the changed objects, their bounds made again from the host's records
         // (which hold the changes): records with no object, into the cells' slots.
         cells.sort_unstable();
         cells.dedup();
-        let (objects, cell_count) = (self.bytes.len().saturating_sub(HEADER_BYTES) / UPDATE_BYTES, cells.len());
+        let cell_count = cells.len();
         for cell in cells {
             self.bytes.extend_from_slice(&NO_OBJECT.to_le_bytes());
             self.bytes.extend_from_slice(&(self.object_count + cell).to_le_bytes());
@@ -263,13 +270,9 @@ impl ObjectUpdates {
             self.bytes.extend_from_slice(bytemuck::bytes_of(&order.cell(host, cell as usize)));
         }
         let records = ((self.bytes.len() - HEADER_BYTES) / UPDATE_BYTES) as u32;
-        if records > self.object_count / 2 || records > self.max_records {
-            let cull_records = buffers.cull_order.records(host);
-            queue.write_buffer(&buffers.objects, 0, bytemuck::cast_slice(host));
-            queue.write_buffer(&buffers.cull_records, 0, bytemuck::cast_slice(&cull_records));
-            self.uploaded_records = 0;
-            let bytes = std::mem::size_of_val(host) + std::mem::size_of_val(cull_records.as_slice());
-            return UploadStats { bytes: bytes as u64, records: objects as u32, cells: 0, whole: true };
+        if records > self.max_records {
+            // The changed objects' cells took them past what an upload may hold.
+            return self.write_whole(queue, buffers, host, objects as u32);
         }
         let (_, _, row_threads) = dispatch_size(records, self.workgroup_size);
         self.bytes[0..4].copy_from_slice(&records.to_le_bytes());
@@ -282,5 +285,22 @@ impl ObjectUpdates {
         queue.write_buffer(&self.buffer, 0, &self.bytes);
         self.uploaded_records = records;
         UploadStats { bytes: self.bytes.len() as u64, records: objects as u32, cells: cell_count as u32, whole: false }
+    }
+
+    /// Writes `host` (the scene's records, holding every change) whole into `objects[]`, and
+    /// every cull record and cell with it, in place of gathered records (`changed` of them).
+    fn write_whole(
+        &mut self,
+        queue: &wgpu::Queue,
+        buffers: &SceneBuffers,
+        host: &[GpuObject],
+        changed: u32,
+    ) -> UploadStats {
+        let cull_records = buffers.cull_order.records(host);
+        queue.write_buffer(&buffers.objects, 0, bytemuck::cast_slice(host));
+        queue.write_buffer(&buffers.cull_records, 0, bytemuck::cast_slice(&cull_records));
+        self.uploaded_records = 0;
+        let bytes = std::mem::size_of_val(host) + std::mem::size_of_val(cull_records.as_slice());
+        UploadStats { bytes: bytes as u64, records: changed, cells: 0, whole: true }
     }
 }

@@ -7,7 +7,7 @@ use glam::{Vec3, Vec4, Vec4Swizzles};
 
 use crate::gpu_scene::cells::CullOrder;
 use crate::gpu_scene::types::{FrameUniforms, GpuBatch, GpuCullRecord, GpuObject};
-use crate::tunables::{CELL_OBJECTS, LEVEL_SHIFT, LOD_LEVELS, SPIN_MASK, VARIANT_BLEND};
+use crate::tunables::{CELL_OBJECTS, CELL_SLACK, LEVEL_SHIFT, LOD_LEVELS, SPIN_MASK, VARIANT_BLEND};
 
 /// One object to draw: its id and the batch of the level it is drawn at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -233,9 +233,12 @@ pub fn cell_rejected(frame: &FrameUniforms, cell: &GpuCullRecord) -> bool {
         return false;
     }
     let center = record_center(frame, cell);
-    let casts =
-        || frame.caster_sweep.w == 0.0 || casts_into(&frame.caster_planes, frame.caster_sweep, center, cell.radius);
-    !(sphere_in_frustum(&frame.cull_planes, center, cell.radius) && casts())
+    let largest = (frame.cull_planes.iter().chain(&frame.caster_planes))
+        .fold(frame.caster_sweep.w, |largest, p| largest.max(p.w.abs()));
+    let slack = CELL_SLACK * (largest + center.abs().element_sum());
+    let radius = cell.radius + slack;
+    let casts = || frame.caster_sweep.w == 0.0 || casts_into(&frame.caster_planes, frame.caster_sweep, center, radius);
+    !(sphere_in_frustum(&frame.cull_planes, center, radius) && casts())
 }
 
 /// The cull as the GPU walks it (`cull_batched` in `shaders/cull.wgsl`): cell by cell of

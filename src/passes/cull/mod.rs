@@ -1,8 +1,8 @@
 //! Pass "cull" (`shaders/cull.wgsl`): one thread per object runs the frustum, size, LOD and
 //! (second phase) occlusion tests, and writes either object ids into batch slices (for the
 //! build pass) or one indirect draw per object. The threads walk the objects in the order of
-//! the cull's hierarchy (`gpu_scene::cells`): a thread whose cell the view cannot see reads
-//! nothing of its object. It clears the counters it increments and, at
+//! the cull's hierarchy (`gpu_scene::cells`): in the batched output a thread whose cell the
+//! view cannot see reads nothing of its object. It clears the counters it increments and, at
 //! the end of the frame, copies the GPU's counters into a readback ring, read a frame or two
 //! late. [`cpu`] is the same decision on the CPU: the baseline's culling and the tests'
 //! reference.
