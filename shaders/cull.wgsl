@@ -32,8 +32,9 @@
 //! Output, batched (`PER_OBJECT` false): a drawn object takes the next slot of batch
 //! `object.batch + level` and writes its id there, with the level above `LEVEL_SHIFT`; the
 //! workgroup reserves its slots with one atomicAdd per batch it draws into (`append`), so that
-//! the batches' few counters do not serialise millions of adds. A batch's slice of `instances[]` has room for
-//! every object of its (variant, mesh), so no prefix sum is needed. Per object
+//! the batches' few counters do not serialise millions of adds. A batch's slice of
+//! `instances[]` has room for every object of its (variant, mesh), so no prefix sum is needed.
+//! Per object
 //! (`PER_OBJECT` true, mode gpu-per-object): one indirect command per object, whose
 //! `first_instance` is the object's slot in the identity range of its level; compacted behind
 //! a count when `frame.compact` is 1, otherwise one per object with instance_count 0 or 1.
@@ -259,6 +260,12 @@ fn casts_into_view(center: vec3<f32>, radius: f32) -> bool {
 
 /// The decision for the object in the cull's slot `slot` (its visibility bit's index), whose
 /// record is `object`.
+/// Whether a sphere is in the view: the frustum, and in a shadow cascade the caster test. What
+/// an object must pass, and a cell that holds it (`cell_may_hold_visible`).
+fn in_view(center: vec3<f32>, radius: f32) -> bool {
+    return sphere_in_frustum(center, radius) && casts_into_view(center, radius);
+}
+
 fn classify(slot: u32, object: GpuCullRecord, phase: u32, blended: bool) -> Decision {
     var decision = Decision(false, 0u, false);
     let counting = phase != PHASE_EARLY;
@@ -267,7 +274,7 @@ fn classify(slot: u32, object: GpuCullRecord, phase: u32, blended: bool) -> Deci
     let to_camera = center - frame.lod_origin.xyz;
     let distance_sq = dot(to_camera, to_camera);
     let culling = frame.cull_enabled != 0u;
-    var visible = !culling || (sphere_in_frustum(center, radius) && casts_into_view(center, radius));
+    var visible = !culling || in_view(center, radius);
     if visible && counting {
         count(COUNTER_IN_FRUSTUM, 1u);
     }
@@ -371,7 +378,7 @@ fn cell_may_hold_visible(slot: u32) -> bool {
     let cell = cull_records[frame.object_count + slot / CELL_OBJECTS];
     let center = animated_center(cell);
     let radius = cell.radius + cell_slack(center);
-    return sphere_in_frustum(center, radius) && casts_into_view(center, radius);
+    return in_view(center, radius);
 }
 
 /// How much a cell's sphere is widened for the rounding of the tests' sums (`CELL_SLACK`).
@@ -400,8 +407,9 @@ var<workgroup> append_bases: array<u32, WORKGROUP_SIZE>;
 /// Reserves one slot in list `key` for every thread of the workgroup that names one, with one
 /// atomicAdd per list named in each group of `APPEND_GROUP` threads rather than one per
 /// thread (the lists' counters are few, and thousands of workgroups adding to them one object
-/// at a time wait on each other), and returns this thread's slot: the group's first slot in the list plus the threads before this one
-/// in the group that named it. Called from uniform control flow by every thread.
+/// at a time wait on each other), and returns this thread's slot: the group's first slot in
+/// the list plus the threads before this one in the group that named it. Called from uniform
+/// control flow by every thread.
 fn append(local_index: u32, key: u32) -> u32 {
     append_keys[local_index] = key;
     workgroupBarrier();

@@ -14,7 +14,8 @@
 //! an ALU (NaN payloads and signed zeros arrive as written).
 
 // Bindings: group `scatter io` (`updates`, `object_words`, `cull_words`) and the upload's layout
-// constants, declared from its table in src/gpu_scene/layout.rs ahead of this file.
+// constants (src/gpu_scene/upload.rs), declared from its table in src/gpu_scene/layout.rs ahead
+// of this file.
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter(@builtin(global_invocation_id) gid: vec3<u32>) {

@@ -3,10 +3,10 @@
 //!
 //! The cull does not walk objects in id order (within a batch, ids follow the scene's order,
 //! so neighbours in id may be anywhere in it) but in *cull order* ([`CullOrder`]): objects
-//! grouped by batch and orbit class, then along a Morton curve of their centres. Slot `s` of the cull holds object
-//! `order[s]`; `cull_records[s]` is that object's [`GpuCullRecord`], and each run of
-//! [`CELL_OBJECTS`] slots is a cell, whose bounding record follows the objects' records
-//! (`cull_records[slots + cell]`). A cell is a record too: its `fixed` part is its centre, its
+//! grouped by batch and orbit class, then along a Morton curve of their centres. Slot `s` of
+//! the cull holds object `order[s]`; `cull_records[s]` is that object's [`GpuCullRecord`], and
+//! each run of [`CELL_OBJECTS`] slots is a cell, whose bounding record follows the objects'
+//! records (`cull_records[slots + cell]`). A cell is a record too: its `fixed` part is its centre, its
 //! spin parts are zero and its orbit class is its members' when they share one, so the orbit
 //! turns the cell with them and no refit is needed while the scene animates; where members
 //! orbit differently, the sphere holds every place their orbits take them, and the cell does
@@ -44,14 +44,23 @@ impl CullOrder {
     /// bits per axis over the centres' bounds), then by id. A live scene's spare slots sort
     /// to where their (zero) records put them, so objects added into them later may make
     /// their cells wide until the scene is laid out again: still right, only less culled.
-    pub fn of(objects: &[GpuObject]) -> Self {
-        let centres: Vec<Vec3> = objects.iter().map(|o| still_centre(&GpuCullRecord::of(o))).collect();
+    /// With it, the cull's records ([`CullOrder::records`]), each object's made once.
+    pub fn new(objects: &[GpuObject]) -> (Self, Vec<GpuCullRecord>) {
+        let by_id: Vec<GpuCullRecord> = objects.iter().map(GpuCullRecord::of).collect();
+        let order = Self::of_records(&by_id);
+        let records = order.laid_out(|id| by_id[id as usize]);
+        (order, records)
+    }
+
+    /// The order of the objects whose cull records are `by_id`.
+    fn of_records(by_id: &[GpuCullRecord]) -> Self {
+        let centres: Vec<Vec3> = by_id.iter().map(still_centre).collect();
         let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
         for c in centres.iter().filter(|c| c.is_finite()) {
             (lo, hi) = (lo.min(*c), hi.max(*c));
         }
         let scale = Vec3::splat(1023.0) / (hi - lo).max(Vec3::splat(f32::MIN_POSITIVE));
-        let mut keys: Vec<(u128, u32)> = objects
+        let mut keys: Vec<(u128, u32)> = by_id
             .iter()
             .zip(&centres)
             .enumerate()
@@ -82,8 +91,12 @@ impl CullOrder {
 
     /// The cull's records: one per slot in cull order, then one per cell.
     pub fn records(&self, objects: &[GpuObject]) -> Vec<GpuCullRecord> {
-        let mut records: Vec<GpuCullRecord> =
-            self.ids.iter().map(|&id| GpuCullRecord::of(&objects[id as usize])).collect();
+        self.laid_out(|id| GpuCullRecord::of(&objects[id as usize]))
+    }
+
+    /// The records in cull order, `record(id)` each, then the cells'.
+    fn laid_out(&self, record: impl Fn(u32) -> GpuCullRecord) -> Vec<GpuCullRecord> {
+        let mut records: Vec<GpuCullRecord> = self.ids.iter().map(|&id| record(id)).collect();
         let cells: Vec<GpuCullRecord> = records.chunks(CELL_OBJECTS as usize).map(cell_bounds).collect();
         records.extend(cells);
         records
@@ -219,7 +232,7 @@ mod tests {
     #[test]
     fn the_order_is_a_permutation_grouped_by_orbit() {
         let objects: Vec<GpuObject> = (0..1000).map(object).collect();
-        let order = CullOrder::of(&objects);
+        let (order, records) = CullOrder::new(&objects);
         let mut seen = order.ids.clone();
         seen.sort_unstable();
         assert_eq!(seen, (0..1000).collect::<Vec<u32>>());
@@ -229,7 +242,8 @@ mod tests {
         let classes: Vec<u32> = order.ids.iter().map(|&id| objects[id as usize].animation & 0xffff).collect();
         assert!(classes.windows(2).all(|w| w[0] <= w[1]), "grouped by orbit class (one batch)");
         assert_eq!(order.cell_count(), 1000usize.div_ceil(CELL_OBJECTS as usize));
-        assert_eq!(order.records(&objects).len(), 1000 + order.cell_count());
+        assert_eq!(records.len(), 1000 + order.cell_count());
+        assert_eq!(records, order.records(&objects), "the records made at once are the ones made again");
     }
 
     #[test]

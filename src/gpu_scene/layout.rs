@@ -335,8 +335,9 @@ pub const PYRAMID_SOFT: Group = Group {
 };
 
 /// Group 0 of the scatter pass: the changed object records, gathered into one upload, and
-/// `objects[]` they are copied into, both as plain words (the pass copies records without
-/// reading them). Its constants say how the upload is laid out (`passes::scatter`).
+/// `objects[]` and `cull_records[]` they are copied into, all as plain words (the pass copies
+/// records without reading them). Its constants say how the upload is laid out
+/// ([`super::upload`]).
 pub const SCATTER_IO: Group = Group {
     index: 0,
     label: "scatter io",
@@ -346,32 +347,8 @@ pub const SCATTER_IO: Group = Group {
         binding("object_words", BindingKind::StorageReadWrite("array<u32>")),
         binding("cull_words", BindingKind::StorageReadWrite("array<u32>")),
     ],
-    functions: Some(update_wgsl_constants),
+    functions: Some(super::upload::wgsl_constants),
 };
-
-/// Words of one `GpuObject` record.
-pub const OBJECT_WORDS: u32 = (std::mem::size_of::<super::types::GpuObject>() / 4) as u32;
-/// Words of one `GpuCullRecord`.
-pub const CULL_WORDS: u32 = (std::mem::size_of::<super::types::GpuCullRecord>() / 4) as u32;
-/// Words of the scatter upload's header: the number of records, the threads per row of the
-/// dispatch, two unused (16 bytes).
-pub const UPDATE_HEADER_WORDS: u32 = 4;
-/// Words of one record of the scatter upload: the object id it replaces, its slot in
-/// `cull_records[]`, then its `GpuObject`, then its `GpuCullRecord`.
-pub const UPDATE_WORDS: u32 = 2 + OBJECT_WORDS + CULL_WORDS;
-/// The id of a scatter record that updates only `cull_records[]` (a cell's bounds).
-pub const NO_OBJECT: u32 = u32::MAX;
-
-/// The scatter upload's layout as WGSL constants.
-fn update_wgsl_constants() -> String {
-    format!(
-        "const OBJECT_WORDS: u32 = {OBJECT_WORDS}u;\n\
-         const CULL_WORDS: u32 = {CULL_WORDS}u;\n\
-         const NO_OBJECT: u32 = {NO_OBJECT}u;\n\
-         const UPDATE_HEADER_WORDS: u32 = {UPDATE_HEADER_WORDS}u;\n\
-         const UPDATE_WORDS: u32 = {UPDATE_WORDS}u;\n"
-    )
-}
 
 /// Every group, for tests and tools.
 pub const ALL_GROUPS: [&Group; 13] = [

@@ -5,14 +5,17 @@
 pub mod buffers;
 pub mod cells;
 pub mod layout;
+pub mod limits;
 pub mod prepare;
 pub mod shader;
 pub mod textures;
 pub mod types;
+pub mod upload;
 pub mod view;
 
-pub use buffers::{check_object_count, check_scene, device_budget, max_objects, SceneBuffers, UploadError};
+pub use buffers::SceneBuffers;
 pub use layout::Layouts;
+pub use limits::{check_object_count, check_scene, device_budget, max_objects, UploadError};
 pub use prepare::{prepare, PreparedScene, VariantRange};
 pub use view::ViewBuffers;
 

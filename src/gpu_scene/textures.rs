@@ -25,8 +25,8 @@
 
 use std::fmt::Write;
 
-use super::buffers::UploadError;
 use super::layout::{Layouts, TEXTURES};
+use super::limits::UploadError;
 use crate::scene::textures::{self as cpu_textures, mip_levels};
 use crate::scene::{Scene, TextureEncoding, Wrap};
 use crate::tunables::{SMALLEST_TEXTURE_CLASS, TEXTURE_CLASS_COUNT};

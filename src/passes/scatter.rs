@@ -21,9 +21,10 @@
 
 use crate::gpu::commands::{dispatch_size, FrameEncoder};
 use crate::gpu::counted;
-use crate::gpu_scene::layout::{Layouts, NO_OBJECT, SCATTER_IO, UPDATE_HEADER_WORDS, UPDATE_WORDS};
+use crate::gpu_scene::layout::{Layouts, SCATTER_IO};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::types::{GpuCullRecord, GpuObject};
+use crate::gpu_scene::upload::{NO_OBJECT, UPDATE_HEADER_WORDS, UPDATE_WORDS};
 use crate::gpu_scene::SceneBuffers;
 use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
 use crate::tunables::CELL_OBJECTS;

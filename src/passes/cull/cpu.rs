@@ -125,15 +125,20 @@ pub enum Decision {
     Drawn { level: u32 },
 }
 
+/// Whether a sphere is in the view (`in_view` in WGSL): the frustum and, in a shadow cascade
+/// (`caster_sweep.w` > 0), the caster test: only casters whose shadow can reach the view.
+fn in_view(frame: &FrameUniforms, center: Vec3, radius: f32) -> bool {
+    sphere_in_frustum(&frame.cull_planes, center, radius)
+        && (frame.caster_sweep.w == 0.0 || casts_into(&frame.caster_planes, frame.caster_sweep, center, radius))
+}
+
 pub fn classify(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObject) -> Decision {
     let center = animated_center(frame, object);
     let radius = object.bounds.w;
     let to_camera = center - frame.lod_origin.xyz();
     let distance_sq = to_camera.x * to_camera.x + to_camera.y * to_camera.y + to_camera.z * to_camera.z;
     let culling = frame.cull_enabled != 0;
-    // In a cascade, also only casters whose shadow can reach the view (`caster_sweep.w` > 0).
-    let casts = || frame.caster_sweep.w == 0.0 || casts_into(&frame.caster_planes, frame.caster_sweep, center, radius);
-    if culling && !(sphere_in_frustum(&frame.cull_planes, center, radius) && casts()) {
+    if culling && !in_view(frame, center, radius) {
         return Decision::OutsideFrustum;
     }
     if culling && is_too_small(frame, radius, distance_sq) {
@@ -180,9 +185,6 @@ pub fn cull_into(
     drawn.clear();
     let mut counts = CpuCounts::default();
     for (id, object) in objects.iter().enumerate() {
-        if frame.blend_list == 0 && is_blended(batches, object) {
-            continue;
-        }
         cull_one(frame, batches, id as u32, object, drawn, &mut counts);
     }
     let first_blended = first_blended(drawn, batches);
@@ -193,7 +195,9 @@ pub fn cull_into(
     counts
 }
 
-/// Classifies object `id`, counts it and appends it to `drawn` when it is drawn.
+/// Classifies object `id`, counts it and appends it to `drawn` when it is drawn; a view with
+/// `frame.blend_list` 0 (a shadow cascade) leaves a blended object out, neither counted nor
+/// drawn, as the GPU does.
 fn cull_one(
     frame: &FrameUniforms,
     batches: &[GpuBatch],
@@ -202,6 +206,9 @@ fn cull_one(
     drawn: &mut Vec<DrawnObject>,
     counts: &mut CpuCounts,
 ) {
+    if frame.blend_list == 0 && is_blended(batches, object) {
+        return;
+    }
     match classify(frame, batches, object) {
         Decision::OutsideFrustum => {}
         Decision::TooSmall => {
@@ -236,9 +243,7 @@ pub fn cell_rejected(frame: &FrameUniforms, cell: &GpuCullRecord) -> bool {
     let largest = (frame.cull_planes.iter().chain(&frame.caster_planes))
         .fold(frame.caster_sweep.w, |largest, p| largest.max(p.w.abs()));
     let slack = CELL_SLACK * (largest + center.abs().element_sum());
-    let radius = cell.radius + slack;
-    let casts = || frame.caster_sweep.w == 0.0 || casts_into(&frame.caster_planes, frame.caster_sweep, center, radius);
-    !(sphere_in_frustum(&frame.cull_planes, center, radius) && casts())
+    !in_view(frame, center, cell.radius + slack)
 }
 
 /// The cull as the GPU walks it (`cull_batched` in `shaders/cull.wgsl`): cell by cell of
@@ -251,18 +256,13 @@ pub fn cull_hierarchy(
     batches: &[GpuBatch],
     order: &CullOrder,
 ) -> (Vec<DrawnObject>, CpuCounts) {
-    let records = order.records(objects);
     let (mut drawn, mut counts) = (Vec::new(), CpuCounts::default());
     for (cell, slots) in order.ids.chunks(CELL_OBJECTS as usize).enumerate() {
-        if cell_rejected(frame, &records[order.ids.len() + cell]) {
+        if cell_rejected(frame, &order.cell(objects, cell)) {
             continue;
         }
         for &id in slots {
-            let object = &objects[id as usize];
-            if frame.blend_list == 0 && is_blended(batches, object) {
-                continue;
-            }
-            cull_one(frame, batches, id, object, &mut drawn, &mut counts);
+            cull_one(frame, batches, id, &objects[id as usize], &mut drawn, &mut counts);
         }
     }
     (drawn, counts)
