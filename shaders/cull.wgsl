@@ -224,6 +224,11 @@ fn is_soft(object: GpuCullRecord, level: u32, center: vec3<f32>, radius: f32, di
         || batches[object.batch + level].index_count > 3u * SOFT_MAX_TRIANGLES {
         return false;
     }
+    // A shadow cascade's texels are the same size everywhere: `soft_factor` is one over the
+    // largest radius in world units.
+    if frame.orthographic != 0u {
+        return radius * frame.soft_factor <= 1.0;
+    }
     let w = (frame.view_proj * vec4<f32>(center, 1.0)).w;
     let distance = sqrt(distance_sq);
     if w <= radius || distance <= radius {

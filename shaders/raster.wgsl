@@ -16,6 +16,10 @@
 //! pipeline (`shaders/resolve.wgsl`), drawn at the start of the main pass, writes colour and
 //! depth; the depth test keeps the nearer of it and what the hardware draws.
 //!
+//! In a shadow cascade (`frame.orthographic`) the same dispatch draws the cascade's small
+//! casters, with the depth pass's bias added, and `fs_resolve_depth` writes their depth into
+//! the cascade's layer first in its last depth pass (`passes::shadow`).
+//!
 //! Why: a thread per triangle on the compute units draws the small objects of the stress scenes
 //! several times faster than the narrow raster hardware of the H200 (docs/BENCHMARKS.md §
 //! "Compute rasteriser against the raster hardware"; `examples/soft_raster_probe.rs`).
@@ -94,6 +98,18 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     if area == 0 || (area > 0 && batch.variant != VARIANT_DOUBLE_SIDED) {
         return;
     }
+    // A shadow cascade's casters carry the depth bias the hardware depth pass gives them
+    // (`passes::shadow::DEPTH_BIAS`): constant steps plus a factor of the depth's steeper slope
+    // per texel.
+    var bias_depth = 0.0;
+    if frame.orthographic != 0u {
+        let e1 = s1 - s0;
+        let e2 = s2 - s0;
+        let twice_area = e1.x * e2.y - e2.x * e1.y;
+        let dz = vec2<f32>(z.y - z.x, z.z - z.x);
+        let slope = vec2<f32>(dz.x * e2.y - dz.y * e1.y, dz.y * e1.x - dz.x * e2.x) / twice_area;
+        bias_depth = SHADOW_BIAS_CONSTANT + SHADOW_BIAS_SLOPE * max(abs(slope.x), abs(slope.y));
+    }
     if area < 0 {
         let p = p1;
         p1 = p2;
@@ -124,7 +140,7 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
             let w = vec3<i32>(edge(p1, p2, p), edge(p2, p0, p), edge(p0, p1, p));
             if all(w + bias >= vec3<i32>(0)) {
                 let b = vec3<f32>(w) / total;
-                let depth = clamp(b.x * z.x + b.y * z.y + b.z * z.z, 0.0, 1.0);
+                let depth = clamp(b.x * z.x + b.y * z.y + b.z * z.z + bias_depth, 0.0, 1.0);
                 let key = (u64(0xffffffffu - bitcast<u32>(depth)) << 32u) | key_low;
                 // Behind its own `if`: naga evaluates both sides of `&&` when the right one calls.
                 var keep = true;

@@ -98,6 +98,58 @@ fn every_mode_casts_the_same_shadows() {
     }
 }
 
+/// The compute rasteriser draws a cascade's small casters (`passes::raster` in a cascade,
+/// `fs_resolve_depth`), in one culling phase and in two: each layer of the shadow map holds
+/// what the hardware depth pass draws, texel for texel within the rasterisers' rounding (a
+/// depth may differ by the 16-bit steps of the two depth-bias computations; a texel on a
+/// caster's edge by coverage), and the frame is the same within the compute rasteriser's
+/// bound.
+#[test]
+fn small_casters_drawn_by_the_compute_rasteriser_cast_the_same_shadows() {
+    let ctx = common::context();
+    let scene = common::scene(3000, false);
+    let size = (320, 180);
+    for shadow_occlusion in [false, true] {
+        let detail = multidraw::Detail { shadow_occlusion, ..multidraw::Detail::default() };
+        let input = FrameInput { detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) }.with_shadows(4);
+        let mut runs = Vec::new();
+        for soft in [false, true] {
+            let mut renderer =
+                if soft { common::renderer(&ctx, &scene) } else { common::hardware_renderer(&ctx, &scene) };
+            let (image, stats) = render_frames(&ctx, &mut renderer, &input, size, 4);
+            assert_eq!(stats.soft, soft, "the compute rasteriser draws where it exists");
+            let maps: Vec<_> = (0..4).map(|k| renderer.read_shadow_map(&ctx, 0, k).expect("each layer")).collect();
+            let readback = renderer
+                .collect(&ctx.device)
+                .into_iter()
+                .rfind(|r| r.cascade_counters[0][3].is_some())
+                .expect("cascade counters");
+            let soft_casters: Vec<_> = (0..4).map(|k| readback.cascade_counters[0][k].expect("each").soft).collect();
+            runs.push((image, maps, soft_casters));
+        }
+        let (hardware, soft) = (&runs[0], &runs[1]);
+        let label = format!("{} phase(s)", if shadow_occlusion { 2 } else { 1 });
+        assert_eq!(hardware.2, [0; 4], "{label}: no compute rasteriser, no small casters listed");
+        assert!(soft.2.iter().all(|&n| n > 0), "{label}: every cascade has small casters: {:?}", soft.2);
+        for k in 0..4 {
+            let ((side, want), (_, got)) = (&hardware.1[k], &soft.1[k]);
+            // Vulkan leaves the depth bias's units (the constant part's step) and slope (the
+            // largest or the length of the depth's gradient) to the implementation: lavapipe's
+            // bias is 2 to 4 steps of the 16-bit layer larger than the compute rasteriser's.
+            let far_apart = want.iter().zip(got).filter(|(a, b)| (*a - *b).abs() > 6.5 / 65536.0).count();
+            let texels = (side * side) as usize;
+            eprintln!("{label}, cascade {k}: {far_apart} of {texels} texels apart, {} small casters", soft.2[k]);
+            assert!(far_apart * 2000 <= texels, "{label}, cascade {k}: {far_apart} of {texels} texels differ");
+        }
+        let beyond = common::pixels_beyond(&hardware.0, &soft.0, common::RASTER_TOLERANCE);
+        let pixels = (size.0 * size.1) as usize;
+        if beyond * 100 > pixels {
+            common::write_mismatch("shadows-soft-casters", &hardware.0, &soft.0);
+            panic!("{label}: {beyond} of {pixels} pixels beyond {}", common::RASTER_TOLERANCE);
+        }
+    }
+}
+
 /// A scene of a ground plate and a pole (wider than the shadow filter, so its shadow's
 /// centre line is dark) under the sun, seen from above.
 fn pole_scene(sun_direction: [f32; 3]) -> Scene {

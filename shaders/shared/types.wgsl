@@ -54,7 +54,7 @@ struct FrameUniforms {
     /// 1: small objects with `SOFT_BIT` go to the compute rasteriser (`soft_objects`); 0: none.
     soft_enabled: u32,
     /// An object of bounding radius `r` at nearest distance `d` is small enough for it when
-    /// `r · soft_factor ≤ d`.
+    /// `r · soft_factor ≤ d` (in an orthographic view, when `r · soft_factor ≤ 1`).
     soft_factor: f32,
     /// First slot of the frame's list of compute-rasterised objects in `instances[]`.
     soft_base: u32,

@@ -316,15 +316,17 @@ impl FramePlan {
         schedule
     }
 
-    /// What shadow cascade `cascade` of a view records: its cull, build and depth pass (no
-    /// compute rasteriser: every caster goes to the depth pass), and where `occlusion` asks for
-    /// it and the GPU culls, a second phase as a view's: the pyramid of the first phase's depth
-    /// (last frame's visible casters), then every caster it cannot hide.
-    pub fn cascade_schedule(&self, cascade: usize, occlusion: bool) -> ViewSchedule {
+    /// What shadow cascade `cascade` of a view records: its cull, build and depth pass, with
+    /// the compute rasteriser for its small casters between them where `soft` (the view's
+    /// frame uses it), and where `occlusion` asks for it and the GPU culls, a second phase as
+    /// a view's: the pyramid of the first phase's depth (last frame's visible casters), then
+    /// every caster it cannot hide.
+    pub fn cascade_schedule(&self, cascade: usize, occlusion: bool, soft: bool) -> ViewSchedule {
         let phases = self.phases(occlusion);
+        let soft = soft && self.soft_raster;
         let mut schedule = ViewSchedule {
             phases,
-            soft: false,
+            soft,
             keep_pyramid: false,
             deferred: false,
             steps: [Step::CopyCounters; MAX_STEPS],
@@ -332,13 +334,16 @@ impl FramePlan {
         };
         for &phase in phases {
             if phase == Phase::Late {
-                schedule.push(Step::ShadowPyramid(cascade));
+                schedule.push(Step::ShadowPyramid { cascade, soft });
             }
             if self.cull.is_some() {
                 schedule.push(Step::ShadowCull(cascade, phase));
             }
             if self.build {
                 schedule.push(Step::ShadowBuild(cascade, phase));
+            }
+            if soft {
+                schedule.push(Step::ShadowRaster(cascade, phase));
             }
             schedule.push(Step::Shadow(cascade, phase));
         }
@@ -411,10 +416,14 @@ pub enum Step {
     ShadowCull(usize, Phase),
     /// The build pass of a phase of shadow cascade k.
     ShadowBuild(usize, Phase),
-    /// The depth pass of a phase of shadow cascade k, into its layer of the view's shadow map.
+    /// The compute rasteriser's pass of a phase of shadow cascade k: its small casters' depth.
+    ShadowRaster(usize, Phase),
+    /// The depth pass of a phase of shadow cascade k, into its layer of the view's shadow map
+    /// (in its last phase, after the resolve of the compute rasteriser's depth where it drew).
     Shadow(usize, Phase),
-    /// The depth pyramid of shadow cascade k's first phase.
-    ShadowPyramid(usize),
+    /// The depth pyramid of shadow cascade k's first phase (level 0 also reads the compute
+    /// rasteriser's depth where `soft`).
+    ShadowPyramid { cascade: usize, soft: bool },
 }
 
 impl Step {
@@ -435,7 +444,10 @@ impl Step {
             Step::ShadowCull(k, phase) => Some(phase.pass_name(shadow::CULL_NAMES[k], shadow::LATE_CULL_NAMES[k])),
             Step::ShadowBuild(k, phase) => Some(phase.pass_name(shadow::BUILD_NAMES[k], shadow::LATE_BUILD_NAMES[k])),
             Step::Shadow(k, phase) => Some(phase.pass_name(shadow::NAMES[k], shadow::LATE_NAMES[k])),
-            Step::ShadowPyramid(k) => Some(shadow::PYRAMID_NAMES[k]),
+            Step::ShadowRaster(k, phase) => {
+                Some(phase.pass_name(shadow::RASTER_NAMES[k], shadow::LATE_RASTER_NAMES[k]))
+            }
+            Step::ShadowPyramid { cascade, .. } => Some(shadow::PYRAMID_NAMES[cascade]),
         }
     }
 }
@@ -525,17 +537,19 @@ mod tests {
                     assert_eq!(names.len(), MAX_VIEW_PASSES, "MAX_VIEW_PASSES is the fullest view");
                 }
                 for k in 0..crate::tunables::MAX_CASCADES {
-                    let cascade = plan.cascade_schedule(k, true);
+                    let cascade = plan.cascade_schedule(k, true, true);
                     assert!(cascade.pass_names().count() <= crate::tunables::CASCADE_PASSES, "{mode}: {cascade:?}");
                     if mode == DrawMode::Gpu && k == 1 {
                         let names: Vec<_> = cascade.pass_names().collect();
                         let expected = [
                             "cull shadow 1",
                             "build shadow 1",
+                            "raster shadow 1",
                             "shadow 1",
                             "pyramid shadow 1",
                             "cull shadow 1 late",
                             "build shadow 1 late",
+                            "raster shadow 1 late",
                             "shadow 1 late",
                         ];
                         assert_eq!(names, expected);

@@ -32,6 +32,8 @@ struct ViewSetup {
     cascades: usize,
     /// The cascades cull in two phases, against their own pyramids.
     cascade_occlusion: bool,
+    /// The cascades' small casters go to the compute rasteriser.
+    cascade_soft: bool,
     /// What the CPU's culling of each cascade counted (CPU modes).
     cascade_counts: [Option<CpuCounts>; MAX_CASCADES],
 }
@@ -114,7 +116,8 @@ impl Renderer {
             let setup = self.setup_view(ctx, &view_target, input, view, index);
             // The cascades first: the view's surfaces read what they draw.
             for cascade in 0..setup.cascades {
-                let schedule = self.plans[input.mode as usize].cascade_schedule(cascade, setup.cascade_occlusion);
+                let plan = &self.plans[input.mode as usize];
+                let schedule = plan.cascade_schedule(cascade, setup.cascade_occlusion, setup.cascade_soft);
                 self.record_view(
                     encoder,
                     &view_target,
@@ -221,13 +224,25 @@ impl Renderer {
         let mut cpu_cull_ms = 0.0;
         // The cascades cull in two phases, against their own pyramids, where the GPU culls.
         let cascade_occlusion = self.plans[input.mode as usize].phases(view.detail.shadow_occlusion).len() == 2;
-        if let Some(ViewShadow { cascades, map, .. }) = state.shadow.as_mut() {
+        // The cascades' small casters go to the compute rasteriser where the view's do.
+        let mut cascade_soft = false;
+        if let Some(ViewShadow { cascades, map, raster, .. }) = state.shadow.as_mut() {
+            let raster = raster.as_mut().filter(|_| schedule.soft);
+            cascade_soft = raster.is_some();
+            let raster = raster.map(|raster| {
+                raster.fit_depth(&ctx.device, &self.layouts, &self.buffers, size);
+                &*raster
+            });
             let main = self.plans[input.mode as usize].main;
             for (k, (cascade, cascade_state)) in fitted.iter().zip(cascades.iter_mut()).enumerate() {
                 if cascade_occlusion {
                     cascade_state.pyramid.fit(&ctx.device, &map.layer_views[k], size, size);
+                    if let Some(raster) = raster {
+                        cascade_state.pyramid.fit_soft(&ctx.device, raster.visibility_buffer());
+                    }
                 }
-                let cascade_uniforms = cascade_uniforms(&uniforms, cascade, &view.detail, size, cascade_occlusion);
+                let cascade_uniforms =
+                    cascade_uniforms(&uniforms, cascade, &view.detail, size, cascade_occlusion, cascade_soft);
                 cascade_uniforms.write_to(&mut cascade_state.uniform_bytes);
                 ctx.queue.write_buffer(&cascade_state.gpu.frame, 0, &cascade_state.uniform_bytes);
                 let prepared = &self.prepared;
@@ -292,7 +307,15 @@ impl Renderer {
             }
             MainDraws::Indirect(_) => {}
         }
-        ViewSetup { schedule, cpu_cull_ms, cpu_counts, cascades: fitted.len(), cascade_occlusion, cascade_counts }
+        ViewSetup {
+            schedule,
+            cpu_cull_ms,
+            cpu_counts,
+            cascades: fitted.len(),
+            cascade_occlusion,
+            cascade_soft,
+            cascade_counts,
+        }
     }
 
     /// Records the steps of a view (or of one of its shadow cascades) in its schedule's order.
@@ -306,14 +329,17 @@ impl Renderer {
         frame: u64,
     ) {
         let plan = self.plans[mode as usize];
-        let (state, layer) = match recorded {
-            Recorded::View(index) => (&mut self.views[index], None),
+        let (state, layer, cascade_raster) = match recorded {
+            Recorded::View(index) => (&mut self.views[index], None, None),
             Recorded::Cascade(index, cascade) => {
-                let ViewShadow { map, cascades, .. } = self.views[index].shadow.as_mut().expect("fitted in set-up");
-                (&mut cascades[cascade], Some(&map.layer_views[cascade]))
+                let ViewShadow { map, cascades, raster, .. } =
+                    self.views[index].shadow.as_mut().expect("fitted in set-up");
+                (&mut cascades[cascade], Some(&map.layer_views[cascade]), raster.as_ref())
             }
         };
-        let raster = state.raster.as_ref().filter(|_| schedule.soft);
+        // A cascade rasterises into its view's shadow rasteriser.
+        let raster = if layer.is_some() { cascade_raster } else { state.raster.as_ref() };
+        let raster = raster.filter(|_| schedule.soft);
         // A cascade's depth pass has no `ids`; a view's main passes draw into them in a deferred
         // frame.
         let deferred = state.deferred.as_ref().filter(|_| layer.is_none() && schedule.deferred);
@@ -323,7 +349,7 @@ impl Renderer {
             let name = step.pass_name().unwrap_or_default();
             match step {
                 Step::Pyramid { soft } => state.pyramid.record_named(encoder, soft, name),
-                Step::ShadowPyramid(_) => state.pyramid.record_named(encoder, false, name),
+                Step::ShadowPyramid { soft, .. } => state.pyramid.record_named(encoder, soft, name),
                 // A cascade culls and builds as a view does, under its own pass names.
                 Step::Cull(phase) | Step::ShadowCull(_, phase) => {
                     let hiz = if phase == Phase::Late {
@@ -355,7 +381,12 @@ impl Renderer {
                         &state.gpu,
                         &self.prepared,
                         draws,
+                        raster,
                     );
+                }
+                Step::ShadowRaster(_, phase) => {
+                    let raster = raster.expect("the schedule rasterises only where there is a rasteriser");
+                    raster.record_named(encoder, &self.buffers, &state.gpu, phase, false, name);
                 }
                 Step::Raster { phase, shade } => {
                     let raster = raster.expect("the schedule rasterises only where there is a rasteriser");

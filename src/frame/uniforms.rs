@@ -121,14 +121,16 @@ pub(super) fn receive_shadows(uniforms: &mut FrameUniforms, cascades: &[Cascade]
 /// The uniforms of shadow cascade `cascade` of the view whose uniforms are `view`, drawn into
 /// a `map_size`² layer: its orthographic projection and frustum, sizes judged in its texels,
 /// and everything else the view's, the level of detail above all (its origin and threshold),
-/// so every caster is drawn at the level the view draws it. No compute rasteriser, no shadow
-/// read; the pyramid of the layer where the cascade culls in two phases (`occlusion`).
+/// so every caster is drawn at the level the view draws it. No shadow read; the pyramid of
+/// the layer where the cascade culls in two phases (`occlusion`); the compute rasteriser for
+/// its small casters where `soft`.
 pub(super) fn cascade_uniforms(
     view: &FrameUniforms,
     cascade: &Cascade,
     detail: &Detail,
     map_size: u32,
     occlusion: bool,
+    soft: bool,
 ) -> FrameUniforms {
     let mut uniforms = *view;
     uniforms.view_proj = cascade.view_proj;
@@ -141,7 +143,10 @@ pub(super) fn cascade_uniforms(
     } else {
         (glam::UVec2::ZERO, 0)
     };
-    uniforms.soft_enabled = 0;
+    // Small casters go to the compute rasteriser where the view's frame uses it: those whose
+    // radius spans at most SOFT_MAX_RADIUS_PX texels.
+    uniforms.soft_enabled = u32::from(soft);
+    uniforms.soft_factor = 1.0 / (cascade.texel_size * SOFT_MAX_RADIUS_PX);
     uniforms.orthographic = 1;
     // Diameter 2r / texel_size texels below min_pixels ⇔ r · small_factor < 1.
     uniforms.small_factor = 2.0 / (cascade.texel_size * detail.min_pixels.max(f32::MIN_POSITIVE));

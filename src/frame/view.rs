@@ -130,6 +130,9 @@ pub(crate) struct ViewState {
 pub(crate) struct ViewShadow {
     pub map: ShadowMap,
     pub cascades: Vec<ViewState>,
+    /// The compute rasteriser of the cascades' small casters: one visibility buffer of a
+    /// layer's size, which each cascade clears, fills and resolves into its layer in turn.
+    pub raster: Option<RasterPass>,
     /// The cascades as the view's last frame fitted them.
     pub fitted: Vec<super::shadows::Cascade>,
 }
@@ -242,7 +245,8 @@ impl ViewState {
             while states.len() < cascades {
                 states.push(ViewState::new(device, layouts, buffers, pyramid, None, None));
             }
-            self.shadow = Some(ViewShadow { map, cascades: states, fitted: Vec::new() });
+            let raster = self.raster.as_ref().map(RasterPass::for_view);
+            self.shadow = Some(ViewShadow { map, cascades: states, raster, fitted: Vec::new() });
         }
     }
 
@@ -261,6 +265,9 @@ impl ViewState {
             self.gpu.bind_shadow_map(device, layouts, Some(&shadow.map.array_view));
             for cascade in &mut shadow.cascades {
                 cascade.rebind(device, layouts, buffers);
+            }
+            if let Some(raster) = shadow.raster.as_mut() {
+                raster.invalidate();
             }
         }
     }

@@ -58,7 +58,8 @@ pub struct FrameUniforms {
     /// 1: small objects with `SOFT_BIT` go to the compute rasteriser; 0: none.
     pub soft_enabled: u32,
     /// An object of bounding radius `r` at nearest distance `d` is small enough for the
-    /// compute rasteriser when `r · soft_factor ≤ d`.
+    /// compute rasteriser when `r · soft_factor ≤ d` (in an orthographic view, when
+    /// `r · soft_factor ≤ 1`).
     pub soft_factor: f32,
     /// First slot of the frame's list of compute-rasterised objects in `instances[]`.
     pub soft_base: u32,

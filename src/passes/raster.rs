@@ -84,6 +84,9 @@ pub const FEATURES: wgpu::Features = crate::gpu::context::SOFT_RASTER_FEATURES;
 struct Pixels {
     width: u32,
     height: u32,
+    /// Whether the shading's list and colours are sized to the target (a view's); a shadow
+    /// cascade's rasteriser only writes depth, and binds 1×1 ones.
+    shading: bool,
     buffer: wgpu::Buffer,
     /// The colours the shade dispatch stores, which the resolve (or a deferred frame's
     /// composite) copies.
@@ -194,9 +197,27 @@ impl RasterPass {
     /// Makes the visibility buffer and the shaded colours for a `width` × `height` target, and
     /// the bind groups over them and `buffers`, unless they fit already.
     pub fn fit(&mut self, device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers, width: u32, height: u32) {
-        if self.pixels.as_ref().is_some_and(|p| p.width == width && p.height == height) {
+        self.fit_for(device, layouts, buffers, (width, height), true);
+    }
+
+    /// [`RasterPass::fit`] for a shadow cascade's `size`² layer: a visibility buffer of its
+    /// size, whose depth its resolve writes (`passes::shadow`); nothing to shade.
+    pub fn fit_depth(&mut self, device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers, size: u32) {
+        self.fit_for(device, layouts, buffers, (size, size), false);
+    }
+
+    fn fit_for(
+        &mut self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        buffers: &SceneBuffers,
+        (width, height): (u32, u32),
+        shading: bool,
+    ) {
+        if self.pixels.as_ref().is_some_and(|p| p.width == width && p.height == height && p.shading == shading) {
             return;
         }
+        let (shade_width, shade_height) = if shading { (width.max(1), height.max(1)) } else { (1, 1) };
         let buffer = crate::gpu::counted::buffer(
             device,
             &wgpu::BufferDescriptor {
@@ -207,11 +228,11 @@ impl RasterPass {
                 mapped_at_creation: false,
             },
         );
-        let list = shade_list_buffer(device, "shade list", width.max(1), height.max(1));
+        let list = shade_list_buffer(device, "shade list", shade_width, shade_height);
         let shaded = device
             .create_texture(&wgpu::TextureDescriptor {
                 label: Some("shaded"),
-                size: wgpu::Extent3d { width: width.max(1), height: height.max(1), depth_or_array_layers: 1 },
+                size: wgpu::Extent3d { width: shade_width, height: shade_height, depth_or_array_layers: 1 },
                 mip_level_count: 1,
                 sample_count: 1,
                 dimension: wgpu::TextureDimension::D2,
@@ -227,8 +248,18 @@ impl RasterPass {
         let list_group = group(&SHADE_LIST, &layouts.shade_list_io);
         let shade_group = group(&SHADE_IO, &layouts.shade_io);
         let resolve_group = group(&RESOLVE_IO, &layouts.resolve_io);
-        self.pixels =
-            Some(Pixels { width, height, buffer, shaded, list, raster_group, list_group, shade_group, resolve_group });
+        self.pixels = Some(Pixels {
+            width,
+            height,
+            shading,
+            buffer,
+            shaded,
+            list,
+            raster_group,
+            list_group,
+            shade_group,
+            resolve_group,
+        });
     }
 
     /// Forgets the bind groups: the scene's buffers changed; the next [`RasterPass::fit`]
@@ -251,7 +282,19 @@ impl RasterPass {
         phase: Phase,
         shade: bool,
     ) {
-        let name = phase.pass_name(NAME, LATE_NAME);
+        self.record_named(frame, buffers, view, phase, shade, phase.pass_name(NAME, LATE_NAME));
+    }
+
+    /// [`RasterPass::record`] under the pass name `name` (a shadow cascade's).
+    pub fn record_named(
+        &self,
+        frame: &mut FrameEncoder<'_>,
+        buffers: &SceneBuffers,
+        view: &ViewBuffers,
+        phase: Phase,
+        shade: bool,
+        name: &'static str,
+    ) {
         profile_scope!(name);
         let pixels = self.pixels.as_ref().expect("fit before record");
         if phase != Phase::Late {
@@ -287,8 +330,20 @@ impl RasterPass {
     /// draw the build pass wrote, one full-screen triangle, or none where no object was
     /// listed.
     pub fn resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
+        self.resolve_with(pass, buffers, view, &self.resolve);
+    }
+
+    /// [`RasterPass::resolve`] with another pipeline on the resolve's layout (a shadow
+    /// cascade's, which writes only depth).
+    pub fn resolve_with(
+        &self,
+        pass: &mut CountingRenderPass<'_>,
+        buffers: &SceneBuffers,
+        view: &ViewBuffers,
+        pipeline: &wgpu::RenderPipeline,
+    ) {
         let pixels = self.pixels.as_ref().expect("fit before resolve");
-        pass.set_pipeline(&self.resolve);
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
         pass.draw_indirect(&buffers.raster_args, RasterArgs::RESOLVE_OFFSET);
@@ -334,10 +389,20 @@ impl RasterPass {
     /// The resolve pipeline, drawn once into `pass` over the cleared visibility buffer, so
     /// every pixel is discarded (see [`RasterPass::prewarm_compute`]).
     pub fn prewarm_resolve(&self, pass: &mut CountingRenderPass<'_>, view: &ViewBuffers) {
+        self.prewarm_resolve_with(pass, view, &self.resolve);
+    }
+
+    /// [`RasterPass::prewarm_resolve`] with another pipeline on the resolve's layout.
+    pub fn prewarm_resolve_with(
+        &self,
+        pass: &mut CountingRenderPass<'_>,
+        view: &ViewBuffers,
+        pipeline: &wgpu::RenderPipeline,
+    ) {
         let pixels = self.pixels.as_ref().expect("fit before prewarm");
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
-        pass.set_pipeline(&self.resolve);
+        pass.set_pipeline(pipeline);
         pass.draw(0..3, 0..1);
     }
 }

@@ -13,10 +13,11 @@ use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers, ViewBuffers};
 use crate::passes::cull::cpu::DrawnObject;
 use crate::passes::main::indirect::{self, IndirectDraws};
 use crate::passes::main::{baseline, bundle, MainPass, VariantPipelines};
+use crate::passes::raster::RasterPass;
 use crate::passes::Phase;
 use crate::pipelines::{render_all, PipelineCache, PipelineError, RenderSpec, VertexBufferSpec};
 use crate::scene::Variant;
-use crate::tunables::{MAX_CASCADES, WORKGROUP_SIZE};
+use crate::tunables::{MAX_CASCADES, SHADOW_BIAS_SLOPE, SHADOW_BIAS_STEPS, WORKGROUP_SIZE};
 
 /// The depth pass of each cascade: its wgpu label, puffin scope and GPU timestamp name.
 pub const NAMES: [&str; MAX_CASCADES] = ["shadow 0", "shadow 1", "shadow 2", "shadow 3"];
@@ -33,12 +34,27 @@ pub const LATE_CULL_NAMES: [&str; MAX_CASCADES] =
 pub const LATE_BUILD_NAMES: [&str; MAX_CASCADES] =
     ["build shadow 0 late", "build shadow 1 late", "build shadow 2 late", "build shadow 3 late"];
 pub const LATE_NAMES: [&str; MAX_CASCADES] = ["shadow 0 late", "shadow 1 late", "shadow 2 late", "shadow 3 late"];
+/// The compute rasteriser's pass of each cascade's phases (its small casters).
+pub const RASTER_NAMES: [&str; MAX_CASCADES] =
+    ["raster shadow 0", "raster shadow 1", "raster shadow 2", "raster shadow 3"];
+pub const LATE_RASTER_NAMES: [&str; MAX_CASCADES] =
+    ["raster shadow 0 late", "raster shadow 1 late", "raster shadow 2 late", "raster shadow 3 late"];
 
 /// Whether `name` is one of a cascade's passes.
 pub fn is_cascade_pass(name: &str) -> bool {
-    [NAMES, CULL_NAMES, BUILD_NAMES, PYRAMID_NAMES, LATE_CULL_NAMES, LATE_BUILD_NAMES, LATE_NAMES]
-        .iter()
-        .any(|names| names.contains(&name))
+    [
+        NAMES,
+        CULL_NAMES,
+        BUILD_NAMES,
+        RASTER_NAMES,
+        PYRAMID_NAMES,
+        LATE_CULL_NAMES,
+        LATE_BUILD_NAMES,
+        LATE_RASTER_NAMES,
+        LATE_NAMES,
+    ]
+    .iter()
+    .any(|names| names.contains(&name))
 }
 
 pub const SHADER: PassShader = PassShader {
@@ -53,12 +69,11 @@ pub const SHADER: PassShader = PassShader {
 /// sunlight, so a step is 1/65,536 of it: under a millimetre for a 50-metre scene.
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth16Unorm;
 
-/// The casters' depth bias: a constant part (in steps of [`SHADOW_FORMAT`], 1/65,536 of the
-/// cascade's depth range, which covers the rounding of a surface to its step) and a part that
-/// grows with the triangle's slope in depth, so a surface lit at a grazing angle does not
-/// shadow itself. The receivers' normal offset
+/// The casters' depth bias ([`SHADOW_BIAS_STEPS`] steps of [`SHADOW_FORMAT`] and
+/// [`SHADOW_BIAS_SLOPE`] of the triangle's slope in depth). The receivers' normal offset
 /// (`SHADOW_NORMAL_OFFSET` in `shaders/shared/math.wgsl`) does the rest.
-pub const DEPTH_BIAS: wgpu::DepthBiasState = wgpu::DepthBiasState { constant: 2, slope_scale: 2.0, clamp: 0.0 };
+pub const DEPTH_BIAS: wgpu::DepthBiasState =
+    wgpu::DepthBiasState { constant: SHADOW_BIAS_STEPS, slope_scale: SHADOW_BIAS_SLOPE, clamp: 0.0 };
 
 /// What the shadow pass draws.
 pub enum ShadowDraws<'a> {
@@ -70,10 +85,13 @@ pub enum ShadowDraws<'a> {
     Bundle(&'a bundle::RecordedBundle),
 }
 
-/// The depth-only pipelines of every casting variant (all but blend), on the universal layout.
+/// The depth-only pipelines of every casting variant (all but blend), on the universal layout,
+/// and the resolve of the compute rasteriser's small casters.
 pub struct ShadowPass {
     /// By `Variant as usize`; none for `Variant::Blend`.
     pipelines: Vec<wgpu::RenderPipeline>,
+    /// `fs_resolve_depth` (`shaders/resolve.wgsl`): the small casters' depth into the layer.
+    resolve: wgpu::RenderPipeline,
 }
 
 impl VariantPipelines for ShadowPass {
@@ -127,6 +145,31 @@ pub fn variant_spec(layouts: &Layouts, variant: Variant) -> RenderSpec {
     }
 }
 
+/// The resolve of a cascade's small casters: a full-screen triangle over the layer whose
+/// fragments write the compute rasteriser's depth where it drew (`fs_resolve_depth`), depth
+/// test less or equal, as the view's resolve.
+fn resolve_spec(layouts: &Layouts) -> RenderSpec {
+    RenderSpec {
+        constants: Default::default(),
+        label: "resolve shadow".into(),
+        layout: layouts.resolve.clone(),
+        shader: crate::passes::raster::RESOLVE_SHADER.spec(WORKGROUP_SIZE),
+        vertex_entry: "vs_fullscreen".into(),
+        fragment_entry: Some("fs_resolve_depth".into()),
+        vertex_buffers: Vec::new(),
+        targets: Vec::new(),
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: SHADOW_FORMAT,
+            depth_write_enabled: true,
+            depth_compare: wgpu::CompareFunction::LessEqual,
+            stencil: Default::default(),
+            bias: Default::default(),
+        }),
+        multisample: Default::default(),
+    }
+}
+
 impl ShadowPass {
     /// Gets every casting variant's pipeline from the cache, compiled in parallel: all but the
     /// blend variant (last), whose objects receive shadows but cast none (the cull lists none
@@ -134,9 +177,11 @@ impl ShadowPass {
     pub fn new(cache: &PipelineCache, layouts: &Layouts) -> Result<Self, PipelineError> {
         const _: () = assert!(Variant::Blend as usize == Variant::ALL.len() - 1);
         let casting = Variant::ALL.iter().filter(|&&v| v != Variant::Blend);
-        let specs: Vec<_> = casting.map(|&v| variant_spec(layouts, v)).collect();
-        let pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
-        Ok(Self { pipelines })
+        let mut specs: Vec<_> = casting.map(|&v| variant_spec(layouts, v)).collect();
+        specs.push(resolve_spec(layouts));
+        let mut pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
+        let resolve = pipelines.pop().expect("one result per spec");
+        Ok(Self { pipelines, resolve })
     }
 
     /// A 1×1 layer to prewarm into ([`ShadowPass::prewarm`]).
@@ -146,13 +191,15 @@ impl ShadowPass {
     }
 
     /// Draws once with every pipeline into `depth` (a 1×1 layer of [`SHADOW_FORMAT`],
-    /// [`ShadowPass::prewarm_target`]), contents discarded.
+    /// [`ShadowPass::prewarm_target`]), contents discarded; the resolve too where there is a
+    /// compute rasteriser (`raster`, fitted, its visibility buffer cleared: no depth written).
     pub fn prewarm(
         &self,
         frame: &mut FrameEncoder<'_>,
         buffers: &SceneBuffers,
         view: &ViewBuffers,
         depth: &wgpu::TextureView,
+        raster: Option<&RasterPass>,
     ) {
         let mut pass = frame.render_pass(
             NAMES[0],
@@ -169,10 +216,15 @@ impl ShadowPass {
             pass.set_pipeline(pipeline);
             pass.draw_indexed(0..3, 0, instance..instance + 1);
         }
+        if let Some(raster) = raster {
+            raster.prewarm_resolve_with(&mut pass, view, &self.resolve);
+        }
     }
 
     /// Records cascade `cascade`'s casters of `phase` into `layer` (cleared to the far plane
-    /// first, except in the second phase, which draws over the first's depth).
+    /// first, except in the second phase, which draws over the first's depth). Where the
+    /// compute rasteriser drew the cascade's small casters (`raster`), the pass of its last
+    /// phase writes their depth first, as a view's last main pass resolves its pixels.
     #[allow(clippy::too_many_arguments)] // the cascade, its phase and layer, the scene's and the view's bindings, the draws
     pub fn record(
         &self,
@@ -184,6 +236,7 @@ impl ShadowPass {
         view: &ViewBuffers,
         prepared: &PreparedScene,
         draws: ShadowDraws<'_>,
+        raster: Option<&RasterPass>,
     ) {
         let (name, load) = match phase {
             Phase::Late => (LATE_NAMES[cascade], wgpu::LoadOp::Load),
@@ -199,6 +252,9 @@ impl ShadowPass {
                 stencil_ops: None,
             }),
         );
+        if let Some(raster) = raster.filter(|_| phase != Phase::Early) {
+            raster.resolve_with(&mut pass, buffers, view, &self.resolve);
+        }
         match draws {
             ShadowDraws::Indirect(indirect) => {
                 MainPass::bind_scene(&mut pass, buffers, view);
