@@ -43,17 +43,6 @@ fn fs_resolve(@builtin(position) at: vec4<f32>) -> Resolved {
     return Resolved(textureLoad(shaded, pixel, 0), depth);
 }
 
-/// A shadow cascade's resolve (`passes::shadow`), first in its last depth pass: the depth of
-/// the small casters the compute rasteriser drew (bias included), where it drew one.
-@fragment
-fn fs_resolve_depth(@builtin(position) at: vec4<f32>) -> @builtin(frag_depth) f32 {
-    let depth = soft_depth_at(vec2<u32>(at.xy));
-    if depth == NO_DEPTH {
-        discard;
-    }
-    return depth;
-}
-
 /// The deferred composite (`passes::deferred`), its own pass after the frame's last main pass,
 /// which also resolves the compute rasteriser's pixels in a deferred frame: per pixel, the
 /// nearer of what the shade dispatch stored for a deferred triangle (`drawn`, its depth in

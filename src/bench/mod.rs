@@ -439,7 +439,7 @@ fn run_row(
     // change its mind, `Detail::auto`).
     let (mut two_phase_frames, mut soft_frames, mut deferred_frames) = (0u32, 0u32, 0u32);
     let mut shadow_cascades = 0;
-    let mut shadow_two_phase_frames = 0u32;
+    let (mut shadow_two_phase_frames, mut shadow_soft_frames) = (0u32, 0u32);
     let mut casters = Vec::new();
     renderer.invalidate_bundle();
     // Each row's adaptive frame starts afresh, judged by this row's own frames.
@@ -517,6 +517,7 @@ fn run_row(
             deferred_frames += stats.deferred as u32;
             shadow_cascades = stats.shadow_cascades;
             shadow_two_phase_frames += stats.shadow_two_phase as u32;
+            shadow_soft_frames += stats.shadow_soft as u32;
             casters = (0..stats.shadow_cascades as usize)
                 .map(|k| {
                     let cpu = stats.cascade_counts[k].map(|c| c.visible);
@@ -600,6 +601,8 @@ fn run_row(
         casters,
         shadow_two_phase_frames,
         shadow_occlusion_auto: detail.auto_shadow_occlusion && detail.shadow_occlusion && mode.gpu_culled(),
+        shadow_soft_frames,
+        shadow_soft_auto: detail.auto_soft && detail.soft && detail.shadow_soft && mode.gpu_culled(),
         upload_bytes: upload.get(upload.len() / 2).copied().unwrap_or(0),
         cpu_apply_ms: Stat::of(&apply),
         cpu_edit_ms: Stat::of(&edit),

@@ -208,6 +208,12 @@ pub struct Row {
     /// `--shadow-occlusion auto`: the renderer chose, frame by frame.
     #[serde(default)]
     pub shadow_occlusion_auto: bool,
+    /// Measured frames whose cascades drew their small casters with the compute rasteriser.
+    #[serde(default)]
+    pub shadow_soft_frames: u32,
+    /// `--soft-raster auto` in a frame with shadows: the renderer chose that too.
+    #[serde(default)]
+    pub shadow_soft_auto: bool,
     /// Bytes the changes uploaded per frame, median.
     #[serde(default)]
     pub upload_bytes: u64,

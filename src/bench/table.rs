@@ -154,6 +154,17 @@ fn columns(wide: bool) -> Vec<Column> {
                 }
                 .to_string()
             }),
+            // The cascades' compute rasteriser for small casters, likewise.
+            Column::new("cast sr", "", 7, move |r| {
+                let soft = 2 * r.shadow_soft_frames > r.frames;
+                match (r.shadow_cascades > 0, r.shadow_soft_auto, soft) {
+                    (false, ..) => "-",
+                    (true, true, true) => "a+",
+                    (true, true, false) => "a-",
+                    (true, false, chosen) => on(chosen),
+                }
+                .to_string()
+            }),
         ]);
     } else {
         columns.push(Column::new("wall", "ms", 7, |r| ms(r.wall_ms.median)));
@@ -287,7 +298,7 @@ impl BenchReport {
         if !wide {
             prose +=
                 "(--wide: p95 of every time, the build pass, occluded objects, the blend sort and blended pass, timestamp \
-                 coverage, bind-group sets, casters per cascade)\n";
+                 coverage, bind-group sets, casters per cascade, the cascades' occlusion culling and compute rasteriser)\n";
         }
         prose += &self.summary();
         for note in &self.notes {
@@ -454,6 +465,8 @@ mod tests {
             casters: Vec::new(),
             shadow_two_phase_frames: 0,
             shadow_occlusion_auto: false,
+            shadow_soft_frames: 0,
+            shadow_soft_auto: false,
             upload_bytes: 0,
             cpu_apply_ms: Stat::default(),
             cpu_edit_ms: Stat::default(),

@@ -67,6 +67,7 @@ impl DetailArgs {
             soft: self.soft_raster != AutoSwitch::Off,
             auto_occlusion: self.occlusion == AutoSwitch::Auto,
             auto_soft: self.soft_raster == AutoSwitch::Auto,
+            shadow_soft: self.soft_raster != AutoSwitch::Off,
             shadow_occlusion: self.shadow_occlusion != AutoSwitch::Off,
             auto_shadow_occlusion: self.shadow_occlusion == AutoSwitch::Auto,
             deferred: self.deferred != AutoSwitch::Off,

@@ -1,7 +1,8 @@
 //! The adaptive frame (`--occlusion auto`, `--soft-raster auto`, `--shadow-occlusion auto`,
 //! `--deferred auto`): per view, whether the second culling phase with its depth pyramid, the
-//! compute rasteriser, the cascades' second phase and deferred shading pay for themselves on
-//! this scene, camera and adapter, decided from what recent frames measured.
+//! compute rasteriser (for the view's small objects, and apart for its cascades' small
+//! casters), the cascades' second phase and deferred shading pay for themselves on this scene,
+//! camera and adapter, decided from what recent frames measured.
 //!
 //! Each switch the view's [`Detail`] leaves to `auto` is on at first (the fullest frame). The
 //! controller keeps the cost of the frames it has read back (the GPU's pass timestamps summed,
@@ -49,22 +50,26 @@ const IDLE_FRAMES: u32 = 8;
 const HISTORY: usize = 16;
 
 /// What one frame of a view ran: occlusion culling (two phases), the compute rasteriser,
-/// occlusion culling in its shadow cascades, and deferred shading.
+/// occlusion culling in its shadow cascades, deferred shading, and the compute rasteriser in
+/// its shadow cascades.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Choice {
     pub occlusion: bool,
     pub soft: bool,
     pub shadow_occlusion: bool,
     pub deferred: bool,
+    pub shadow_soft: bool,
 }
 
 impl Choice {
     /// Every switch on.
-    pub const ALL_ON: Choice = Choice { occlusion: true, soft: true, shadow_occlusion: true, deferred: true };
+    pub const ALL_ON: Choice =
+        Choice { occlusion: true, soft: true, shadow_occlusion: true, deferred: true, shadow_soft: true };
     /// Where the controller starts: the view's switches on (the fullest frame), the cascades in
     /// one phase, which costs least where their casters hide few others (most scenes; a short
     /// run never gets to a verdict). Probes turn the cascades' second phase on where it pays.
-    pub const START: Choice = Choice { occlusion: true, soft: true, shadow_occlusion: false, deferred: true };
+    pub const START: Choice =
+        Choice { occlusion: true, soft: true, shadow_occlusion: false, deferred: true, shadow_soft: true };
 }
 
 /// Why the controller last changed its choice, for the viewer and the bench.
@@ -163,6 +168,7 @@ impl AutoDetail {
             detail.shadow_occlusion
         };
         let deferred = if detail.auto_deferred { detail.deferred && choice.deferred } else { detail.deferred };
+        let shadow_soft = if detail.auto_soft { detail.shadow_soft && choice.shadow_soft } else { detail.shadow_soft };
         if self.last_ran != Some(choice) {
             self.settled_from = frame + SETTLE_FRAMES;
             self.last_ran = Some(choice);
@@ -172,7 +178,7 @@ impl AutoDetail {
             self.ran.pop_front();
         }
         self.maybe_start_probe(detail, frame);
-        Detail { occlusion, soft, shadow_occlusion, deferred, ..detail }
+        Detail { occlusion, soft, shadow_occlusion, deferred, shadow_soft, ..detail }
     }
 
     /// The configuration the view runs when not probing.
@@ -199,19 +205,22 @@ impl AutoDetail {
         }
         // What may be flipped: occlusion alone, the compute rasteriser alone, both (two small
         // gains that each stay under the hysteresis can add up past it), the cascades'
-        // occlusion culling alone, deferred shading alone.
+        // occlusion culling alone, deferred shading alone, the cascades' compute rasteriser
+        // alone.
         let auto = [
             detail.auto_occlusion && detail.occlusion,
             detail.auto_soft && detail.soft,
             detail.auto_shadow_occlusion && detail.shadow_occlusion,
             detail.auto_deferred && detail.deferred,
+            detail.auto_soft && detail.soft && detail.shadow_soft,
         ];
-        let flips: Vec<[bool; 4]> = [
-            [true, false, false, false],
-            [false, true, false, false],
-            [true, true, false, false],
-            [false, false, true, false],
-            [false, false, false, true],
+        let flips: Vec<[bool; 5]> = [
+            [true, false, false, false, false],
+            [false, true, false, false, false],
+            [true, true, false, false, false],
+            [false, false, true, false, false],
+            [false, false, false, true, false],
+            [false, false, false, false, true],
         ]
         .into_iter()
         .filter(|flip| flip.iter().zip(auto).all(|(&f, a)| !f || a))
@@ -235,6 +244,7 @@ impl AutoDetail {
             soft: self.current.soft ^ flip[1],
             shadow_occlusion: self.current.shadow_occlusion ^ flip[2],
             deferred: self.current.deferred ^ flip[3],
+            shadow_soft: self.current.shadow_soft ^ flip[4],
         };
         self.probes += 1;
         self.probe = Some((other, frame + 1));

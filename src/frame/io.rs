@@ -103,6 +103,9 @@ pub struct FrameStats {
     pub shadow_cascades: u32,
     /// Whether the first view's cascades culled in two phases (`Detail::shadow_occlusion`).
     pub shadow_two_phase: bool,
+    /// Whether the first view's cascades drew their small casters with the compute rasteriser
+    /// (`Detail::shadow_soft`).
+    pub shadow_soft: bool,
     /// What the CPU's culling of each of the first view's cascades counted (cpu and bundle
     /// modes).
     pub cascade_counts: [Option<CpuCounts>; MAX_CASCADES],

@@ -35,8 +35,12 @@ pub struct Detail {
     /// `--occlusion auto`: `occlusion` is allowed, and the renderer turns it off in the frames
     /// where it does not pay (`frame::adapt`).
     pub auto_occlusion: bool,
-    /// `--soft-raster auto`: likewise for the compute rasteriser.
+    /// `--soft-raster auto`: likewise for the compute rasteriser, decided apart for the view's
+    /// small objects (`soft`) and its shadow cascades' small casters (`shadow_soft`).
     pub auto_soft: bool,
+    /// The shadow cascades' small casters drawn by the compute rasteriser too, where `soft`
+    /// allows it (`--soft-raster` sets both).
+    pub shadow_soft: bool,
     /// The view's shadow cascades cull in two phases too, each against the depth pyramid of
     /// its own first phase, in the GPU-culled modes (`--shadow-occlusion`). Off in
     /// [`Detail::default`]: it pays only where casters hide many others from the sun.
@@ -62,6 +66,7 @@ impl Default for Detail {
             soft: true,
             auto_occlusion: false,
             auto_soft: false,
+            shadow_soft: true,
             // It pays only where casters hide many others, seen from the sun
             // (docs/BENCHMARKS.md, "Occlusion culling in the cascades").
             shadow_occlusion: false,
@@ -84,6 +89,7 @@ impl Detail {
         soft: false,
         auto_occlusion: false,
         auto_soft: false,
+        shadow_soft: false,
         shadow_occlusion: false,
         auto_shadow_occlusion: false,
         deferred: false,
@@ -347,6 +353,9 @@ impl FramePlan {
             }
             schedule.push(Step::Shadow(cascade, phase));
         }
+        if soft {
+            schedule.push(Step::ShadowMerge(cascade));
+        }
         if self.cull.is_some() {
             schedule.push(Step::CopyCounters);
         }
@@ -421,6 +430,9 @@ pub enum Step {
     /// The depth pass of a phase of shadow cascade k, into its layer of the view's shadow map
     /// (in its last phase, after the resolve of the compute rasteriser's depth where it drew).
     Shadow(usize, Phase),
+    /// Shadow cascade k's small casters, which the compute rasteriser drew, merged into its
+    /// layer after its last depth pass.
+    ShadowMerge(usize),
     /// The depth pyramid of shadow cascade k's first phase (level 0 also reads the compute
     /// rasteriser's depth where `soft`).
     ShadowPyramid { cascade: usize, soft: bool },
@@ -448,6 +460,7 @@ impl Step {
                 Some(phase.pass_name(shadow::RASTER_NAMES[k], shadow::LATE_RASTER_NAMES[k]))
             }
             Step::ShadowPyramid { cascade, .. } => Some(shadow::PYRAMID_NAMES[cascade]),
+            Step::ShadowMerge(k) => Some(shadow::MERGE_NAMES[k]),
         }
     }
 }
@@ -551,6 +564,7 @@ mod tests {
                             "build shadow 1 late",
                             "raster shadow 1 late",
                             "shadow 1 late",
+                            "merge shadow 1",
                         ];
                         assert_eq!(names, expected);
                         assert_eq!(names.len(), crate::tunables::CASCADE_PASSES, "CASCADE_PASSES is the fullest");

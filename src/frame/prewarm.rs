@@ -75,7 +75,8 @@ pub(crate) fn prewarm(
     if let Some(deferred) = deferred {
         deferred.prewarm(&mut frame, buffers, &view.gpu, &target);
     }
-    passes.shadow.prewarm(&mut frame, buffers, &view.gpu, &ShadowPass::prewarm_target(&ctx.device), raster);
+    let layer = ShadowPass::prewarm_target(&ctx.device);
+    passes.shadow.prewarm(&mut frame, &ctx.device, layouts, buffers, &view.gpu, &layer, raster);
     view.pyramid.resize(&ctx.device, &depth, 1, 1);
     if let Some(raster) = raster {
         view.pyramid.fit_soft(&ctx.device, raster.visibility_buffer());

@@ -19,7 +19,7 @@ use crate::passes::cull;
 use crate::passes::cull::cpu::{first_blended, CpuCounts, DrawnObject};
 use crate::passes::deferred::DeferredPass;
 use crate::passes::main::{bundle, BlendDraws, Draws};
-use crate::passes::shadow::ShadowDraws;
+use crate::passes::shadow::{ShadowDraws, ShadowMerge};
 use crate::passes::Phase;
 use crate::tunables::{MAX_CASCADES, MAX_VIEWS};
 
@@ -93,6 +93,7 @@ impl Renderer {
             deferred: false,
             shadow_cascades: 0,
             shadow_two_phase: false,
+            shadow_soft: false,
             cascade_counts: [None; MAX_CASCADES],
             indirect: self.plan(input.mode).indirect().map(|d| d.call()),
             indirect_slots: 0,
@@ -149,6 +150,7 @@ impl Renderer {
                 stats.deferred = setup.schedule.deferred;
                 stats.shadow_cascades = setup.cascades as u32;
                 stats.shadow_two_phase = setup.cascades > 0 && setup.cascade_occlusion;
+                stats.shadow_soft = setup.cascades > 0 && setup.cascade_soft;
                 stats.cascade_counts = setup.cascade_counts;
             }
         }
@@ -168,8 +170,11 @@ impl Renderer {
         let frame = self.frame_number - 1;
         let state = &mut self.views[index];
         // A frame without shadows has no cascades to judge: their switch is not probed.
-        let asked =
-            Detail { auto_shadow_occlusion: view.detail.auto_shadow_occlusion && input.shadows > 0, ..view.detail };
+        let asked = Detail {
+            auto_shadow_occlusion: view.detail.auto_shadow_occlusion && input.shadows > 0,
+            shadow_soft: view.detail.shadow_soft && input.shadows > 0,
+            ..view.detail
+        };
         let detail = state.auto.apply(asked, frame);
         state.auto.expire(frame);
         let view = &View { detail, ..*view };
@@ -224,15 +229,26 @@ impl Renderer {
         let mut cpu_cull_ms = 0.0;
         // The cascades cull in two phases, against their own pyramids, where the GPU culls.
         let cascade_occlusion = self.plans[input.mode as usize].phases(view.detail.shadow_occlusion).len() == 2;
-        // The cascades' small casters go to the compute rasteriser where the view's do.
+        // The cascades' small casters go to the compute rasteriser where the view's could (the
+        // same conditions) and `shadow_soft` asks for it.
+        let soft_casters = {
+            let soft = view.detail.soft && view.detail.shadow_soft;
+            self.schedule(input, &View { detail: Detail { soft, ..view.detail }, ..*view }, false).soft
+        };
         let mut cascade_soft = false;
-        if let Some(ViewShadow { cascades, map, raster, .. }) = state.shadow.as_mut() {
-            let raster = raster.as_mut().filter(|_| schedule.soft);
+        let state = &mut self.views[index];
+        if let Some(ViewShadow { cascades, map, raster, merge, .. }) = state.shadow.as_mut() {
+            let raster = raster.as_mut().filter(|_| soft_casters);
             cascade_soft = raster.is_some();
             let raster = raster.map(|raster| {
                 raster.fit_depth(&ctx.device, &self.layouts, &self.buffers, size);
                 &*raster
             });
+            if let Some(raster) = raster {
+                if !merge.as_ref().is_some_and(|m| m.fits(map.layer_views.len(), size, raster)) {
+                    *merge = Some(ShadowMerge::new(&ctx.device, &self.layouts, &map.layer_views, raster, size));
+                }
+            }
             let main = self.plans[input.mode as usize].main;
             for (k, (cascade, cascade_state)) in fitted.iter().zip(cascades.iter_mut()).enumerate() {
                 if cascade_occlusion {
@@ -329,12 +345,13 @@ impl Renderer {
         frame: u64,
     ) {
         let plan = self.plans[mode as usize];
-        let (state, layer, cascade_raster) = match recorded {
-            Recorded::View(index) => (&mut self.views[index], None, None),
+        let (state, layer, cascade_raster, merge) = match recorded {
+            Recorded::View(index) => (&mut self.views[index], None, None, None),
             Recorded::Cascade(index, cascade) => {
-                let ViewShadow { map, cascades, raster, .. } =
+                let ViewShadow { map, cascades, raster, merge, .. } =
                     self.views[index].shadow.as_mut().expect("fitted in set-up");
-                (&mut cascades[cascade], Some(&map.layer_views[cascade]), raster.as_ref())
+                let merge = merge.as_ref().map(|merge| (merge, &map.texture));
+                (&mut cascades[cascade], Some(&map.layer_views[cascade]), raster.as_ref(), merge)
             }
         };
         // A cascade rasterises into its view's shadow rasteriser.
@@ -381,8 +398,11 @@ impl Renderer {
                         &state.gpu,
                         &self.prepared,
                         draws,
-                        raster,
                     );
+                }
+                Step::ShadowMerge(cascade) => {
+                    let (merge, map) = merge.expect("the schedule merges only where the cascades rasterise");
+                    self.shadow.merge(encoder, cascade, merge, map);
                 }
                 Step::ShadowRaster(_, phase) => {
                     let raster = raster.expect("the schedule rasterises only where there is a rasteriser");

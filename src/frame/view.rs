@@ -22,6 +22,7 @@ use crate::passes::deferred::DeferredPass;
 use crate::passes::main::bundle::RecordedBundle;
 use crate::passes::pyramid::PyramidPass;
 use crate::passes::raster::RasterPass;
+use crate::passes::shadow::ShadowMerge;
 use crate::scene::Camera;
 
 /// A rectangle of the frame's target, in pixels from its top-left corner.
@@ -131,8 +132,10 @@ pub(crate) struct ViewShadow {
     pub map: ShadowMap,
     pub cascades: Vec<ViewState>,
     /// The compute rasteriser of the cascades' small casters: one visibility buffer of a
-    /// layer's size, which each cascade clears, fills and resolves into its layer in turn.
+    /// layer's size, which each cascade clears, fills and merges into its layer in turn.
     pub raster: Option<RasterPass>,
+    /// The merge's buffer and bindings, made in the first frame whose cascades rasterise.
+    pub merge: Option<ShadowMerge>,
     /// The cascades as the view's last frame fitted them.
     pub fitted: Vec<super::shadows::Cascade>,
 }
@@ -160,6 +163,8 @@ impl ShadowMap {
             format: crate::passes::shadow::SHADOW_FORMAT,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT
                 | wgpu::TextureUsages::TEXTURE_BINDING
+                // The merge of the compute rasteriser's small casters writes a layer.
+                | wgpu::TextureUsages::COPY_DST
                 | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });
@@ -246,7 +251,7 @@ impl ViewState {
                 states.push(ViewState::new(device, layouts, buffers, pyramid, None, None));
             }
             let raster = self.raster.as_ref().map(RasterPass::for_view);
-            self.shadow = Some(ViewShadow { map, cascades: states, raster, fitted: Vec::new() });
+            self.shadow = Some(ViewShadow { map, cascades: states, raster, merge: None, fitted: Vec::new() });
         }
     }
 
@@ -269,6 +274,7 @@ impl ViewState {
             if let Some(raster) = shadow.raster.as_mut() {
                 raster.invalidate();
             }
+            shadow.merge = None;
         }
     }
 

@@ -19,7 +19,8 @@
 //! level. So has the scatter pass (changed object records → `objects[]` and `cull_records[]`): group 0 is
 //! [`SCATTER_IO`]. The compute rasteriser's pass, its shade dispatch and its resolve pipeline
 //! have [`FRAME`] and [`RASTER_IO`] / [`SHADE_IO`] / [`RESOLVE_IO`] (the resolve is drawn in the
-//! main pass before its draws, so it sets its own group 1 there).
+//! main pass before its draws, so it sets its own group 1 there). The shadow merge (a
+//! cascade's small casters into its layer) has [`SHADOW_MERGE_IO`] alone.
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -350,8 +351,24 @@ pub const SCATTER_IO: Group = Group {
     functions: Some(super::upload::wgsl_constants),
 };
 
+/// Group 0 of the shadow merge (`passes::shadow`): a cascade's layer as its hardware depth
+/// passes left it, the compute rasteriser's visibility buffer of its small casters, and the
+/// nearer of the two per texel as 16-bit depths, two to a word, which a copy puts back into
+/// the layer.
+pub const SHADOW_MERGE_IO: Group = Group {
+    index: 0,
+    label: "shadow merge io",
+    visibility: wgpu::ShaderStages::COMPUTE,
+    bindings: &[
+        binding("layer", BindingKind::DepthTexture),
+        binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
+        binding("merged", BindingKind::StorageReadWrite("array<u32>")),
+    ],
+    functions: None,
+};
+
 /// Every group, for tests and tools.
-pub const ALL_GROUPS: [&Group; 13] = [
+pub const ALL_GROUPS: [&Group; 14] = [
     &FRAME,
     &SCENE,
     &TEXTURES,
@@ -365,12 +382,13 @@ pub const ALL_GROUPS: [&Group; 13] = [
     &SHADE_IO,
     &RESOLVE_IO,
     &ENVIRONMENT_IO,
+    &SHADOW_MERGE_IO,
 ];
 
 /// Every pipeline layout, as (label, its groups in index order), in the order of the
 /// [`Layouts`] fields `render` … `environment`; [`Layouts::new`] makes them from this table and
 /// tests sum each one's bindings per stage against WebGPU's limits.
-pub const PIPELINE_LAYOUTS: [(&str, &[&Group]); 10] = [
+pub const PIPELINE_LAYOUTS: [(&str, &[&Group]); 11] = [
     ("universal render layout", &[&FRAME, &SCENE, &TEXTURES]),
     ("cull layout", &[&FRAME, &CULL_IO, &HIZ]),
     ("pyramid layout", &[&PYRAMID_IO]),
@@ -381,6 +399,7 @@ pub const PIPELINE_LAYOUTS: [(&str, &[&Group]); 10] = [
     ("shade list layout", &[&FRAME, &SHADE_LIST]),
     ("resolve layout", &[&FRAME, &RESOLVE_IO]),
     ("environment layout", &[&ENVIRONMENT_IO]),
+    ("shadow merge layout", &[&SHADOW_MERGE_IO]),
 ];
 
 const _: () = assert!(TEXTURES.index as usize + 1 == BIND_GROUPS, "command counts cover every group index");
@@ -507,6 +526,7 @@ pub struct Layouts {
     pub shade_list_io: wgpu::BindGroupLayout,
     pub resolve_io: wgpu::BindGroupLayout,
     pub environment_io: wgpu::BindGroupLayout,
+    pub shadow_merge_io: wgpu::BindGroupLayout,
     /// The one pipeline layout of every render pipeline (frame, scene, textures).
     pub render: wgpu::PipelineLayout,
     /// The pipeline layout of the cull and build compute pipelines (frame, cull io, hiz).
@@ -528,6 +548,8 @@ pub struct Layouts {
     pub resolve: wgpu::PipelineLayout,
     /// The pipeline layout of the environment's prefilter (environment io).
     pub environment: wgpu::PipelineLayout,
+    /// The pipeline layout of the shadow merge (shadow merge io).
+    pub shadow_merge: wgpu::PipelineLayout,
 }
 
 impl Layouts {
@@ -545,7 +567,7 @@ impl Layouts {
             let at = ALL_GROUPS.iter().position(|g| g.label == group.label).expect("a group of ALL_GROUPS");
             &groups[at]
         };
-        let [render, cull, pyramid, pyramid_soft, scatter, raster, shade, shade_list, resolve, environment] =
+        let [render, cull, pyramid, pyramid_soft, scatter, raster, shade, shade_list, resolve, environment, shadow_merge] =
             PIPELINE_LAYOUTS.map(|(label, of)| {
                 let bind_group_layouts: Vec<_> = of.iter().map(|&group| made(group)).collect();
                 device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -554,7 +576,7 @@ impl Layouts {
                     push_constant_ranges: &[],
                 })
             });
-        let [frame, scene, textures, cull_io, hiz, pyramid_io, pyramid_soft_io, scatter_io, raster_io, shade_list_io, shade_io, resolve_io, environment_io] =
+        let [frame, scene, textures, cull_io, hiz, pyramid_io, pyramid_soft_io, scatter_io, raster_io, shade_list_io, shade_io, resolve_io, environment_io, shadow_merge_io] =
             groups;
         Self {
             frame,
@@ -570,6 +592,7 @@ impl Layouts {
             shade_list_io,
             resolve_io,
             environment_io,
+            shadow_merge_io,
             render,
             cull,
             pyramid,
@@ -580,6 +603,7 @@ impl Layouts {
             shade_list,
             resolve,
             environment,
+            shadow_merge,
         }
     }
 }

@@ -71,7 +71,7 @@ impl Phase {
 }
 
 /// Every pass's shader, for validation and tools.
-pub const SHADERS: [&PassShader; 13] = [
+pub const SHADERS: [&PassShader; 14] = [
     &cull::SHADER,
     &build::SHADER,
     &raster::SHADER,
@@ -83,6 +83,7 @@ pub const SHADERS: [&PassShader; 13] = [
     &pyramid::SHADER,
     &scatter::SHADER,
     &shadow::SHADER,
+    &shadow::MERGE_SHADER,
     &environment::SHADER,
     &blend::SHADER,
 ];

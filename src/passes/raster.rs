@@ -201,7 +201,8 @@ impl RasterPass {
     }
 
     /// [`RasterPass::fit`] for a shadow cascade's `size`² layer: a visibility buffer of its
-    /// size, whose depth its resolve writes (`passes::shadow`); nothing to shade.
+    /// size, whose depth the shadow merge writes into the layer (`passes::shadow`); nothing to
+    /// shade.
     pub fn fit_depth(&mut self, device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers, size: u32) {
         self.fit_for(device, layouts, buffers, (size, size), false);
     }
@@ -330,20 +331,8 @@ impl RasterPass {
     /// draw the build pass wrote, one full-screen triangle, or none where no object was
     /// listed.
     pub fn resolve(&self, pass: &mut CountingRenderPass<'_>, buffers: &SceneBuffers, view: &ViewBuffers) {
-        self.resolve_with(pass, buffers, view, &self.resolve);
-    }
-
-    /// [`RasterPass::resolve`] with another pipeline on the resolve's layout (a shadow
-    /// cascade's, which writes only depth).
-    pub fn resolve_with(
-        &self,
-        pass: &mut CountingRenderPass<'_>,
-        buffers: &SceneBuffers,
-        view: &ViewBuffers,
-        pipeline: &wgpu::RenderPipeline,
-    ) {
         let pixels = self.pixels.as_ref().expect("fit before resolve");
-        pass.set_pipeline(pipeline);
+        pass.set_pipeline(&self.resolve);
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
         pass.draw_indirect(&buffers.raster_args, RasterArgs::RESOLVE_OFFSET);
@@ -389,20 +378,10 @@ impl RasterPass {
     /// The resolve pipeline, drawn once into `pass` over the cleared visibility buffer, so
     /// every pixel is discarded (see [`RasterPass::prewarm_compute`]).
     pub fn prewarm_resolve(&self, pass: &mut CountingRenderPass<'_>, view: &ViewBuffers) {
-        self.prewarm_resolve_with(pass, view, &self.resolve);
-    }
-
-    /// [`RasterPass::prewarm_resolve`] with another pipeline on the resolve's layout.
-    pub fn prewarm_resolve_with(
-        &self,
-        pass: &mut CountingRenderPass<'_>,
-        view: &ViewBuffers,
-        pipeline: &wgpu::RenderPipeline,
-    ) {
         let pixels = self.pixels.as_ref().expect("fit before prewarm");
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RESOLVE_IO.index, &pixels.resolve_group);
-        pass.set_pipeline(pipeline);
+        pass.set_pipeline(&self.resolve);
         pass.draw(0..3, 0..1);
     }
 }

@@ -6,8 +6,8 @@
 //! ([`bundle`]), through the same [`VariantPipelines`]. So its recorded commands do not depend on
 //! the object count either.
 
-use crate::gpu::commands::FrameEncoder;
-use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, TEXTURES};
+use crate::gpu::commands::{dispatch_size, FrameEncoder};
+use crate::gpu_scene::layout::{Layouts, FRAME, SCENE, SHADOW_MERGE_IO, TEXTURES};
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::{vertex_layout, PreparedScene, SceneBuffers, ViewBuffers};
 use crate::passes::cull::cpu::DrawnObject;
@@ -15,7 +15,9 @@ use crate::passes::main::indirect::{self, IndirectDraws};
 use crate::passes::main::{baseline, bundle, MainPass, VariantPipelines};
 use crate::passes::raster::RasterPass;
 use crate::passes::Phase;
-use crate::pipelines::{render_all, PipelineCache, PipelineError, RenderSpec, VertexBufferSpec};
+use crate::pipelines::{
+    compute_all, compute_spec, render_all, PipelineCache, PipelineError, RenderSpec, VertexBufferSpec,
+};
 use crate::scene::Variant;
 use crate::tunables::{MAX_CASCADES, SHADOW_BIAS_SLOPE, SHADOW_BIAS_STEPS, WORKGROUP_SIZE};
 
@@ -39,6 +41,8 @@ pub const RASTER_NAMES: [&str; MAX_CASCADES] =
     ["raster shadow 0", "raster shadow 1", "raster shadow 2", "raster shadow 3"];
 pub const LATE_RASTER_NAMES: [&str; MAX_CASCADES] =
     ["raster shadow 0 late", "raster shadow 1 late", "raster shadow 2 late", "raster shadow 3 late"];
+/// The merge of each cascade's small casters into its layer, after its last depth pass.
+pub const MERGE_NAMES: [&str; MAX_CASCADES] = ["merge shadow 0", "merge shadow 1", "merge shadow 2", "merge shadow 3"];
 
 /// Whether `name` is one of a cascade's passes.
 pub fn is_cascade_pass(name: &str) -> bool {
@@ -52,6 +56,7 @@ pub fn is_cascade_pass(name: &str) -> bool {
         LATE_BUILD_NAMES,
         LATE_RASTER_NAMES,
         LATE_NAMES,
+        MERGE_NAMES,
     ]
     .iter()
     .any(|names| names.contains(&name))
@@ -61,6 +66,12 @@ pub const SHADER: PassShader = PassShader {
     file: "shaders/shadow.wgsl",
     body: include_str!("../../shaders/shadow.wgsl"),
     groups: &[&FRAME, &SCENE, &TEXTURES],
+};
+
+pub const MERGE_SHADER: PassShader = PassShader {
+    file: "shaders/shadow_merge.wgsl",
+    body: include_str!("../../shaders/shadow_merge.wgsl"),
+    groups: &[&SHADOW_MERGE_IO],
 };
 
 /// Format of the shadow map's layers. 16 bits: a cascade's depth pass is bound by its depth
@@ -86,12 +97,12 @@ pub enum ShadowDraws<'a> {
 }
 
 /// The depth-only pipelines of every casting variant (all but blend), on the universal layout,
-/// and the resolve of the compute rasteriser's small casters.
+/// and the merge of the compute rasteriser's small casters into a layer.
 pub struct ShadowPass {
     /// By `Variant as usize`; none for `Variant::Blend`.
     pipelines: Vec<wgpu::RenderPipeline>,
-    /// `fs_resolve_depth` (`shaders/resolve.wgsl`): the small casters' depth into the layer.
-    resolve: wgpu::RenderPipeline,
+    /// `shaders/shadow_merge.wgsl`.
+    merge: wgpu::ComputePipeline,
 }
 
 impl VariantPipelines for ShadowPass {
@@ -145,31 +156,6 @@ pub fn variant_spec(layouts: &Layouts, variant: Variant) -> RenderSpec {
     }
 }
 
-/// The resolve of a cascade's small casters: a full-screen triangle over the layer whose
-/// fragments write the compute rasteriser's depth where it drew (`fs_resolve_depth`), depth
-/// test less or equal, as the view's resolve.
-fn resolve_spec(layouts: &Layouts) -> RenderSpec {
-    RenderSpec {
-        constants: Default::default(),
-        label: "resolve shadow".into(),
-        layout: layouts.resolve.clone(),
-        shader: crate::passes::raster::RESOLVE_SHADER.spec(WORKGROUP_SIZE),
-        vertex_entry: "vs_fullscreen".into(),
-        fragment_entry: Some("fs_resolve_depth".into()),
-        vertex_buffers: Vec::new(),
-        targets: Vec::new(),
-        primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: Some(wgpu::DepthStencilState {
-            format: SHADOW_FORMAT,
-            depth_write_enabled: true,
-            depth_compare: wgpu::CompareFunction::LessEqual,
-            stencil: Default::default(),
-            bias: Default::default(),
-        }),
-        multisample: Default::default(),
-    }
-}
-
 impl ShadowPass {
     /// Gets every casting variant's pipeline from the cache, compiled in parallel: all but the
     /// blend variant (last), whose objects receive shadows but cast none (the cull lists none
@@ -177,25 +163,30 @@ impl ShadowPass {
     pub fn new(cache: &PipelineCache, layouts: &Layouts) -> Result<Self, PipelineError> {
         const _: () = assert!(Variant::Blend as usize == Variant::ALL.len() - 1);
         let casting = Variant::ALL.iter().filter(|&&v| v != Variant::Blend);
-        let mut specs: Vec<_> = casting.map(|&v| variant_spec(layouts, v)).collect();
-        specs.push(resolve_spec(layouts));
-        let mut pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
-        let resolve = pipelines.pop().expect("one result per spec");
-        Ok(Self { pipelines, resolve })
+        let specs: Vec<_> = casting.map(|&v| variant_spec(layouts, v)).collect();
+        let merge = compute_spec("merge shadow", &layouts.shadow_merge, &MERGE_SHADER.spec(WORKGROUP_SIZE), "merge");
+        let merge = compute_all(cache, &[merge]).into_iter().next().expect("one result per spec");
+        let pipelines = render_all(cache, &specs).into_iter().collect::<Result<Vec<_>, _>>()?;
+        Ok(Self { pipelines, merge: merge? })
     }
 
     /// A 1×1 layer to prewarm into ([`ShadowPass::prewarm`]).
     pub fn prewarm_target(device: &wgpu::Device) -> wgpu::TextureView {
-        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
+        // TEXTURE_BINDING: the merge reads it.
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING;
         crate::gpu_scene::buffers::single_texel(device, "shadow prewarm layer", SHADOW_FORMAT, usage)
     }
 
     /// Draws once with every pipeline into `depth` (a 1×1 layer of [`SHADOW_FORMAT`],
-    /// [`ShadowPass::prewarm_target`]), contents discarded; the resolve too where there is a
-    /// compute rasteriser (`raster`, fitted, its visibility buffer cleared: no depth written).
+    /// [`ShadowPass::prewarm_target`]), contents discarded; and where there is a compute
+    /// rasteriser (`raster`, fitted to 1×1), runs the merge once over that layer into a buffer
+    /// of its own.
+    #[allow(clippy::too_many_arguments)] // the device and layouts for the merge's bindings, the views', the layer, the rasteriser
     pub fn prewarm(
         &self,
         frame: &mut FrameEncoder<'_>,
+        device: &wgpu::Device,
+        layouts: &Layouts,
         buffers: &SceneBuffers,
         view: &ViewBuffers,
         depth: &wgpu::TextureView,
@@ -216,15 +207,18 @@ impl ShadowPass {
             pass.set_pipeline(pipeline);
             pass.draw_indexed(0..3, 0, instance..instance + 1);
         }
+        drop(pass);
         if let Some(raster) = raster {
-            raster.prewarm_resolve_with(&mut pass, view, &self.resolve);
+            let merge = ShadowMerge::new(device, layouts, std::slice::from_ref(depth), raster, 1);
+            let mut pass = frame.compute_pass(MERGE_NAMES[0]);
+            pass.set_pipeline(&self.merge);
+            pass.set_bind_group(SHADOW_MERGE_IO.index, &merge.groups[0]);
+            pass.dispatch(1, 1);
         }
     }
 
     /// Records cascade `cascade`'s casters of `phase` into `layer` (cleared to the far plane
-    /// first, except in the second phase, which draws over the first's depth). Where the
-    /// compute rasteriser drew the cascade's small casters (`raster`), the pass of its last
-    /// phase writes their depth first, as a view's last main pass resolves its pixels.
+    /// first, except in the second phase, which draws over the first's depth).
     #[allow(clippy::too_many_arguments)] // the cascade, its phase and layer, the scene's and the view's bindings, the draws
     pub fn record(
         &self,
@@ -236,7 +230,6 @@ impl ShadowPass {
         view: &ViewBuffers,
         prepared: &PreparedScene,
         draws: ShadowDraws<'_>,
-        raster: Option<&RasterPass>,
     ) {
         let (name, load) = match phase {
             Phase::Late => (LATE_NAMES[cascade], wgpu::LoadOp::Load),
@@ -252,9 +245,6 @@ impl ShadowPass {
                 stencil_ops: None,
             }),
         );
-        if let Some(raster) = raster.filter(|_| phase != Phase::Early) {
-            raster.resolve_with(&mut pass, buffers, view, &self.resolve);
-        }
         match draws {
             ShadowDraws::Indirect(indirect) => {
                 MainPass::bind_scene(&mut pass, buffers, view);
@@ -266,5 +256,98 @@ impl ShadowPass {
             }
             ShadowDraws::Bundle(recorded) => pass.execute_bundle(&recorded.bundle, &recorded.commands),
         }
+    }
+}
+
+/// What the merge of a view's cascades binds: the 16-bit depths it writes (a layer's worth,
+/// shared by the cascades, which merge in turn) and per cascade a bind group over its layer,
+/// the view's shadow rasteriser's visibility buffer and those depths.
+pub struct ShadowMerge {
+    /// Side of a layer, in texels.
+    size: u32,
+    /// The visibility buffer the groups bind.
+    pixels: wgpu::Buffer,
+    merged: wgpu::Buffer,
+    groups: Vec<wgpu::BindGroup>,
+}
+
+impl ShadowMerge {
+    /// The merge's buffer and groups for `layers` (each `size`²) and `raster`'s visibility
+    /// buffer (fitted to that size).
+    pub fn new(
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        layers: &[wgpu::TextureView],
+        raster: &RasterPass,
+        size: u32,
+    ) -> Self {
+        let pixels = raster.visibility_buffer().clone();
+        let merged = crate::gpu::counted::buffer(
+            device,
+            &wgpu::BufferDescriptor {
+                label: Some("merged shadow depths"),
+                // Two 16-bit depths a word; a word at least.
+                size: (u64::from(size) * u64::from(size)).div_ceil(2).max(1) * 4,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            },
+        );
+        let groups = layers
+            .iter()
+            .map(|layer| {
+                device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some(SHADOW_MERGE_IO.label),
+                    layout: &layouts.shadow_merge_io,
+                    entries: &[
+                        SHADOW_MERGE_IO.entry("layer", wgpu::BindingResource::TextureView(layer)),
+                        SHADOW_MERGE_IO.buffer("pixels", &pixels),
+                        SHADOW_MERGE_IO.buffer("merged", &merged),
+                    ],
+                })
+            })
+            .collect();
+        Self { size, pixels, merged, groups }
+    }
+
+    /// Whether these are the groups for `layers` layers of `size`² and `raster`'s buffer.
+    pub fn fits(&self, layers: usize, size: u32, raster: &RasterPass) -> bool {
+        self.size == size && self.groups.len() == layers && &self.pixels == raster.visibility_buffer()
+    }
+}
+
+impl ShadowPass {
+    /// Records the merge of cascade `cascade`'s small casters into its layer of `map` (after
+    /// its last depth pass): the dispatch, a thread per two texels, then the copy of the
+    /// merged depths into the layer.
+    pub fn merge(&self, frame: &mut FrameEncoder<'_>, cascade: usize, merge: &ShadowMerge, map: &wgpu::Texture) {
+        let name = MERGE_NAMES[cascade];
+        profile_scope!(name);
+        let (x, y, _) = dispatch_size((merge.size * merge.size).div_ceil(2), WORKGROUP_SIZE);
+        {
+            let mut pass = frame.compute_pass(name);
+            pass.set_pipeline(&self.merge);
+            pass.set_bind_group(SHADOW_MERGE_IO.index, &merge.groups[cascade]);
+            pass.dispatch(x, y);
+        }
+        // Rows of 2 × size bytes: a multiple of 256, as a copy's rows must be, for every
+        // layer side from SHADOW_MAP_MIN_SIZE up.
+        const _: () = assert!(crate::tunables::SHADOW_MAP_MIN_SIZE * 2 % wgpu::COPY_BYTES_PER_ROW_ALIGNMENT == 0);
+        frame.encoder.copy_buffer_to_texture(
+            wgpu::TexelCopyBufferInfo {
+                buffer: &merge.merged,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(merge.size * 2),
+                    rows_per_image: Some(merge.size),
+                },
+            },
+            wgpu::TexelCopyTextureInfo {
+                texture: map,
+                mip_level: 0,
+                origin: wgpu::Origin3d { x: 0, y: 0, z: cascade as u32 },
+                aspect: wgpu::TextureAspect::DepthOnly,
+            },
+            wgpu::Extent3d { width: merge.size, height: merge.size, depth_or_array_layers: 1 },
+        );
     }
 }

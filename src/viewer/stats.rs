@@ -37,11 +37,13 @@ pub(crate) struct LiveStats {
     /// The last [`FRAME_TIMES_KEPT`] GPU frame times (every pass of a frame) in ms, oldest
     /// first, as they are read back.
     pub gpu_frame_ms: VecDeque<f32>,
-    /// What the last frame ran: two culling phases, the compute rasteriser, deferred shading
-    /// (the adaptive frame's choice where the panel leaves them to auto).
+    /// What the last frame ran: two culling phases, the compute rasteriser, deferred shading,
+    /// the compute rasteriser in the shadow cascades (the adaptive frame's choice where the
+    /// panel leaves them to auto).
     pub two_phase: bool,
     pub soft: bool,
     pub deferred: bool,
+    pub shadow_soft: bool,
 }
 
 impl LiveStats {
@@ -53,6 +55,7 @@ impl LiveStats {
         self.two_phase = stats.two_phase;
         self.deferred = stats.deferred;
         self.soft = stats.soft;
+        self.shadow_soft = stats.shadow_soft;
         self.bind_group_sets = stats.commands.bind_group_sets();
         if let Some(visible) = stats.cpu_visible {
             self.visible = Some(visible);

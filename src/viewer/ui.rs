@@ -228,9 +228,10 @@ fn number_rows(panel: &PanelState, view: &PanelView<'_>) -> Vec<(String, String)
     row("objects", view.rebuild.object_count.to_string());
     let ran = |on: bool| if on { "on" } else { "off" };
     let ran_what = format!(
-        "occlusion {}, compute raster {}, deferred {}",
+        "occlusion {}, compute raster {} (shadows {}), deferred {}",
         ran(stats.two_phase),
         ran(stats.soft),
+        ran(stats.shadow_soft),
         ran(stats.deferred)
     );
     row("frame ran", ran_what);

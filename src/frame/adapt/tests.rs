@@ -95,6 +95,26 @@ fn the_search_settles() {
     assert!(ran.iter().any(|d| !d.occlusion), "a switch given later is probed at once");
 }
 
+/// The compute rasteriser of the shadow cascades' small casters is decided apart from the
+/// view's: where it costs more than it saves (few small casters, a CPU adapter) it goes off
+/// while the view keeps its own, and the other way round.
+#[test]
+fn the_cascades_compute_rasteriser_is_decided_apart() {
+    for (view_saves, cascades_save) in [(0.5, -0.3), (-0.3, 0.5)] {
+        let cost = move |d: Detail| {
+            1.0 - if d.soft { view_saves } else { 0.0 } - if d.shadow_soft { cascades_save } else { 0.0 }
+        };
+        let mut controller = AutoDetail::default();
+        run(&mut controller, 300, cost);
+        let current = controller.current();
+        assert_eq!(
+            (current.soft, current.shadow_soft),
+            (view_saves > 0.0, cascades_save > 0.0),
+            "view saves {view_saves} ms, cascades {cascades_save}"
+        );
+    }
+}
+
 /// Deferred shading is probed like the other switches: where forward shading costs less
 /// (a small scene, whose shade and composite passes cost more than the fragments they
 /// save) it is turned off and stays off; where it saves, it stays on.
