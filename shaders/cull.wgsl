@@ -130,15 +130,19 @@ fn within_nearest(reach: f32, radius: f32, distance_sq: f32) -> bool {
 }
 
 /// The coarsest level whose projected error is at most the threshold; level 0 when LOD is off
-/// or the camera is inside the bounds.
+/// or the camera is inside the bounds. In a shadow cascade, the coarser of that and the
+/// coarsest level whose error is within the threshold in the cascade's texels.
 fn select_level(object: GpuCullRecord, radius: f32, distance_sq: f32) -> u32 {
     if frame.lod_enabled == 0u {
         return 0u;
     }
     let first = object.batch;
     for (var level = min(batches[first].level_count, LOD_LEVELS) - 1u; level > 0u; level--) {
-        let error = batches[first + level].relative_error * radius * frame.lod_factor;
-        if within_nearest(error, radius, distance_sq) {
+        let error = batches[first + level].relative_error * radius;
+        if within_nearest(error * frame.lod_factor, radius, distance_sq) {
+            return level;
+        }
+        if frame.orthographic != 0u && error * frame.shadow_lod_factor <= 1.0 {
             return level;
         }
     }

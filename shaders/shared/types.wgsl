@@ -116,6 +116,8 @@ struct FrameUniforms {
     cull_order_base: u32,
     /// First word in `instances[]` of each object's slot in the cull order.
     cull_slot_base: u32,
+    /// A shadow cascade's own level-of-detail test (`e · r · shadow_lod_factor ≤ 1`); 0: none.
+    shadow_lod_factor: f32,
 }
 
 /// The prefilter's parameters (`shaders/environment.wgsl`, `passes::environment`): the sky,

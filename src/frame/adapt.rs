@@ -4,7 +4,10 @@
 //! casters), the cascades' second phase and deferred shading pay for themselves on this scene,
 //! camera and adapter, decided from what recent frames measured.
 //!
-//! Each switch the view's [`Detail`] leaves to `auto` is on at first (the fullest frame). The
+//! Each switch the view's [`Detail`] leaves to `auto` starts as [`Choice::start_for`] the adapter
+//! says: on (the fullest frame), except the cascades' second phase (it pays only where casters
+//! hide many others) and, on a CPU adapter, the compute rasteriser and deferred shading (their
+//! compute work costs more there than it saves). The
 //! controller keeps the cost of the frames it has read back (the GPU's pass timestamps summed,
 //! or the wall-clock time the caller reports with `Renderer::report_frame_time`, which wins:
 //! on adapters whose timestamps miss work that is the truth), tagged with the configuration
@@ -70,13 +73,28 @@ impl Choice {
     /// run never gets to a verdict). Probes turn the cascades' second phase on where it pays.
     pub const START: Choice =
         Choice { occlusion: true, soft: true, shadow_occlusion: false, deferred: true, shadow_soft: true };
+    /// Where the controller starts on a CPU adapter (lavapipe): [`Choice::START`] without the
+    /// compute rasteriser and deferred shading, whose compute work there costs more than the
+    /// fragments they save (measured on lavapipe at 1,000 to 100,000 objects, by the wall
+    /// clock: docs/BENCHMARKS.md § "Small casters through the compute rasteriser"), so a short
+    /// run measures what the search would settle on. Probes still try them.
+    pub const CPU_START: Choice = Choice { soft: false, shadow_soft: false, deferred: false, ..Choice::START };
+
+    /// Where the controller starts on an adapter of `device_type`.
+    pub fn start_for(device_type: wgpu::DeviceType) -> Choice {
+        if device_type == wgpu::DeviceType::Cpu {
+            Choice::CPU_START
+        } else {
+            Choice::START
+        }
+    }
 }
 
 /// Why the controller last changed its choice, for the viewer and the bench.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
-    /// Nothing changed yet: [`Choice::START`].
+    /// Nothing changed yet: where it started ([`Choice::start_for`] the adapter).
     Start,
     /// A probe measured the other configuration cheaper.
     Cheaper,
@@ -150,6 +168,11 @@ impl Default for AutoDetail {
 }
 
 impl AutoDetail {
+    /// A controller that starts from `start` ([`Choice::start_for`] the adapter).
+    pub fn starting_from(start: Choice) -> Self {
+        Self { current: start, ..Self::default() }
+    }
+
     /// What frame `frame` of a view asking for `detail` runs: `detail` itself where it leaves
     /// nothing to auto, else with the auto switches as the controller chose (or probes).
     pub fn apply(&mut self, detail: Detail, frame: u64) -> Detail {
@@ -360,7 +383,7 @@ impl super::Renderer {
     /// on (the bench does so at each row).
     pub fn reset_adaptive(&mut self) {
         for view in &mut self.views {
-            view.auto = Default::default();
+            view.auto = AutoDetail::starting_from(self.auto_start);
         }
         self.reported_times.clear();
     }

@@ -83,6 +83,8 @@ pub struct Renderer {
     shadow: ShadowPass,
     /// Wall-clock frame times the caller reported (`report_frame_time`), newest last.
     reported_times: std::collections::VecDeque<(u64, f64)>,
+    /// Where each view's adaptive frame starts: [`adapt::Choice::start_for`] the adapter.
+    auto_start: adapt::Choice,
     /// Prefilters each scene's sky into the maps of its image-based light, at upload.
     environment: EnvironmentPass,
     /// The maps prefiltered from `scene_environment`'s sky, bound with the scene's textures.
@@ -256,6 +258,7 @@ impl Renderer {
             prepared,
             views: vec![first_view],
             reported_times: std::collections::VecDeque::new(),
+            auto_start: adapt::Choice::start_for(ctx.info.device_type),
             frame_number: 0,
             pending: Vec::new(),
             startup: StartupTimes { pipelines_ms, upload_ms, prewarm_ms: 0.0, total_ms: 0.0 },

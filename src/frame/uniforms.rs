@@ -104,6 +104,7 @@ impl Renderer {
             caster_planes: [Vec4::ZERO; 6],
             cull_order_base: self.buffers.cull_order_base,
             cull_slot_base: self.buffers.cull_slot_base,
+            shadow_lod_factor: 0.0,
         }
     }
 }
@@ -143,6 +144,9 @@ pub(super) fn cascade_uniforms(
     } else {
         (glam::UVec2::ZERO, 0)
     };
+    // A level whose error stays within the threshold in the cascade's texels is fine enough
+    // for it: the coarser of that and the view's level.
+    uniforms.shadow_lod_factor = 1.0 / (cascade.texel_size * detail.lod_error_px.max(f32::MIN_POSITIVE));
     // Small casters go to the compute rasteriser where the view's frame uses it: those whose
     // radius spans at most SOFT_MAX_RADIUS_PX texels.
     uniforms.soft_enabled = u32::from(soft);

@@ -91,7 +91,8 @@ fn within_nearest(reach: f32, radius: f32, distance_sq: f32) -> bool {
     far * far <= distance_sq
 }
 
-/// `select_level` in WGSL: the coarsest level whose projected error is at most the threshold.
+/// `select_level` in WGSL: the coarsest level whose projected error is at most the threshold
+/// (in a shadow cascade, the coarser of the view's level and the cascade's own).
 pub fn select_level(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObject, distance_sq: f32) -> u32 {
     if frame.lod_enabled == 0 {
         return 0;
@@ -102,8 +103,9 @@ pub fn select_level(frame: &FrameUniforms, batches: &[GpuBatch], object: &GpuObj
     (1..count)
         .rev()
         .find(|&level| {
-            let error = batches[first + level as usize].relative_error * radius * frame.lod_factor;
-            within_nearest(error, radius, distance_sq)
+            let error = batches[first + level as usize].relative_error * radius;
+            within_nearest(error * frame.lod_factor, radius, distance_sq)
+                || (frame.orthographic != 0 && error * frame.shadow_lod_factor <= 1.0)
         })
         .unwrap_or(0)
 }
@@ -394,6 +396,7 @@ mod tests {
             caster_planes: [Vec4::ZERO; 6],
             cull_order_base: 0,
             cull_slot_base: 0,
+            shadow_lod_factor: 0.0,
         }
     }
 
@@ -410,6 +413,31 @@ mod tests {
         object.model = Mat4::from_translation(glam::Vec3::new(center_x, 0.0, 0.0));
         object.bounds = Vec4::new(0.0, 0.0, 0.0, radius);
         object
+    }
+
+    /// A shadow cascade draws the coarser of the view's level and the coarsest level whose
+    /// error fits its texels; a view draws its own. The batches' level 1 has a relative error
+    /// of 0.01: for a radius-2 object, 0.02 in world units.
+    #[test]
+    fn a_cascade_draws_the_coarser_of_the_views_level_and_its_own() {
+        let batches = batches();
+        let near = object(0.0, 2.0);
+        // At distance 10 the view wants level 0: its error projects to 0.02 · 1000 = 20 > 10 − 2.
+        let view = FrameUniforms { lod_factor: 1000.0, ..frame() };
+        let distance_sq = 100.0;
+        assert_eq!(select_level(&view, &batches, &near, distance_sq), 0);
+        // Texels of 0.1 at an error threshold of 0.25 texel: 0.02 · (1 / 0.025) ≤ 1.
+        let coarse = FrameUniforms { orthographic: 1, shadow_lod_factor: 40.0, ..view };
+        assert_eq!(select_level(&coarse, &batches, &near, distance_sq), 1, "the cascade's texels allow level 1");
+        // Texels of 0.01: level 1's error is two texels; the view's level 0 it is.
+        let fine = FrameUniforms { shadow_lod_factor: 400.0, ..coarse };
+        assert_eq!(select_level(&fine, &batches, &near, distance_sq), 0);
+        // The factor counts only in a cascade.
+        let not_a_cascade = FrameUniforms { orthographic: 0, ..coarse };
+        assert_eq!(select_level(&not_a_cascade, &batches, &near, distance_sq), 0);
+        // Where the view picks the coarser level, the cascade draws it too.
+        let far_view = FrameUniforms { lod_factor: 10.0, ..fine };
+        assert_eq!(select_level(&far_view, &batches, &near, distance_sq), 1);
     }
 
     #[test]
