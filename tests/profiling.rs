@@ -480,7 +480,7 @@ fn fullest_view_pass_names() -> Vec<&'static str> {
     // And the shadow cascades' passes, which run before the view's own (bench draws shadows
     // by default).
     for k in 0..multidraw::tunables::MAX_CASCADES {
-        names.extend(plan.cascade_schedule(k, true).pass_names());
+        names.extend(plan.cascade_schedule(k, true, true).pass_names());
     }
     names
 }

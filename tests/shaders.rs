@@ -423,11 +423,12 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         caster_planes: vec4s(1900.0),
         cull_order_base: 2000,
         cull_slot_base: 2001,
+        shadow_lod_factor: 2002.0,
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 48] = [
+    let expected_first: [(&str, [u8; 4]); 49] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -476,6 +477,7 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("caster_planes", 1900f32.to_le_bytes()),
         ("cull_order_base", 2000u32.to_le_bytes()),
         ("cull_slot_base", 2001u32.to_le_bytes()),
+        ("shadow_lod_factor", 2002f32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");
