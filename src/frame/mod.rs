@@ -231,7 +231,11 @@ impl Renderer {
         };
         let updates = ObjectUpdates::new(&ctx.device, &layouts, &buffers, options.workgroup_size);
         let capabilities = Capabilities::of(ctx);
-        let first_view = ViewState::new(&ctx.device, &layouts, &buffers, &pyramid, raster.as_ref(), deferred.as_ref());
+        let auto_start = adapt::Choice::start_for(ctx.info.device_type);
+        let first_view = ViewState {
+            auto: adapt::AutoDetail::starting_from(auto_start),
+            ..ViewState::new(&ctx.device, &layouts, &buffers, &pyramid, raster.as_ref(), deferred.as_ref())
+        };
         let mut renderer = Self {
             timer: GpuTimer::new(&ctx.device, &ctx.queue),
             plans: DrawMode::ALL.map(|mode| FramePlan::resolve(mode, capabilities)),
@@ -258,7 +262,7 @@ impl Renderer {
             prepared,
             views: vec![first_view],
             reported_times: std::collections::VecDeque::new(),
-            auto_start: adapt::Choice::start_for(ctx.info.device_type),
+            auto_start,
             frame_number: 0,
             pending: Vec::new(),
             startup: StartupTimes { pipelines_ms, upload_ms, prewarm_ms: 0.0, total_ms: 0.0 },
