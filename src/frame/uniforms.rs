@@ -122,7 +122,8 @@ pub(super) fn receive_shadows(uniforms: &mut FrameUniforms, cascades: &[Cascade]
 /// The uniforms of shadow cascade `cascade` of the view whose uniforms are `view`, drawn into
 /// a `map_size`² layer: its orthographic projection and frustum, sizes judged in its texels,
 /// and everything else the view's, the level of detail above all (its origin and threshold),
-/// so every caster is drawn at the level the view draws it. No shadow read; the pyramid of
+/// so every caster is drawn at the level the view draws it, or the coarser level its texels
+/// allow (`shadow_lod_factor`). No shadow read; the pyramid of
 /// the layer where the cascade culls in two phases (`occlusion`); the compute rasteriser for
 /// its small casters where `soft`.
 pub(super) fn cascade_uniforms(
