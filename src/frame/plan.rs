@@ -267,18 +267,17 @@ impl FramePlan {
         let phases = self.phases(request.detail.occlusion);
         // The compute rasteriser needs batches to list small objects from, a renderer that has
         // one and objects it may draw, and sizes judged from the drawing camera (frozen culling
-        // judges them from another).
-        let soft = self.soft_raster
-            && request.raster_available
-            && request.detail.soft
-            && request.cull_enabled
-            && !request.frozen;
+        // judges them from another); the view's small objects and its cascades' small casters
+        // each where their switch asks.
+        let can_raster = self.soft_raster && request.raster_available && request.cull_enabled && !request.frozen;
+        let soft = can_raster && request.detail.soft;
         // While culling is frozen, the second phase tests against the pyramid of the frozen
         // view (built before the freeze, kept since), until a new depth buffer ends that.
         let keep_pyramid = phases.len() == 2 && request.frozen && request.pyramid_current;
         let mut schedule = ViewSchedule {
             phases,
             soft,
+            shadow_soft: can_raster && request.detail.shadow_soft,
             keep_pyramid,
             deferred: request.deferred,
             steps: [Step::CopyCounters; MAX_STEPS],
@@ -333,6 +332,7 @@ impl FramePlan {
         let mut schedule = ViewSchedule {
             phases,
             soft,
+            shadow_soft: false,
             keep_pyramid: false,
             deferred: false,
             steps: [Step::CopyCounters; MAX_STEPS],
@@ -476,6 +476,9 @@ pub struct ViewSchedule {
     pub phases: &'static [Phase],
     /// Small objects go to the compute rasteriser.
     pub soft: bool,
+    /// The view's shadow cascades' small casters go to the compute rasteriser
+    /// ([`FramePlan::cascade_schedule`]'s `soft`).
+    pub shadow_soft: bool,
     /// The second phase tests against the kept pyramid of a frozen culling view.
     pub keep_pyramid: bool,
     /// The opaque variants' pixels are shaded after the main pass (`passes::deferred`).
@@ -509,6 +512,31 @@ impl ViewSchedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The view's compute rasteriser and its cascades' are separate switches: either may run
+    /// without the other (the adaptive frame decides them apart), under the same conditions.
+    #[test]
+    fn the_cascades_compute_rasteriser_follows_its_own_switch() {
+        let plan = FramePlan::resolve(DrawMode::Gpu, Capabilities { count_draws: true });
+        let request = |soft, shadow_soft, frozen| ViewRequest {
+            detail: Detail { soft, shadow_soft, ..Detail::default() },
+            cull_enabled: true,
+            frozen,
+            raster_available: true,
+            pyramid_current: false,
+            blend: false,
+            deferred: false,
+        };
+        for (soft, shadow_soft) in [(false, true), (true, false), (true, true), (false, false)] {
+            let schedule = plan.schedule(&request(soft, shadow_soft, false));
+            assert_eq!((schedule.soft, schedule.shadow_soft), (soft, shadow_soft));
+        }
+        let frozen = plan.schedule(&request(true, true, true));
+        assert_eq!((frozen.soft, frozen.shadow_soft), (false, false), "frozen culling rasterises neither");
+        let cpu =
+            FramePlan::resolve(DrawMode::Cpu, Capabilities { count_draws: true }).schedule(&request(true, true, false));
+        assert!(!cpu.shadow_soft, "the CPU baseline has no compute rasteriser");
+    }
 
     /// Every plan's fullest view fits the per-view pass budget the timestamps are sized for.
     #[test]

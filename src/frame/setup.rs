@@ -170,10 +170,12 @@ impl Renderer {
     ) -> ViewSetup {
         let frame = self.frame_number - 1;
         let state = &mut self.views[index];
-        // A frame without shadows has no cascades to judge: their switch is not probed.
+        // A frame without shadows has no cascades to judge: their switches are not probed. The
+        // cascades' compute rasteriser is allowed where the view's is asked for (`soft`, which
+        // the adaptive frame then turns on or off for the view alone).
         let asked = Detail {
             auto_shadow_occlusion: view.detail.auto_shadow_occlusion && input.shadows > 0,
-            shadow_soft: view.detail.shadow_soft && input.shadows > 0,
+            shadow_soft: view.detail.soft && view.detail.shadow_soft && input.shadows > 0,
             ..view.detail
         };
         let detail = state.auto.apply(asked, frame);
@@ -230,16 +232,9 @@ impl Renderer {
         let mut cpu_cull_ms = 0.0;
         // The cascades cull in two phases, against their own pyramids, where the GPU culls.
         let cascade_occlusion = self.plans[input.mode as usize].phases(view.detail.shadow_occlusion).len() == 2;
-        // The cascades' small casters go to the compute rasteriser where the view's could (the
-        // same conditions) and `shadow_soft` asks for it.
-        let soft_casters = {
-            let soft = view.detail.soft && view.detail.shadow_soft;
-            self.schedule(input, &View { detail: Detail { soft, ..view.detail }, ..*view }, false).soft
-        };
         let mut cascade_soft = false;
-        let state = &mut self.views[index];
         if let Some(ViewShadow { cascades, map, raster, merge, .. }) = state.shadow.as_mut() {
-            let raster = raster.as_mut().filter(|_| soft_casters);
+            let raster = raster.as_mut().filter(|_| schedule.shadow_soft);
             cascade_soft = raster.is_some();
             let raster = raster.map(|raster| {
                 raster.fit_depth(&ctx.device, &self.layouts, &self.buffers, size);
