@@ -6,9 +6,9 @@
 //! word.
 //!
 //! Why a copy and not a full-screen draw that writes depth: on a GPU with few graphics units
-//! (the H100, the H200) such a draw over a 2048² layer cost about 0.3 ms per cascade, while
-//! this pass reads and writes a few tens of megabytes (docs/BENCHMARKS.md § "Small casters
-//! through the compute rasteriser").
+//! (the H100, the H200) such a draw over a whole layer costs many times what this pass, a
+//! read and a write of each texel, does (measured: docs/BENCHMARKS.md § "Small casters through
+//! the compute rasteriser").
 
 // Bindings: group `shadow merge io`, declared from its table in src/gpu_scene/layout.rs ahead
 // of this file.

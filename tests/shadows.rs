@@ -10,7 +10,7 @@ mod common;
 use glam::{Vec3, Vec4Swizzles};
 use multidraw::frame::shadows::Cascade;
 use multidraw::gpu::target::OffscreenTarget;
-use multidraw::passes::cull::cpu;
+use multidraw::passes::cull::{cpu, GpuCounters};
 use multidraw::scene::Scene;
 use multidraw::tunables::MAX_CASCADES;
 use multidraw::{DrawMode, FrameInput, GpuContext, Renderer};
@@ -31,6 +31,21 @@ fn render_frames(
     let image = target.read_rgba(&ctx.device, &ctx.queue);
     common::assert_no_gpu_errors(ctx);
     (image, stats.expect("at least one frame"))
+}
+
+/// Each cascade's counters of the last frame read back with all four (the renderer's view 0).
+fn cascade_counters(ctx: &GpuContext, renderer: &mut Renderer) -> Vec<GpuCounters> {
+    let readback = renderer
+        .collect(&ctx.device)
+        .into_iter()
+        .rfind(|r| r.cascade_counters[0][3].is_some())
+        .expect("cascade counters");
+    (0..4).map(|k| readback.cascade_counters[0][k].expect("each cascade's counters")).collect()
+}
+
+/// Each of the four layers of view 0's shadow map: its side and its depths.
+fn shadow_layers(ctx: &GpuContext, renderer: &Renderer) -> Vec<(u32, Vec<f32>)> {
+    (0..4).map(|k| renderer.read_shadow_map(ctx, 0, k).expect("each layer")).collect()
 }
 
 /// The GPU-driven modes, the CPU baseline and its render bundles draw the same shadowed frame,
@@ -58,13 +73,8 @@ fn every_mode_casts_the_same_shadows() {
         let (got, stats) = render_frames(&ctx, &mut renderer, &frame(mode, 4), size, 3);
         assert_eq!(stats.shadow_cascades, 4);
         common::assert_same_pixels(&format!("shadows-{mode}"), &format!("{mode} against cpu, 4 cascades"), &want, &got);
-        let readback = renderer
-            .collect(&ctx.device)
-            .into_iter()
-            .rfind(|r| r.cascade_counters[0][3].is_some())
-            .expect("cascade counters");
-        for k in 0..4 {
-            let gpu = readback.cascade_counters[0][k].expect("each cascade's counters");
+        let counters = cascade_counters(&ctx, &mut renderer);
+        for (k, &gpu) in counters.iter().enumerate() {
             let cpu = cpu_stats.cascade_counts[k].expect("the cpu's count of each cascade");
             assert_eq!(
                 (gpu.in_frustum, gpu.too_small, gpu.visible),
@@ -118,13 +128,8 @@ fn small_casters_drawn_by_the_compute_rasteriser_cast_the_same_shadows() {
                 if soft { common::renderer(&ctx, &scene) } else { common::hardware_renderer(&ctx, &scene) };
             let (image, stats) = render_frames(&ctx, &mut renderer, &input, size, 4);
             assert_eq!(stats.soft, soft, "the compute rasteriser draws where it exists");
-            let maps: Vec<_> = (0..4).map(|k| renderer.read_shadow_map(&ctx, 0, k).expect("each layer")).collect();
-            let readback = renderer
-                .collect(&ctx.device)
-                .into_iter()
-                .rfind(|r| r.cascade_counters[0][3].is_some())
-                .expect("cascade counters");
-            let soft_casters: Vec<_> = (0..4).map(|k| readback.cascade_counters[0][k].expect("each").soft).collect();
+            let maps = shadow_layers(&ctx, &renderer);
+            let soft_casters: Vec<_> = cascade_counters(&ctx, &mut renderer).iter().map(|c| c.soft).collect();
             runs.push((image, maps, soft_casters));
         }
         let (hardware, soft) = (&runs[0], &runs[1]);
@@ -302,13 +307,8 @@ fn cascades_cull_hidden_casters_and_keep_every_texel() {
         // Frames to settle the cascades' visibility bits (the first frame's first phase draws nothing).
         let (image, stats) = render_frames(&ctx, &mut renderer, &input, size, 4);
         assert_eq!(stats.shadow_cascades, 4);
-        let maps: Vec<_> = (0..4).map(|k| renderer.read_shadow_map(&ctx, 0, k).expect("each layer")).collect();
-        let readback = renderer
-            .collect(&ctx.device)
-            .into_iter()
-            .rfind(|r| r.cascade_counters[0][3].is_some())
-            .expect("cascade counters");
-        let counters: Vec<_> = (0..4).map(|k| readback.cascade_counters[0][k].expect("each cascade")).collect();
+        let maps = shadow_layers(&ctx, &renderer);
+        let counters = cascade_counters(&ctx, &mut renderer);
         runs.push((image, maps, counters));
     }
     let (off, on) = (&runs[0], &runs[1]);

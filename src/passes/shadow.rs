@@ -331,7 +331,8 @@ impl ShadowPass {
         }
         // Rows of 2 × size bytes: a multiple of 256, as a copy's rows must be, for every
         // layer side from SHADOW_MAP_MIN_SIZE up.
-        const _: () = assert!((crate::tunables::SHADOW_MAP_MIN_SIZE * 2).is_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT));
+        const _: () =
+            assert!((crate::tunables::SHADOW_MAP_MIN_SIZE * 2).is_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT));
         frame.encoder.copy_buffer_to_texture(
             wgpu::TexelCopyBufferInfo {
                 buffer: &merge.merged,
