@@ -283,6 +283,14 @@ fn fs_blend(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) v
     if !front && materials[in.ids.x].double_sided == 0u {
         discard;
     }
+    // Behind a compute rasteriser's pixel that a composite in compute kept out of the depth
+    // buffer: hidden, as the depth test (less) would hide it.
+    if frame.soft_depth_test != 0u {
+        let soft = textureLoad(soft_depth, vec2<u32>(in.clip_position.xy), 0).x;
+        if in.clip_position.z >= soft {
+            discard;
+        }
+    }
     let at = surface_uv(in);
     let color = surface_color(in.ids.x, vertex_color(in), at);
     let shown = debug_color(color, level_of(in));

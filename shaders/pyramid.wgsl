@@ -32,7 +32,7 @@ fn level_0_footprint(texel: vec2<u32>) -> vec4<u32> {
 }
 
 /// Level 0 from the depth buffer.
-@compute @workgroup_size(PYRAMID_WORKGROUP_SIDE, PYRAMID_WORKGROUP_SIDE)
+@compute @workgroup_size(TILE_WORKGROUP_SIDE, TILE_WORKGROUP_SIDE)
 fn reduce_depth(@builtin(global_invocation_id) gid: vec3<u32>) {
     if any(gid.xy >= textureDimensions(destination_level)) {
         return;
@@ -50,7 +50,7 @@ fn reduce_depth(@builtin(global_invocation_id) gid: vec3<u32>) {
 /// Level 0 from the depth buffer and the compute rasteriser's visibility buffer, the nearer
 /// of the two per pixel: the first phase's small objects reach the depth buffer only with the
 /// resolve, in the second phase's main pass (`passes::raster`).
-@compute @workgroup_size(PYRAMID_WORKGROUP_SIDE, PYRAMID_WORKGROUP_SIDE)
+@compute @workgroup_size(TILE_WORKGROUP_SIDE, TILE_WORKGROUP_SIDE)
 fn reduce_depth_soft(@builtin(global_invocation_id) gid: vec3<u32>) {
     if any(gid.xy >= textureDimensions(destination_level)) {
         return;
@@ -72,7 +72,7 @@ fn reduce_depth_soft(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 
 /// Level i from level i − 1: 2 × 2 texels, or 1 along an axis already at 1.
-@compute @workgroup_size(PYRAMID_WORKGROUP_SIDE, PYRAMID_WORKGROUP_SIDE)
+@compute @workgroup_size(TILE_WORKGROUP_SIDE, TILE_WORKGROUP_SIDE)
 fn reduce_level(@builtin(global_invocation_id) gid: vec3<u32>) {
     let size = textureDimensions(destination_level);
     if any(gid.xy >= size) {

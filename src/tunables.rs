@@ -17,9 +17,10 @@ pub const CELL_OBJECTS: u32 = 64;
 /// `passes::cull::cpu::cell_rejected`).
 pub const CELL_SLACK: f32 = 1.0e-5;
 
-/// Side of the square workgroup of the pyramid pass: one thread per texel of the level it
-/// writes, 8 × 8 = 64 threads (the same multiple of every subgroup width as `WORKGROUP_SIZE`).
-pub const PYRAMID_WORKGROUP_SIDE: u32 = 8;
+/// Side of the square workgroups of the passes with a thread per texel (the pyramid's levels,
+/// the deferred composite in compute): 8 × 8 = 64 threads (the same multiple of every subgroup
+/// width as `WORKGROUP_SIZE`).
+pub const TILE_WORKGROUP_SIDE: u32 = 8;
 
 /// wgpu's default `max_compute_workgroups_per_dimension`; dispatches past it are split into a
 /// second dimension.
@@ -351,7 +352,7 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const VARIANT_DOUBLE_SIDED: u32 = {VARIANT_DOUBLE_SIDED}u;\n\
          const VARIANT_MASKED: u32 = {VARIANT_MASKED}u;\n\
          const VARIANT_BLEND: u32 = {VARIANT_BLEND}u;\n\
-         const PYRAMID_WORKGROUP_SIDE: u32 = {PYRAMID_WORKGROUP_SIDE}u;\n\
+         const TILE_WORKGROUP_SIDE: u32 = {TILE_WORKGROUP_SIDE}u;\n\
          const VARIANT_COUNT: u32 = {VARIANT_COUNT}u;\n\
          const ANIMATION_CLASSES: u32 = {ANIMATION_CLASSES}u;\n\
          const LOD_LEVELS: u32 = {LOD_LEVELS}u;\n\

@@ -257,3 +257,90 @@ fn thousands_of_blended_objects_sort_as_the_cpu_sorts_them() {
     // pixel (the compute rasteriser's pixels may round differently, tests/raster.rs).
     draw_with(&ctx, &scene, "blend-crowd", Detail { soft: false, ..Detail::default() });
 }
+
+/// Small cubes the compute rasteriser draws in front of a blended pane, an opaque panel behind.
+const CUBES_BEFORE_GLASS: &str = r#"
+[[mesh]]
+name = "dot"
+procedural = "cube"
+scale = [0.25, 0.25, 0.25]
+
+[[material]]
+name = "green"
+base_color = [0.0, 1.0, 0.0, 1.0]
+unlit = true
+
+[[material]]
+name = "blue"
+base_color = [0.0, 0.0, 1.0, 1.0]
+unlit = true
+
+[[material]]
+name = "red glass"
+base_color = [1.0, 0.0, 0.0, 0.5]
+variant = "blend"
+unlit = true
+
+[[objects]]
+transforms = [
+    { mesh = "panel", material = "red glass", position = [0.0, 0.0, 0.0] },
+    { mesh = "panel", material = "blue", position = [0.0, 0.0, -2.0] },
+]
+
+[[objects]]
+grid = { counts = [5, 5, 1], spacing = [0.7, 0.7, 0.0], center = [0.0, 0.0, 1.0], meshes = ["dot"], materials = ["green"] }
+"#;
+
+/// The deferred composite writes the frame in compute where the target's texture allows it
+/// (`passes::deferred::storage_view`): the compute rasteriser's pixels then stay out of the
+/// depth buffer, and the blended pass must still hide what is behind them. The same frame
+/// composited by the full-screen pass (a target without storage) is the reference.
+#[test]
+fn a_blended_pane_behind_compute_rasterised_objects_is_hidden_however_the_frame_composites() {
+    let ctx = common::context();
+    let scene = scene_of(CUBES_BEFORE_GLASS, 12.0);
+    let detail = Detail { occlusion: false, soft: true, deferred: true, ..Detail::default() };
+    let input = FrameInput { detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) };
+    let (width, height) = SIZE;
+    let mut images = Vec::new();
+    for storage in [true, false] {
+        let mut renderer = common::renderer(&ctx, &scene);
+        let offscreen = OffscreenTarget::new(&ctx.device, width, height);
+        let plain = ctx.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("colour without storage"),
+            size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: multidraw::COLOR_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let plain_view = plain.create_view(&Default::default());
+        let mut target = offscreen.frame_target();
+        if !storage {
+            target.color = &plain_view;
+        }
+        assert_eq!(multidraw::passes::deferred::storage_view(target.color).is_some(), storage);
+        renderer.render(&ctx, &target, &input);
+        let stats = renderer.render(&ctx, &target, &input);
+        ctx.wait_idle();
+        common::assert_no_gpu_errors(&ctx);
+        assert!(stats.deferred && stats.soft, "the frame deferred and ran the compute rasteriser");
+        let soft = renderer.collect(&ctx.device).into_iter().filter_map(|r| r.counters).next_back();
+        assert!(soft.expect("counters read back").soft >= 25, "the compute rasteriser drew the cubes");
+        let color = if storage { &offscreen.color } else { &plain };
+        images.push(multidraw::gpu::target::read_texture_rgba(&ctx.device, &ctx.queue, color, width, height));
+    }
+    for (image, how) in images.iter().zip(["in compute", "by the full-screen pass"]) {
+        // A cube's centre: its green alone, the glass behind it hidden; between cubes, the
+        // glass over the blue panel.
+        let what = format!("composited {how}");
+        assert_pixel(image, pixel_of(&scene, Vec3::new(0.0, 0.0, 1.125)), Vec3::Y, &format!("{what}: cube"));
+        let between = pixel_of(&scene, Vec3::new(0.35, 0.35, 0.0));
+        assert_pixel(image, between, over(Vec3::X, 0.5, Vec3::Z), &format!("{what}: glass over blue"));
+    }
+    // The two composites encode sRGB apart (the shader's formula, the hardware's encoder).
+    let far = common::pixels_beyond(&images[0], &images[1], 1);
+    assert_eq!(far, 0, "the two composites differ by more than a rounding step in {far} pixels");
+}

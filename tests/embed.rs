@@ -90,7 +90,15 @@ fn the_embedded_frame_is_the_renderers_frame_over_the_callers_background() {
     for mode in [DrawMode::Gpu, DrawMode::Cpu, DrawMode::Bundle] {
         engine.mode = mode;
         let got = embedded_frame(&ctx, &mut engine, &mut scene, COLOR_FORMAT, false);
-        common::assert_same_pixels(&format!("embed-{mode}"), &mode.to_string(), &want, &got);
+        if mode == DrawMode::Gpu {
+            common::assert_same_pixels(&format!("embed-{mode}"), &mode.to_string(), &want, &got);
+        } else {
+            // The reference's small objects are the compute rasteriser's, whose colours differ
+            // from the hardware's by rounding; its composite, a dispatch into this target,
+            // encodes sRGB with the exact formula, so a channel may round the other way.
+            let beyond = common::pixels_beyond(&want, &got, common::RASTER_TOLERANCE);
+            assert_eq!(beyond, 0, "{mode}: {beyond} pixels beyond {} of the gpu frame", common::RASTER_TOLERANCE);
+        }
     }
 
     // Over the caller's background: the objects as before, the background where none is.

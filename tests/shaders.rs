@@ -159,6 +159,7 @@ fn every_shader_resource_is_its_layout_binding() {
                         wgpu::TextureFormat::R32Float => naga::StorageFormat::R32Float,
                         wgpu::TextureFormat::Rgba32Float => naga::StorageFormat::Rgba32Float,
                         wgpu::TextureFormat::Rgba16Float => naga::StorageFormat::Rgba16Float,
+                        wgpu::TextureFormat::Rgba8Unorm => naga::StorageFormat::Rgba8Unorm,
                         other => panic!("{}: `{name}`: no naga storage format for {other:?}", shader.file),
                     };
                     image_class
@@ -218,8 +219,7 @@ fn every_pipeline_layout_fits_the_default_limits_per_stage() {
             let count = |kind: fn(&BindingKind) -> bool| {
                 groups
                     .iter()
-                    .filter(|g| g.visibility.contains(stage))
-                    .flat_map(|g| g.bindings)
+                    .flat_map(|g| g.bindings.iter().filter(move |b| g.stages_of(b).contains(stage)))
                     .filter(|b| kind(&b.kind))
                     .count() as u32
             };
@@ -424,11 +424,12 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         cull_order_base: 2000,
         cull_slot_base: 2001,
         shadow_lod_factor: 2002.0,
+        soft_depth_test: 2003,
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 49] = [
+    let expected_first: [(&str, [u8; 4]); 50] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -478,6 +479,7 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("cull_order_base", 2000u32.to_le_bytes()),
         ("cull_slot_base", 2001u32.to_le_bytes()),
         ("shadow_lod_factor", 2002f32.to_le_bytes()),
+        ("soft_depth_test", 2003u32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");

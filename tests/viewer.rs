@@ -129,8 +129,11 @@ fn viewer_screenshot_matches_headless_render() {
     let covered = a.pixels().filter(|p| **p != background).count();
     assert!(covered > (320 * 240) / 4, "the screenshot is mostly blank ({covered} scene pixels)");
     // Same renderer, same camera, same frame: identical up to the 0.1% bound the image tests
-    // use for depth ties.
-    let differing = a.pixels().zip(b.pixels()).filter(|(x, y)| x != y).count();
+    // use for depth ties, and a rounding step: the window's surface is composited by the
+    // full-screen pass (the hardware's sRGB encoder), the headless target in a dispatch (the
+    // shader's formula; `passes::deferred`).
+    let rounding = |x: &image::Rgba<u8>, y: &image::Rgba<u8>| x.0.iter().zip(y.0).all(|(p, q)| p.abs_diff(q) <= 1);
+    let differing = a.pixels().zip(b.pixels()).filter(|(x, y)| !rounding(x, y)).count();
     assert!(differing <= 320 * 240 / 1000, "{differing} pixels differ between viewer and headless render");
     eprintln!("viewer vs headless: {differing} differing pixels ({stdout})");
 }

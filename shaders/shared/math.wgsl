@@ -56,10 +56,7 @@ fn target_encoded(linear: vec3<f32>) -> vec3<f32> {
     if frame.encode_srgb == 0u {
         return linear;
     }
-    let c = clamp(linear, vec3<f32>(0.0), vec3<f32>(1.0));
-    let low = c * 12.92;
-    let high = 1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055;
-    return select(high, low, c <= vec3<f32>(0.0031308));
+    return srgb_encoded(linear);
 }
 
 /// The world position of a point of the colour target: window position `window` (pixels,

@@ -118,6 +118,9 @@ struct FrameUniforms {
     cull_slot_base: u32,
     /// A shadow cascade's own level-of-detail test (`e · r · shadow_lod_factor ≤ 1`); 0: none.
     shadow_lod_factor: f32,
+    /// 1: the blended pass also tests against `soft_depth`, the compute rasteriser's pixels
+    /// that a composite in compute left out of the depth buffer; 0: not.
+    soft_depth_test: u32,
 }
 
 /// The prefilter's parameters (`shaders/environment.wgsl`, `passes::environment`): the sky,

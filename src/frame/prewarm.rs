@@ -72,8 +72,8 @@ pub(crate) fn prewarm(
     }
     let deferred = view.deferred.as_ref();
     passes.main.prewarm(&mut frame, buffers, &view.gpu, &target, deferred.map(DeferredPass::ids), raster);
-    if let Some(deferred) = deferred {
-        deferred.prewarm(&mut frame, buffers, &view.gpu, &target);
+    if let Some(deferred) = view.deferred.as_mut() {
+        deferred.prewarm(&ctx.device, layouts, &mut frame, buffers, &view.gpu, &target);
     }
     let layer = ShadowPass::prewarm_target(&ctx.device);
     passes.shadow.prewarm(&mut frame, &ctx.device, layouts, buffers, &view.gpu, &layer, raster);

@@ -196,6 +196,16 @@ impl Renderer {
         if let Some(deferred) = state.deferred.as_mut() {
             let fitted = (target.depth, target.width, target.height);
             deferred.fit(&ctx.device, &self.layouts, &self.buffers, fitted, state.raster.as_ref());
+            // Where the target's colour can be written in compute, so is the composite; the
+            // compute rasteriser's pixels it keeps then reach the blended pass through
+            // `soft_depth`, not the depth buffer. A bundle holds the frame group it was
+            // recorded with.
+            let in_compute = deferred.fit_output(&ctx.device, &self.layouts, target.color, &state.gpu.frame);
+            uniforms.soft_depth_test = u32::from(schedule.deferred && schedule.soft && in_compute);
+            if state.gpu.bind_soft_depth(&ctx.device, &self.layouts, Some(deferred.soft_depth())) {
+                state.bundle = None;
+                state.blend_bundle = None;
+            }
         }
         if schedule.keep_pyramid {
             // A frozen view tests against the pyramid of the view it froze (and what that

@@ -105,6 +105,7 @@ impl Renderer {
             cull_order_base: self.buffers.cull_order_base,
             cull_slot_base: self.buffers.cull_slot_base,
             shadow_lod_factor: 0.0,
+            soft_depth_test: 0,
         }
     }
 }
@@ -157,6 +158,7 @@ pub(super) fn cascade_uniforms(
     uniforms.small_factor = 2.0 / (cascade.texel_size * detail.min_pixels.max(f32::MIN_POSITIVE));
     uniforms.target_size = glam::Vec2::splat(map_size as f32);
     uniforms.shadow_cascades = 0;
+    uniforms.soft_depth_test = 0;
     // Blended objects receive shadows but cast none.
     uniforms.blend_list = 0;
     // Only casters whose shadow can reach the view's pixels of this cascade.

@@ -3,8 +3,15 @@
 
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// The format an 8-bit RGBA offscreen target's texture is made in: writable as storage, which
+/// its sRGB twin is not (a deferred frame's composite in compute writes it).
+pub const STORAGE_COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
-/// What a frame is drawn into.
+/// What a frame is drawn into. Where `color`'s texture is [`STORAGE_COLOR_FORMAT`] with
+/// `STORAGE_BINDING` (viewed as its sRGB twin or as itself, one mip level, as
+/// [`OffscreenTarget`] makes 8-bit RGBA targets), a deferred frame writes its shaded pixels in
+/// a dispatch instead of a full-screen pass; the depth buffer then lacks the depth of the
+/// compute rasteriser's pixels (`passes::deferred`).
 pub struct FrameTarget<'a> {
     pub color: &'a wgpu::TextureView,
     pub depth: &'a wgpu::TextureView,
@@ -65,23 +72,32 @@ impl OffscreenTarget {
         Self::with_format(device, width, height, COLOR_FORMAT)
     }
 
+    /// A target of `format`. An 8-bit RGBA one (sRGB or not) is made as `Rgba8Unorm` with
+    /// `STORAGE_BINDING`, viewed as `format`, so a deferred frame's composite can write it in
+    /// compute (`passes::deferred::storage_view`).
     pub fn with_format(device: &wgpu::Device, width: u32, height: u32, format: wgpu::TextureFormat) -> Self {
+        // COPY_DST: views of part of the target are copied into it.
+        let usage =
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC | wgpu::TextureUsages::COPY_DST;
+        let storable = format.remove_srgb_suffix() == STORAGE_COLOR_FORMAT;
         let color = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("offscreen colour"),
             size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format,
-            // COPY_DST: views of part of the target are copied into it.
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
-                | wgpu::TextureUsages::COPY_SRC
-                | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
+            format: if storable { STORAGE_COLOR_FORMAT } else { format },
+            usage: if storable { usage | wgpu::TextureUsages::STORAGE_BINDING } else { usage },
+            view_formats: if storable { &[COLOR_FORMAT] } else { &[] },
         });
         // Offscreen frames are read back by tests, depth included.
         let depth = depth_texture_with(device, width, height, wgpu::TextureUsages::COPY_SRC);
-        let color_view = color.create_view(&Default::default());
+        // The view drawn into: its format cannot be written as storage, so neither can it.
+        let color_view = color.create_view(&wgpu::TextureViewDescriptor {
+            format: Some(format),
+            usage: Some(usage),
+            ..Default::default()
+        });
         let depth_view = depth.create_view(&Default::default());
         Self { color, color_view, depth, depth_view, width, height }
     }

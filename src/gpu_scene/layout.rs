@@ -20,7 +20,8 @@
 //! [`SCATTER_IO`]. The compute rasteriser's pass, its shade dispatch and its resolve pipeline
 //! have [`FRAME`] and [`RASTER_IO`] / [`SHADE_IO`] / [`RESOLVE_IO`] (the resolve is drawn in the
 //! main pass before its draws, so it sets its own group 1 there). The shadow merge (a
-//! cascade's small casters into its layer) has [`SHADOW_MERGE_IO`] alone.
+//! cascade's small casters into its layer) has [`SHADOW_MERGE_IO`] alone, and so has the
+//! deferred composite in compute [`COMPOSITE_IO`] (the frame's uniforms in it).
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -64,6 +65,7 @@ fn wgsl_storage_format(format: wgpu::TextureFormat) -> &'static str {
         wgpu::TextureFormat::R32Float => "r32float",
         wgpu::TextureFormat::Rgba32Float => "rgba32float",
         wgpu::TextureFormat::Rgba16Float => "rgba16float",
+        wgpu::TextureFormat::Rgba8Unorm => "rgba8unorm",
         other => panic!("no WGSL storage texel format for {other:?}; add it to wgsl_storage_format"),
     }
 }
@@ -73,6 +75,8 @@ fn wgsl_storage_format(format: wgpu::TextureFormat) -> &'static str {
 pub struct Binding {
     pub name: &'static str,
     pub kind: BindingKind,
+    /// The stages that see it, where fewer than its group's ([`Group::stages_of`]).
+    pub stages: Option<wgpu::ShaderStages>,
 }
 
 /// A bind group layout, as a table.
@@ -87,7 +91,12 @@ pub struct Group {
 }
 
 const fn binding(name: &'static str, kind: BindingKind) -> Binding {
-    Binding { name, kind }
+    Binding { name, kind, stages: None }
+}
+
+/// A binding only `stages` see: it counts against their limits alone.
+const fn binding_in(name: &'static str, kind: BindingKind, stages: wgpu::ShaderStages) -> Binding {
+    Binding { name, kind, stages: Some(stages) }
 }
 
 const DRAWING: wgpu::ShaderStages = wgpu::ShaderStages::VERTEX_FRAGMENT;
@@ -103,6 +112,12 @@ pub const FRAME: Group = Group {
         binding("frame", BindingKind::Uniform("FrameUniforms")),
         binding("shadow_map", BindingKind::DepthTextureArray),
         binding("shadow_sampler", BindingKind::ComparisonSampler),
+        // Where a deferred frame composites in compute (`passes::deferred`), the compute
+        // rasteriser's depth per pixel it won, which the depth buffer then lacks: the blended
+        // pass tests against it (`frame.soft_depth_test`). A 1×1 placeholder elsewhere.
+        // Fragments only: the compute stage of the shade layout is at WebGPU's 16 sampled
+        // textures.
+        binding_in("soft_depth", BindingKind::UnfilterableTexture, wgpu::ShaderStages::FRAGMENT),
     ],
     functions: None,
 };
@@ -310,6 +325,34 @@ pub const RESOLVE_IO: Group = Group {
     functions: None,
 };
 
+/// Group 0 of the deferred composite in compute (`passes::deferred`, a target whose texture
+/// can be written as `COMPOSITE_FORMAT` storage): the view's uniforms, what the full-screen
+/// composite reads ([`RESOLVE_IO`]'s inputs and the depth buffer), the target's colour as
+/// storage, and the compute rasteriser's depth where its pixel won (`soft_depth` of
+/// [`FRAME`], which the blended pass reads). Its own group 0, not [`FRAME`]: that binds
+/// `soft_depth` for reading.
+pub const COMPOSITE_IO: Group = Group {
+    index: 0,
+    label: "composite io",
+    visibility: wgpu::ShaderStages::COMPUTE,
+    bindings: &[
+        binding("frame", BindingKind::Uniform("FrameUniforms")),
+        binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
+        binding("shaded", BindingKind::UnfilterableTexture),
+        binding("ids", BindingKind::UintTexture),
+        binding("drawn", BindingKind::UnfilterableTexture),
+        binding("depth", BindingKind::DepthTexture),
+        binding("color", BindingKind::StorageTextureWrite(COMPOSITE_FORMAT)),
+        binding("soft_depth_out", BindingKind::StorageTextureWrite(wgpu::TextureFormat::R32Float)),
+    ],
+    functions: None,
+};
+
+/// The format a target's colour texture must have (viewed as its sRGB twin or as itself) for
+/// the composite in compute: 8-bit RGBA, which WebGPU can write as storage (the sRGB form
+/// cannot; the composite encodes).
+pub const COMPOSITE_FORMAT: wgpu::TextureFormat = crate::gpu::target::STORAGE_COLOR_FORMAT;
+
 /// Group 0 of the pyramid pass: one bind group per level. Level 0 reads `depth` (and binds a
 /// 1×1 placeholder as `source_level`); level i reads level i − 1 as `source_level`. Each binds
 /// one storage texture, well inside the default `max_storage_textures_per_shader_stage` of 4.
@@ -368,7 +411,7 @@ pub const SHADOW_MERGE_IO: Group = Group {
 };
 
 /// Every group, for tests and tools.
-pub const ALL_GROUPS: [&Group; 14] = [
+pub const ALL_GROUPS: [&Group; 15] = [
     &FRAME,
     &SCENE,
     &TEXTURES,
@@ -383,12 +426,13 @@ pub const ALL_GROUPS: [&Group; 14] = [
     &RESOLVE_IO,
     &ENVIRONMENT_IO,
     &SHADOW_MERGE_IO,
+    &COMPOSITE_IO,
 ];
 
 /// Every pipeline layout, as (label, its groups in index order), in the order of the
 /// [`Layouts`] fields `render` … `environment`; [`Layouts::new`] makes them from this table and
 /// tests sum each one's bindings per stage against WebGPU's limits.
-pub const PIPELINE_LAYOUTS: [(&str, &[&Group]); 11] = [
+pub const PIPELINE_LAYOUTS: [(&str, &[&Group]); 12] = [
     ("universal render layout", &[&FRAME, &SCENE, &TEXTURES]),
     ("cull layout", &[&FRAME, &CULL_IO, &HIZ]),
     ("pyramid layout", &[&PYRAMID_IO]),
@@ -400,11 +444,17 @@ pub const PIPELINE_LAYOUTS: [(&str, &[&Group]); 11] = [
     ("resolve layout", &[&FRAME, &RESOLVE_IO]),
     ("environment layout", &[&ENVIRONMENT_IO]),
     ("shadow merge layout", &[&SHADOW_MERGE_IO]),
+    ("composite layout", &[&COMPOSITE_IO]),
 ];
 
 const _: () = assert!(TEXTURES.index as usize + 1 == BIND_GROUPS, "command counts cover every group index");
 
 impl Group {
+    /// The stages that see `binding`, one of this group's.
+    pub fn stages_of(&self, binding: &Binding) -> wgpu::ShaderStages {
+        binding.stages.unwrap_or(self.visibility)
+    }
+
     /// The binding number of `name`. Panics on a name the table lacks: that is a typo in the
     /// engine, caught by every test that creates bind groups.
     pub fn binding(&self, name: &str) -> u32 {
@@ -460,7 +510,7 @@ impl Group {
             .enumerate()
             .map(|(number, b)| wgpu::BindGroupLayoutEntry {
                 binding: number as u32,
-                visibility: self.visibility,
+                visibility: self.stages_of(b),
                 ty: match b.kind {
                     BindingKind::Uniform(_) => buffer_type(wgpu::BufferBindingType::Uniform),
                     BindingKind::StorageRead(_) => buffer_type(wgpu::BufferBindingType::Storage { read_only: true }),
@@ -527,6 +577,7 @@ pub struct Layouts {
     pub resolve_io: wgpu::BindGroupLayout,
     pub environment_io: wgpu::BindGroupLayout,
     pub shadow_merge_io: wgpu::BindGroupLayout,
+    pub composite_io: wgpu::BindGroupLayout,
     /// The one pipeline layout of every render pipeline (frame, scene, textures).
     pub render: wgpu::PipelineLayout,
     /// The pipeline layout of the cull and build compute pipelines (frame, cull io, hiz).
@@ -550,6 +601,8 @@ pub struct Layouts {
     pub environment: wgpu::PipelineLayout,
     /// The pipeline layout of the shadow merge (shadow merge io).
     pub shadow_merge: wgpu::PipelineLayout,
+    /// The pipeline layout of the deferred composite in compute (composite io).
+    pub composite: wgpu::PipelineLayout,
 }
 
 impl Layouts {
@@ -567,7 +620,7 @@ impl Layouts {
             let at = ALL_GROUPS.iter().position(|g| g.label == group.label).expect("a group of ALL_GROUPS");
             &groups[at]
         };
-        let [render, cull, pyramid, pyramid_soft, scatter, raster, shade, shade_list, resolve, environment, shadow_merge] =
+        let [render, cull, pyramid, pyramid_soft, scatter, raster, shade, shade_list, resolve, environment, shadow_merge, composite] =
             PIPELINE_LAYOUTS.map(|(label, of)| {
                 let bind_group_layouts: Vec<_> = of.iter().map(|&group| made(group)).collect();
                 device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -576,7 +629,7 @@ impl Layouts {
                     push_constant_ranges: &[],
                 })
             });
-        let [frame, scene, textures, cull_io, hiz, pyramid_io, pyramid_soft_io, scatter_io, raster_io, shade_list_io, shade_io, resolve_io, environment_io, shadow_merge_io] =
+        let [frame, scene, textures, cull_io, hiz, pyramid_io, pyramid_soft_io, scatter_io, raster_io, shade_list_io, shade_io, resolve_io, environment_io, shadow_merge_io, composite_io] =
             groups;
         Self {
             frame,
@@ -593,6 +646,7 @@ impl Layouts {
             resolve_io,
             environment_io,
             shadow_merge_io,
+            composite_io,
             render,
             cull,
             pyramid,
@@ -604,6 +658,7 @@ impl Layouts {
             resolve,
             environment,
             shadow_merge,
+            composite,
         }
     }
 }

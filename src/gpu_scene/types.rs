@@ -126,6 +126,10 @@ pub struct FrameUniforms {
     /// cascade's fixed texel size: a shadow changes shape only where its object's image does).
     /// 0: none (a view, or LOD off).
     pub shadow_lod_factor: f32,
+    /// 1: this frame composited in compute and the compute rasteriser drew, so the depth
+    /// buffer lacks its pixels; the blended pass tests against `soft_depth` too
+    /// (`passes::deferred`). 0: the depth buffer holds every opaque pixel.
+    pub soft_depth_test: u32,
 }
 
 /// See `EnvironmentParams` in WGSL.

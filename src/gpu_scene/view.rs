@@ -25,6 +25,12 @@ pub struct ViewBuffers {
     /// A 1×1 depth layer bound where the view reads no shadow map (and for the cascades, which
     /// draw into it).
     shadow_placeholder: wgpu::TextureView,
+    /// The shadow map the frame group binds (`None`: the placeholder).
+    shadow_map: Option<wgpu::TextureView>,
+    /// The compute rasteriser's depth the frame group binds as `soft_depth`
+    /// ([`ViewBuffers::bind_soft_depth`]; `None`: a 1×1 placeholder, `soft_placeholder`).
+    soft_depth: Option<wgpu::TextureView>,
+    soft_placeholder: wgpu::TextureView,
     /// Per object, 1 if the view's second culling phase found it visible: its next first phase
     /// draws those. Zero when made (the view's first frame draws everything in phase 2); read
     /// and written by cull.
@@ -77,7 +83,10 @@ impl ViewBuffers {
                 dimension: Some(wgpu::TextureViewDimension::D2Array),
                 ..Default::default()
             });
-        let frame_bind_group = frame_group(device, layouts, &frame, &shadow_placeholder, &shadow_sampler);
+        let soft_placeholder =
+            crate::gpu_scene::buffers::placeholder(device, "soft depth placeholder", wgpu::TextureFormat::R32Float);
+        let frame_bind_group =
+            frame_group(device, layouts, &frame, [&shadow_placeholder, &soft_placeholder], &shadow_sampler);
         let cull_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(CULL_IO.label),
             layout: &layouts.cull_io,
@@ -92,7 +101,17 @@ impl ViewBuffers {
                 CULL_IO.buffer("raster_args", &buffers.raster_args),
             ],
         });
-        Self { frame, frame_bind_group, shadow_sampler, shadow_placeholder, visibility, cull_bind_group }
+        Self {
+            frame,
+            frame_bind_group,
+            shadow_sampler,
+            shadow_placeholder,
+            shadow_map: None,
+            soft_depth: None,
+            soft_placeholder,
+            visibility,
+            cull_bind_group,
+        }
     }
 
     /// Binds `shadow_map` (a depth array, one layer per cascade) as the shadow map the view's
@@ -103,18 +122,44 @@ impl ViewBuffers {
         layouts: &Layouts,
         shadow_map: Option<&wgpu::TextureView>,
     ) {
-        let map = shadow_map.unwrap_or(&self.shadow_placeholder);
-        self.frame_bind_group = frame_group(device, layouts, &self.frame, map, &self.shadow_sampler);
+        self.shadow_map = shadow_map.cloned();
+        self.bind_frame(device, layouts);
+    }
+
+    /// Binds `soft_depth` (an R32Float texture of the target's size) as the compute
+    /// rasteriser's depth the blended pass reads, or the placeholder for `None`. Returns
+    /// whether the frame group changed (a bundle recorded with the old one must go).
+    pub fn bind_soft_depth(
+        &mut self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        soft_depth: Option<&wgpu::TextureView>,
+    ) -> bool {
+        if self.soft_depth.as_ref() == soft_depth {
+            return false;
+        }
+        self.soft_depth = soft_depth.cloned();
+        self.bind_frame(device, layouts);
+        true
+    }
+
+    fn bind_frame(&mut self, device: &wgpu::Device, layouts: &Layouts) {
+        let map = self.shadow_map.as_ref().unwrap_or(&self.shadow_placeholder);
+        let soft_depth = self.soft_depth.as_ref().unwrap_or(&self.soft_placeholder);
+        self.frame_bind_group = frame_group(device, layouts, &self.frame, [map, soft_depth], &self.shadow_sampler);
     }
 }
 
+/// Group `frame` over `frame`, the shadow map and the compute rasteriser's depth (`textures`),
+/// and the shadow map's sampler.
 fn frame_group(
     device: &wgpu::Device,
     layouts: &Layouts,
     frame: &wgpu::Buffer,
-    shadow_map: &wgpu::TextureView,
+    textures: [&wgpu::TextureView; 2],
     sampler: &wgpu::Sampler,
 ) -> wgpu::BindGroup {
+    let [shadow_map, soft_depth] = textures;
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some(FRAME.label),
         layout: &layouts.frame,
@@ -122,6 +167,7 @@ fn frame_group(
             FRAME.buffer("frame", frame),
             FRAME.entry("shadow_map", wgpu::BindingResource::TextureView(shadow_map)),
             FRAME.entry("shadow_sampler", wgpu::BindingResource::Sampler(sampler)),
+            FRAME.entry("soft_depth", wgpu::BindingResource::TextureView(soft_depth)),
         ],
     })
 }

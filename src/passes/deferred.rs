@@ -5,11 +5,15 @@
 //! (`shaders/draw_vis.wgsl`). After the frame's last main pass, pass "shade" lists those pixels
 //! (plain and textured apart, `list_drawn` in `shaders/shade_list.wgsl`), sizes and runs the
 //! two shade dispatches (`shade_drawn_*` in `shaders/shade.wgsl`, the compute rasteriser's
-//! shading function; each colour stored with the pixel's depth), and pass "composite"
-//! (`fs_composite` in `shaders/resolve.wgsl`, one full-screen triangle) writes per pixel the
-//! nearer of that and the compute rasteriser's pixel, with its depth, where as near as the
-//! depth buffer: a deferred frame does not resolve the compute rasteriser in its last main
-//! pass, so it has one full-screen pass, not two. Forward-shaded fragments write `NO_IDS` into
+//! shading function; each colour stored with the pixel's depth), and pass "composite" writes
+//! per pixel the nearer of that and the compute rasteriser's pixel, where as near as the depth
+//! buffer: a deferred frame does not resolve the compute rasteriser in its last main pass.
+//! Where the target's texture can be written as storage ([`storage_view`]) the composite is a
+//! dispatch (`shaders/composite.wgsl`), which leaves the compute rasteriser's pixels out of the
+//! depth buffer and writes their depth into `soft_depth` for the blended pass; elsewhere it is
+//! one full-screen triangle (`fs_composite` in `shaders/resolve.wgsl`) that writes colour and
+//! depth. On the H100 the dispatch costs a seventh of the full-screen pass (docs/BENCHMARKS.md
+//! § "The composite in compute"). Forward-shaded fragments write `NO_IDS` into
 //! the `ids` target, so every pixel that still names a triangle is one the deferred variants
 //! drew last. The blended pass follows.
 //!
@@ -17,14 +21,18 @@
 //! graphics units and on every 2 × 2 quad a small triangle touches; the compute rasteriser's
 //! pixels, shaded this way, hardly cost more with PBR (docs/BENCHMARKS.md § "Deferred shading
 //! of the hardware's pixels"). Recorded commands are constant: one clear, two direct and two
-//! indirect dispatches, one draw.
+//! indirect dispatches, then one draw or one dispatch.
 
 use crate::gpu::commands::FrameEncoder;
-use crate::gpu_scene::layout::{Layouts, FRAME, IDS_FORMAT, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, SHADE_LIST, TEXTURES};
+use crate::gpu_scene::layout::{
+    Layouts, COMPOSITE_FORMAT, COMPOSITE_IO, FRAME, IDS_FORMAT, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, SHADE_LIST,
+    TEXTURES,
+};
+use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::{SceneBuffers, ViewBuffers};
 use crate::passes::raster::{self, bind_io, list_workgroups, PLAIN_SHADE_ARGUMENTS, TEXTURED_SHADE_ARGUMENTS};
 use crate::pipelines::{compute_all, compute_spec, render_all, PipelineCache, PipelineError, RenderSpec};
-use crate::tunables::{SHADE_LIST_HEADER, WORKGROUP_SIZE};
+use crate::tunables::{SHADE_LIST_HEADER, TILE_WORKGROUP_SIDE, WORKGROUP_SIZE};
 
 /// The shading dispatches' wgpu label, puffin scope and GPU timestamp name.
 pub const NAME: &str = "shade";
@@ -33,6 +41,32 @@ pub const COMPOSITE_NAME: &str = "composite";
 
 /// What deferred shading needs of the adapter.
 pub const FEATURES: wgpu::Features = crate::gpu::context::DEFERRED_FEATURES;
+
+pub const COMPOSITE_SHADER: PassShader = PassShader {
+    file: "shaders/composite.wgsl",
+    body: include_str!("../../shaders/composite.wgsl"),
+    groups: &[&COMPOSITE_IO],
+};
+
+/// A view of `color`'s texture that the composite in compute can write: where the texture is
+/// `COMPOSITE_FORMAT` (viewed as its sRGB twin or as itself) with `STORAGE_BINDING`, one mip
+/// level and one layer. `None` for any other target: the full-screen composite draws into it.
+pub fn storage_view(color: &wgpu::TextureView) -> Option<wgpu::TextureView> {
+    let texture = color.texture();
+    let writable = texture.format() == COMPOSITE_FORMAT
+        && texture.usage().contains(wgpu::TextureUsages::STORAGE_BINDING)
+        && texture.mip_level_count() == 1
+        && texture.depth_or_array_layers() == 1
+        && texture.dimension() == wgpu::TextureDimension::D2;
+    writable.then(|| {
+        texture.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("composite colour"),
+            format: Some(COMPOSITE_FORMAT),
+            usage: Some(wgpu::TextureUsages::STORAGE_BINDING),
+            ..Default::default()
+        })
+    })
+}
 
 /// The `ids` target, the list and the shaded colours of one target size, and the bind groups
 /// over them, the frame's depth and the compute rasteriser's pixels.
@@ -48,6 +82,13 @@ struct Targets {
     list_group: wgpu::BindGroup,
     shade_group: wgpu::BindGroup,
     composite_group: wgpu::BindGroup,
+    /// The shaded colours (the composite's `drawn`).
+    shaded: wgpu::TextureView,
+    /// The compute rasteriser's depth where its pixel won, written by the composite in compute
+    /// (R32Float; the view's frame group binds it for the blended pass).
+    soft_depth: wgpu::TextureView,
+    /// The target colour view the composite in compute last wrote, and its bind group.
+    output: Option<(wgpu::TextureView, wgpu::BindGroup)>,
 }
 
 pub struct DeferredPass {
@@ -56,6 +97,8 @@ pub struct DeferredPass {
     shade: wgpu::ComputePipeline,
     shade_textured: wgpu::ComputePipeline,
     composite: wgpu::RenderPipeline,
+    /// The composite in compute, for targets with a [`storage_view`].
+    composite_compute: wgpu::ComputePipeline,
     /// What the composite binds where the renderer has no compute rasteriser: an 8-byte
     /// visibility buffer and a 1×1 texture of colours (`frame.soft_enabled` is 0 then).
     no_soft: (wgpu::Buffer, wgpu::TextureView),
@@ -78,6 +121,7 @@ impl DeferredPass {
             compute_spec("shade list arguments", &layouts.shade_list, &list_shader, "list_arguments"),
             compute_spec("shade drawn", &layouts.shade, &shade_shader, "shade_drawn_plain"),
             compute_spec("shade drawn textured", &layouts.shade, &shade_shader, "shade_drawn_textured"),
+            compute_spec(COMPOSITE_NAME, &layouts.composite, &COMPOSITE_SHADER.spec(WORKGROUP_SIZE), "composite"),
         ];
         let mut computes = compute_all(cache, &specs).into_iter();
         let composite_spec = RenderSpec {
@@ -119,6 +163,7 @@ impl DeferredPass {
             list_arguments: compute()?,
             shade: compute()?,
             shade_textured: compute()?,
+            composite_compute: compute()?,
             composite: composite?,
             no_soft: (no_pixels, crate::gpu_scene::buffers::placeholder(device, "no soft shaded", SHADED_FORMAT)),
             targets: None,
@@ -133,6 +178,7 @@ impl DeferredPass {
             shade: self.shade.clone(),
             shade_textured: self.shade_textured.clone(),
             composite: self.composite.clone(),
+            composite_compute: self.composite_compute.clone(),
             no_soft: self.no_soft.clone(),
             targets: None,
         }
@@ -191,9 +237,65 @@ impl DeferredPass {
         let shade_group = bind_io(device, &SHADE_IO, &layouts.shade_io, &named, &shading);
         let compositing = [("shaded", soft.1), ("drawn", &shaded), ("ids", &ids)];
         let composite_group = bind_io(device, &RESOLVE_IO, &layouts.resolve_io, &named, &compositing);
+        let soft_depth_usage = wgpu::TextureUsages::STORAGE_BINDING | wgpu::TextureUsages::TEXTURE_BINDING;
+        let soft_depth = texture("soft depth", wgpu::TextureFormat::R32Float, soft_depth_usage);
         let (depth, soft) = (depth.clone(), (soft.0.clone(), soft.1.clone()));
-        self.targets =
-            Some(Targets { width, height, depth, soft, ids, list, list_group, shade_group, composite_group });
+        self.targets = Some(Targets {
+            width,
+            height,
+            depth,
+            soft,
+            ids,
+            list,
+            list_group,
+            shade_group,
+            composite_group,
+            shaded,
+            soft_depth,
+            output: None,
+        });
+    }
+
+    /// Readies the composite in compute for the colour view `color` of the fitted target, with
+    /// the view's uniforms `frame`, where `color`'s texture allows it ([`storage_view`]).
+    /// Returns whether this frame's composite runs in compute. Call after [`DeferredPass::fit`].
+    pub fn fit_output(
+        &mut self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        color: &wgpu::TextureView,
+        frame: &wgpu::Buffer,
+    ) -> bool {
+        let targets = self.targets.as_mut().expect("fit before fit_output");
+        if targets.output.as_ref().is_some_and(|(view, _)| view == color) {
+            return true;
+        }
+        targets.output = None;
+        let size = color.texture().size();
+        if (size.width, size.height) != (targets.width, targets.height) {
+            return false;
+        }
+        let Some(storage) = storage_view(color) else {
+            return false;
+        };
+        let named = [("frame", frame), ("pixels", &targets.soft.0)];
+        let textures = [
+            ("shaded", &targets.soft.1),
+            ("ids", &targets.ids),
+            ("drawn", &targets.shaded),
+            ("depth", &targets.depth),
+            ("color", &storage),
+            ("soft_depth_out", &targets.soft_depth),
+        ];
+        let group = bind_io(device, &COMPOSITE_IO, &layouts.composite_io, &named, &textures);
+        targets.output = Some((color.clone(), group));
+        true
+    }
+
+    /// The compute rasteriser's depth where its pixel won, as the composite in compute writes
+    /// it (see [`COMPOSITE_IO`]).
+    pub fn soft_depth(&self) -> &wgpu::TextureView {
+        &self.targets.as_ref().expect("fit before reading").soft_depth
     }
 
     /// Forgets the bind groups: the scene's buffers changed; the next [`DeferredPass::fit`]
@@ -230,7 +332,8 @@ impl DeferredPass {
         pass.dispatch_indirect(&targets.list, TEXTURED_SHADE_ARGUMENTS);
     }
 
-    /// Records pass "composite" over the last main pass's colour: one full-screen triangle.
+    /// Records pass "composite" over the last main pass's colour: a dispatch where
+    /// [`DeferredPass::fit_output`] readied `target`'s colour, else one full-screen triangle.
     pub fn record_composite(
         &self,
         frame: &mut FrameEncoder<'_>,
@@ -239,6 +342,13 @@ impl DeferredPass {
     ) {
         profile_scope!(COMPOSITE_NAME);
         let targets = self.targets.as_ref().expect("fit before record");
+        if let Some((_, group)) = targets.output.as_ref().filter(|(color, _)| color == target.color) {
+            let mut pass = frame.compute_pass(COMPOSITE_NAME);
+            pass.set_pipeline(&self.composite_compute);
+            pass.set_bind_group(COMPOSITE_IO.index, group);
+            pass.dispatch(targets.width.div_ceil(TILE_WORKGROUP_SIDE), targets.height.div_ceil(TILE_WORKGROUP_SIDE));
+            return;
+        }
         let mut pass = frame.render_pass(
             COMPOSITE_NAME,
             &[Some(wgpu::RenderPassColorAttachment {
@@ -260,9 +370,12 @@ impl DeferredPass {
     }
 
     /// Runs each pipeline once (see `frame::prewarm`): the list of a cleared `ids` target is
-    /// empty, so the shade dispatches run no thread and the composite discards every pixel.
+    /// empty, so the shade dispatches run no thread and the composite discards every pixel;
+    /// then the composite in compute, into a texture of the target's size it can write.
     pub fn prewarm(
-        &self,
+        &mut self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
         frame: &mut FrameEncoder<'_>,
         buffers: &SceneBuffers,
         view: &ViewBuffers,
@@ -270,5 +383,19 @@ impl DeferredPass {
     ) {
         self.record_shade(frame, buffers, view);
         self.record_composite(frame, target, view);
+        let writable = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("prewarm composite colour"),
+            size: wgpu::Extent3d { width: target.width, height: target.height, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: COMPOSITE_FORMAT,
+            usage: wgpu::TextureUsages::STORAGE_BINDING,
+            view_formats: &[],
+        });
+        let color = writable.create_view(&Default::default());
+        if self.fit_output(device, layouts, &color, &view.frame) {
+            self.record_composite(frame, &crate::gpu::target::FrameTarget { color: &color, ..*target }, view);
+        }
     }
 }

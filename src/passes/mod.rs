@@ -71,7 +71,7 @@ impl Phase {
 }
 
 /// Every pass's shader, for validation and tools.
-pub const SHADERS: [&PassShader; 14] = [
+pub const SHADERS: [&PassShader; 15] = [
     &cull::SHADER,
     &build::SHADER,
     &raster::SHADER,
@@ -80,6 +80,7 @@ pub const SHADERS: [&PassShader; 14] = [
     &main::SHADER,
     &main::VIS_SHADER,
     &raster::RESOLVE_SHADER,
+    &deferred::COMPOSITE_SHADER,
     &pyramid::SHADER,
     &scatter::SHADER,
     &shadow::SHADER,

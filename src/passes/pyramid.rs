@@ -26,7 +26,7 @@ use crate::gpu_scene::buffers::r32_placeholder;
 use crate::gpu_scene::layout::{Layouts, HIZ, PYRAMID_IO, PYRAMID_SOFT};
 use crate::gpu_scene::shader::PassShader;
 use crate::pipelines::{compute_all, compute_spec, PipelineCache, PipelineError};
-use crate::tunables::{PYRAMID_WORKGROUP_SIDE, WORKGROUP_SIZE};
+use crate::tunables::{TILE_WORKGROUP_SIDE, WORKGROUP_SIZE};
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
 pub const NAME: &str = "pyramid";
@@ -274,7 +274,7 @@ impl PyramidPass {
                 _ => {}
             }
             pass.set_bind_group(PYRAMID_IO.index, bind_group);
-            pass.dispatch(width.div_ceil(PYRAMID_WORKGROUP_SIDE), height.div_ceil(PYRAMID_WORKGROUP_SIDE));
+            pass.dispatch(width.div_ceil(TILE_WORKGROUP_SIDE), height.div_ceil(TILE_WORKGROUP_SIDE));
         }
     }
 }

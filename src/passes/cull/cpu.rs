@@ -397,6 +397,7 @@ mod tests {
             cull_order_base: 0,
             cull_slot_base: 0,
             shadow_lod_factor: 0.0,
+            soft_depth_test: 0,
         }
     }
 
