@@ -2,9 +2,9 @@
 //! can be written as storage: per pixel, what `fs_composite` in `shaders/resolve.wgsl` writes
 //! (the nearer of the deferred triangle's colour the shade dispatch stored and the compute
 //! rasteriser's pixel, where as near as the depth buffer), stored into the target by a thread
-//! instead of a fragment. On the H200 a full-screen pass runs on the few graphics units and
-//! costs several times what a dispatch over the same pixels does (docs/BENCHMARKS.md
-//! § "The composite in compute").
+//! instead of a fragment. On the H100 (and the H200, the same chip) a full-screen pass runs on
+//! the few graphics units and costs several times what a dispatch over the same pixels does
+//! (docs/BENCHMARKS.md § "The composite in compute").
 //!
 //! A dispatch cannot write the depth buffer, so the compute rasteriser's pixels that win stay
 //! out of it: their depth goes to `soft_depth_out` (every pixel written, `NO_DEPTH` where the

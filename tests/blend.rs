@@ -322,6 +322,10 @@ fn a_blended_pane_behind_compute_rasterised_objects_is_hidden_however_the_frame_
             target.color = &plain_view;
         }
         assert_eq!(multidraw::passes::deferred::storage_view(target.color).is_some(), storage);
+        // A frame at another size first: the targets, `soft_depth` and the frame group are
+        // made again for the second.
+        let smaller = OffscreenTarget::new(&ctx.device, width / 2, height / 2);
+        renderer.render(&ctx, &smaller.frame_target(), &input);
         renderer.render(&ctx, &target, &input);
         let stats = renderer.render(&ctx, &target, &input);
         ctx.wait_idle();

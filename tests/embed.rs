@@ -139,6 +139,46 @@ fn the_embedded_renderer_prewarms_and_reads_back_its_counters_and_pass_times() {
     }
 }
 
+/// A depth buffer the caller gives is theirs to draw over after the frame: it holds the compute
+/// rasteriser's pixels too, so the composite is the full-screen pass even into a colour texture
+/// a dispatch could write; with the renderer's own depth, the composite is the dispatch.
+#[test]
+fn a_depth_buffer_the_caller_gives_holds_every_pixel() {
+    let ctx = common::context();
+    let mut scene = scene();
+    let mut engine = EmbeddedRenderer::new(&ctx.instance, &ctx.adapter, &ctx.device, &ctx.queue, COLOR_FORMAT)
+        .expect("the context's device has everything");
+    let target = OffscreenTarget::new(&ctx.device, WIDTH, HEIGHT);
+    assert!(multidraw::passes::deferred::storage_view(&target.color_view).is_some(), "a dispatch could write it");
+    for given in [false, true] {
+        let depth = given.then_some(&target.depth_view);
+        let embed_target =
+            EmbedTarget { color: &target.color_view, depth, width: WIDTH, height: HEIGHT, keep_color: false };
+        let mut stats = None;
+        for _ in 0..2 {
+            let mut encoder = ctx.device.create_command_encoder(&Default::default());
+            stats = engine.render(&mut encoder, &mut scene, &embed_target, &camera()).expect("embedded frame").frame;
+            ctx.queue.submit([encoder.finish()]);
+            engine.submitted();
+        }
+        ctx.wait_idle();
+        common::assert_no_gpu_errors(&ctx);
+        let stats = stats.expect("a scene with meshes and materials is drawn");
+        assert!(stats.deferred && stats.soft, "the frame deferred and ran the compute rasteriser");
+        let composite = stats.commands.pass(multidraw::passes::deferred::COMPOSITE_NAME);
+        assert_eq!((composite.draw, composite.dispatch), if given { (1, 0) } else { (0, 1) }, "depth given: {given}");
+    }
+    // The middle object (a small cube the compute rasteriser draws) is in the caller's depth.
+    let depth = target.read_depth(&ctx.device, &ctx.queue);
+    let readbacks = engine.collect();
+    let counters = readbacks.iter().rev().find_map(|r| r.counters).expect("the frames' counters came back");
+    assert!(counters.soft > 0, "the compute rasteriser drew the small objects: {counters:?}");
+    let clip = camera().view_proj(WIDTH as f32 / HEIGHT as f32) * Vec3::ZERO.extend(1.0);
+    let (x, y) = ((clip.x / clip.w * 0.5 + 0.5) * WIDTH as f32, (0.5 - clip.y / clip.w * 0.5) * HEIGHT as f32);
+    let at = depth[y as usize * WIDTH as usize + x as usize];
+    assert!(at < 1.0, "the depth buffer holds the middle object's depth ({at})");
+}
+
 /// A target without sRGB encoding (as many swapchains are) shows the colours an sRGB target
 /// shows: the shaders encode what the hardware would, background included. Bytes within 1:
 /// the hardware's encoding on store and the shader's formula may round apart.

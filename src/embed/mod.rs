@@ -54,7 +54,9 @@ pub struct EmbedTarget<'a> {
     /// The colour view, of the format the renderer was made for.
     pub color: &'a wgpu::TextureView,
     /// A [`DEPTH_FORMAT`] view of the same size with `RENDER_ATTACHMENT | TEXTURE_BINDING`
-    /// usage, or `None` for the renderer's own.
+    /// usage, or `None` for the renderer's own. A given one holds every opaque pixel's depth
+    /// after the frame (`FrameTarget::complete_depth`); with the renderer's own, a colour
+    /// texture that can be written as storage gets the cheaper composite in compute.
     pub depth: Option<&'a wgpu::TextureView>,
     /// Width of the views in pixels.
     pub width: u32,
@@ -188,6 +190,8 @@ impl EmbeddedRenderer {
             width: target.width,
             height: target.height,
             keep_color: target.keep_color,
+            // A depth buffer the caller gave is theirs to draw over: it holds every pixel.
+            complete_depth: target.depth.is_some(),
         };
         let input = FrameInput { detail: self.detail, ..FrameInput::new(views[0].camera, self.mode) };
         let stats = self.renderer.render_into(&self.ctx, encoder, &frame_target, &input, views);

@@ -66,7 +66,8 @@ pub(crate) fn prewarm(
         raster.prewarm_compute(&mut frame, buffers, &view.gpu);
         &*raster
     });
-    let target = FrameTarget { color: &color, depth: &depth, width: 1, height: 1, keep_color: false };
+    let target =
+        FrameTarget { color: &color, depth: &depth, width: 1, height: 1, keep_color: false, complete_depth: false };
     if let Some(deferred) = view.deferred.as_mut() {
         deferred.fit(&ctx.device, layouts, buffers, (&depth, 1, 1), raster);
     }

@@ -111,7 +111,8 @@ impl Renderer {
             let view_target = match &own {
                 Some((_, color, depth)) => {
                     let v = viewport.expect("own targets are for viewports");
-                    FrameTarget { color, depth, width: v.width.max(1), height: v.height.max(1), keep_color: false }
+                    let (width, height) = (v.width.max(1), v.height.max(1));
+                    FrameTarget { color, depth, width, height, keep_color: false, complete_depth: false }
                 }
                 None => FrameTarget { ..*target },
             };
@@ -196,11 +197,12 @@ impl Renderer {
         if let Some(deferred) = state.deferred.as_mut() {
             let fitted = (target.depth, target.width, target.height);
             deferred.fit(&ctx.device, &self.layouts, &self.buffers, fitted, state.raster.as_ref());
-            // Where the target's colour can be written in compute, so is the composite; the
-            // compute rasteriser's pixels it keeps then reach the blended pass through
-            // `soft_depth`, not the depth buffer. A bundle holds the frame group it was
-            // recorded with.
-            let in_compute = deferred.fit_output(&ctx.device, &self.layouts, target.color, &state.gpu.frame);
+            // Where the target's colour can be written in compute and the caller does not read
+            // the depth buffer, so is the composite; the compute rasteriser's pixels it keeps
+            // then reach the blended pass through `soft_depth`, not the depth buffer. A bundle
+            // holds the frame group it was recorded with.
+            let color = (!target.complete_depth).then_some(target.color);
+            let in_compute = deferred.fit_output(&ctx.device, &self.layouts, color, &state.gpu.frame);
             uniforms.soft_depth_test = u32::from(schedule.deferred && schedule.soft && in_compute);
             if state.gpu.bind_soft_depth(&ctx.device, &self.layouts, Some(deferred.soft_depth())) {
                 state.bundle = None;

@@ -9,9 +9,9 @@ pub const STORAGE_COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8
 
 /// What a frame is drawn into. Where `color`'s texture is [`STORAGE_COLOR_FORMAT`] with
 /// `STORAGE_BINDING` (viewed as its sRGB twin or as itself, one mip level, as
-/// [`OffscreenTarget`] makes 8-bit RGBA targets), a deferred frame writes its shaded pixels in
-/// a dispatch instead of a full-screen pass; the depth buffer then lacks the depth of the
-/// compute rasteriser's pixels (`passes::deferred`).
+/// [`OffscreenTarget`] makes 8-bit RGBA targets) and `complete_depth` is off, a deferred frame
+/// writes its shaded pixels in a dispatch instead of a full-screen pass; the depth buffer then
+/// lacks the depth of the compute rasteriser's pixels (`passes::deferred`).
 pub struct FrameTarget<'a> {
     pub color: &'a wgpu::TextureView,
     pub depth: &'a wgpu::TextureView,
@@ -20,6 +20,10 @@ pub struct FrameTarget<'a> {
     /// Draw over what `color` holds (an embedding application's own passes) instead of
     /// clearing it first; depth is cleared either way.
     pub keep_color: bool,
+    /// The caller reads `depth` after the frame (draws its own depth-tested geometry over it):
+    /// it must hold every opaque pixel's depth, so a deferred frame composites with the
+    /// full-screen pass, never in a dispatch.
+    pub complete_depth: bool,
 }
 
 impl FrameTarget<'_> {
@@ -109,6 +113,7 @@ impl OffscreenTarget {
             width: self.width,
             height: self.height,
             keep_color: false,
+            complete_depth: false,
         }
     }
 

@@ -257,20 +257,24 @@ impl DeferredPass {
     }
 
     /// Readies the composite in compute for the colour view `color` of the fitted target, with
-    /// the view's uniforms `frame`, where `color`'s texture allows it ([`storage_view`]).
-    /// Returns whether this frame's composite runs in compute. Call after [`DeferredPass::fit`].
+    /// the view's uniforms `frame`, where `color`'s texture allows it ([`storage_view`]); `None`
+    /// for the full-screen pass. Returns whether this frame's composite runs in compute. Call
+    /// after [`DeferredPass::fit`].
     pub fn fit_output(
         &mut self,
         device: &wgpu::Device,
         layouts: &Layouts,
-        color: &wgpu::TextureView,
+        color: Option<&wgpu::TextureView>,
         frame: &wgpu::Buffer,
     ) -> bool {
         let targets = self.targets.as_mut().expect("fit before fit_output");
-        if targets.output.as_ref().is_some_and(|(view, _)| view == color) {
+        if targets.output.as_ref().is_some_and(|(view, _)| Some(view) == color) {
             return true;
         }
         targets.output = None;
+        let Some(color) = color else {
+            return false;
+        };
         let size = color.texture().size();
         if (size.width, size.height) != (targets.width, targets.height) {
             return false;
@@ -394,7 +398,7 @@ impl DeferredPass {
             view_formats: &[],
         });
         let color = writable.create_view(&Default::default());
-        if self.fit_output(device, layouts, &color, &view.frame) {
+        if self.fit_output(device, layouts, Some(&color), &view.frame) {
             self.record_composite(frame, &crate::gpu::target::FrameTarget { color: &color, ..*target }, view);
         }
     }

@@ -118,6 +118,7 @@ impl SurfaceState {
             width: self.config.width,
             height: self.config.height,
             keep_color: false,
+            complete_depth: false,
         }
     }
 }

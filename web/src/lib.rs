@@ -385,6 +385,7 @@ impl Engine {
             width: self.config.width,
             height: self.config.height,
             keep_color: false,
+            complete_depth: false,
         };
         let encode_start = perf_ms();
         let mut encoder =
