@@ -14,19 +14,6 @@
 // Bindings: group `composite io`, declared from its table in src/gpu_scene/layout.rs ahead of
 // this file.
 
-/// Farther than any depth: no pixel of that kind.
-const NO_DEPTH: f32 = 2.0;
-
-/// The compute rasteriser's depth at `pixel` (the visibility buffer holds its bits inverted);
-/// `NO_DEPTH` where it drew none or did not run.
-fn soft_depth_at(pixel: vec2<u32>) -> f32 {
-    if frame.soft_enabled == 0u {
-        return NO_DEPTH;
-    }
-    let word = pixels[pixel.y * u32(frame.target_size.x) + pixel.x];
-    return select(bitcast<f32>(0xffffffffu - word.y), NO_DEPTH, all(word == vec2<u32>(0u)));
-}
-
 /// `color` as the target stores it: the shaded colours are what a fragment returns, which an
 /// sRGB target's encoder would encode (`frame.encode_srgb` 0) and any other stores as is.
 fn stored(color: vec4<f32>) -> vec4<f32> {
@@ -42,7 +29,10 @@ fn composite(@builtin(global_invocation_id) id: vec3<u32>) {
     if any(pixel >= vec2<u32>(frame.target_size)) {
         return;
     }
-    let soft_depth = soft_depth_at(pixel);
+    var soft_depth = NO_DEPTH;
+    if frame.soft_enabled != 0u {
+        soft_depth = soft_depth_at(pixel);
+    }
     var drawn_color = vec4<f32>(0.0, 0.0, 0.0, NO_DEPTH);
     if textureLoad(ids, pixel, 0).x != NO_IDS {
         drawn_color = textureLoad(drawn, pixel, 0);

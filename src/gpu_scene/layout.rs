@@ -308,6 +308,12 @@ fn visibility_wgsl() -> String {
     include_str!("../../shaders/shared/visibility.wgsl").to_owned()
 }
 
+/// `shaders/shared/soft_depth.wgsl`, appended to the groups that bind the compute rasteriser's
+/// visibility buffer for a composite: its depth per pixel.
+fn soft_depth_wgsl() -> String {
+    include_str!("../../shaders/shared/soft_depth.wgsl").to_owned()
+}
+
 /// Group 1 of the resolve pipeline (drawn first in the frame's last main pass): the visibility
 /// buffer for the depth, and the shade dispatch's colours.
 pub const RESOLVE_IO: Group = Group {
@@ -322,7 +328,7 @@ pub const RESOLVE_IO: Group = Group {
         // `shaded` again.
         binding("drawn", BindingKind::UnfilterableTexture),
     ],
-    functions: None,
+    functions: Some(soft_depth_wgsl),
 };
 
 /// Group 0 of the deferred composite in compute (`passes::deferred`, a target whose texture
@@ -345,7 +351,7 @@ pub const COMPOSITE_IO: Group = Group {
         binding("color", BindingKind::StorageTextureWrite(COMPOSITE_FORMAT)),
         binding("soft_depth_out", BindingKind::StorageTextureWrite(wgpu::TextureFormat::R32Float)),
     ],
-    functions: None,
+    functions: Some(soft_depth_wgsl),
 };
 
 /// The format a target's colour texture must have (viewed as its sRGB twin or as itself) for

@@ -12,7 +12,7 @@
 //! dispatch (`shaders/composite.wgsl`), which leaves the compute rasteriser's pixels out of the
 //! depth buffer and writes their depth into `soft_depth` for the blended pass; elsewhere it is
 //! one full-screen triangle (`fs_composite` in `shaders/resolve.wgsl`) that writes colour and
-//! depth. On the H100 the dispatch costs a seventh of the full-screen pass (docs/BENCHMARKS.md
+//! depth. On the H100 the dispatch costs far less than the full-screen pass (docs/BENCHMARKS.md
 //! § "The composite in compute"). Forward-shaded fragments write `NO_IDS` into
 //! the `ids` target, so every pixel that still names a triangle is one the deferred variants
 //! drew last. The blended pass follows.
