@@ -17,8 +17,8 @@
 //! depth; the depth test keeps the nearer of it and what the hardware draws.
 //!
 //! In a shadow cascade (`frame.orthographic`) the same dispatch draws the cascade's small
-//! casters, with the depth pass's bias added, and `fs_resolve_depth` writes their depth into
-//! the cascade's layer first in its last depth pass (`passes::shadow`).
+//! casters, with the depth pass's bias added, and the shadow merge (`shaders/shadow_merge.wgsl`)
+//! gives their depth to the cascade's layer before its depth pass (`passes::shadow`).
 //!
 //! Why: a thread per triangle on the compute units draws the small objects of the stress scenes
 //! several times faster than the narrow raster hardware of the H200 (docs/BENCHMARKS.md §

@@ -1,9 +1,11 @@
-//! Pass "merge shadow k" (`passes::shadow`): the depth of shadow cascade k's small casters,
-//! which the compute rasteriser drew into the visibility buffer (`shaders/raster.wgsl`, the
-//! depth pass's bias included), merged with what the cascade's hardware depth pass left in its
-//! layer: per texel the nearer of the two, as the 16-bit depth the layer stores, two texels to
-//! a word of `merged`, row after row; a copy then writes `merged` into the layer. A thread per
-//! word.
+//! Pass "merge shadow k" (and "merge shadow k late", `passes::shadow`): the depth of shadow
+//! cascade k's small casters, which the compute rasteriser drew into the visibility buffer
+//! (`shaders/raster.wgsl`, the depth pass's bias included), merged with `layer`: per texel the
+//! nearer of the two, as the 16-bit depth the layer stores, two texels to a word of `merged`,
+//! row after row. The phase's depth pass then starts with a copy of `merged` into the layer
+//! and draws the larger casters over it. `layer` is the far plane in a first phase (the
+//! cascade's layer still holds last frame's depths then), and in the second what the first
+//! phase left in the layer. A thread per word.
 //!
 //! Why a copy and not a full-screen draw that writes depth: on a GPU with few graphics units
 //! (the H100, the H200) such a draw over a whole layer costs many times what this pass, a

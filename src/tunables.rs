@@ -283,10 +283,10 @@ pub const MAX_CASCADES: usize = 4;
 /// by it, `frame::shadows::fit`).
 pub const SHADOW_BLEND: f32 = 0.1;
 
-/// Most passes one shadow cascade records: its cull, its build, its compute rasteriser's pass
-/// and its depth pass, with occlusion culling its pyramid and the second phase's four, and the
-/// merge of its small casters into its layer.
-pub const CASCADE_PASSES: usize = 10;
+/// Most passes one shadow cascade records: its cull, its build, its compute rasteriser's pass,
+/// the merge of its small casters with its layer and its depth pass, and with occlusion culling
+/// its pyramid and the second phase's five.
+pub const CASCADE_PASSES: usize = 11;
 
 /// The shadow casters' depth bias: a constant part in steps of the shadow map's depth format
 /// (`passes::shadow::SHADOW_FORMAT`, 16 bits: a step is 1/65,536 of a cascade's depth range,

@@ -109,7 +109,7 @@ fn every_mode_casts_the_same_shadows() {
 }
 
 /// The compute rasteriser draws a cascade's small casters (`passes::raster` in a cascade,
-/// `fs_resolve_depth`), in one culling phase and in two: each layer of the shadow map holds
+/// merged into the layer by `shaders/shadow_merge.wgsl`), in one culling phase and in two: each layer of the shadow map holds
 /// what the hardware depth pass draws, texel for texel within the rasterisers' rounding (a
 /// depth may differ by the 16-bit steps of the two depth-bias computations; a texel on a
 /// caster's edge by coverage), and the frame is the same within the compute rasteriser's
@@ -151,6 +151,53 @@ fn small_casters_drawn_by_the_compute_rasteriser_cast_the_same_shadows() {
         if beyond * 100 > pixels {
             common::write_mismatch("shadows-soft-casters", &hardware.0, &soft.0);
             panic!("{label}: {beyond} of {pixels} pixels beyond {}", common::RASTER_TOLERANCE);
+        }
+    }
+}
+
+/// A cascade's depth pass starts with a copy into its layer (the far plane, or the merge of the
+/// compute rasteriser's casters: `passes::shadow::LayerStart`), which no pass's own timestamps
+/// cover; the pass's time runs from before that copy (`FrameEncoder::before_pass`). With and
+/// without the compute rasteriser, in one phase and in two, every cascade's passes are timed,
+/// each span lies within the frame's, and a depth pass's span starts after its merge ends
+/// (lavapipe runs a command buffer in order).
+#[test]
+fn a_cascades_depth_pass_is_timed_from_the_copy_that_starts_it() {
+    let ctx = common::context();
+    let scene = common::scene(3000, false);
+    for shadow_occlusion in [false, true] {
+        for soft in [false, true] {
+            let detail = multidraw::Detail { shadow_occlusion, ..multidraw::Detail::default() };
+            let input = FrameInput { detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) }.with_shadows(4);
+            let mut renderer =
+                if soft { common::renderer(&ctx, &scene) } else { common::hardware_renderer(&ctx, &scene) };
+            let (_, stats) = render_frames(&ctx, &mut renderer, &input, (160, 90), 4);
+            assert_eq!(stats.soft, soft, "the compute rasteriser draws where it exists");
+            let label = format!("{} phase(s), compute rasteriser {soft}", if shadow_occlusion { 2 } else { 1 });
+            let readbacks = renderer.collect(&ctx.device);
+            let times = readbacks.iter().rev().find_map(|r| r.gpu.as_ref()).expect("lavapipe has timestamps");
+            let spans: Vec<_> = times.spans().collect();
+            let first = spans.iter().map(|s| s.1).min().expect("passes were timed");
+            let last = spans.iter().map(|s| s.2).max().expect("passes were timed");
+            for &(name, begin, end) in &spans {
+                assert!(
+                    first <= begin && begin <= end && end <= last,
+                    "{label}: {name} spans {begin}..{end}: {spans:?}"
+                );
+            }
+            let span = |name: &str| spans.iter().find(|s| s.0 == name).copied();
+            for k in 0..MAX_CASCADES {
+                let depth = span(&format!("shadow {k}")).unwrap_or_else(|| panic!("{label}: shadow {k} timed"));
+                let merge = span(&format!("merge shadow {k}"));
+                assert_eq!(merge.is_some(), soft, "{label}: cascade {k} merges only where it rasterises: {spans:?}");
+                if let Some(merge) = merge {
+                    assert!(merge.2 <= depth.1, "{label}: cascade {k}'s depth pass starts after its merge: {spans:?}");
+                }
+                if shadow_occlusion {
+                    assert!(span(&format!("shadow {k} late")).is_some(), "{label}: shadow {k} late timed: {spans:?}");
+                    assert_eq!(span(&format!("merge shadow {k} late")).is_some(), soft, "{label}: {spans:?}");
+                }
+            }
         }
     }
 }

@@ -322,10 +322,13 @@ impl FramePlan {
     }
 
     /// What shadow cascade `cascade` of a view records: its cull, build and depth pass, with
-    /// the compute rasteriser for its small casters between them where `soft` (the view's
-    /// frame uses it), and where `occlusion` asks for it and the GPU culls, a second phase as
-    /// a view's: the pyramid of the first phase's depth (last frame's visible casters), then
-    /// every caster it cannot hide.
+    /// the compute rasteriser for its small casters and their merge with the layer between them
+    /// where `soft` (the view's frame uses it), and where `occlusion` asks for it and the GPU
+    /// culls, a second phase as a view's: the pyramid of the first phase's depth (last frame's
+    /// visible casters), then every caster it cannot hide. Each phase's depth pass starts from
+    /// a copy into its layer (`passes::shadow::LayerStart`), never a clear, and where the
+    /// compute rasteriser drew that copy is the merge's, so the layer holds every caster
+    /// drawn so far whenever a pass reads it.
     pub fn cascade_schedule(&self, cascade: usize, occlusion: bool, soft: bool) -> ViewSchedule {
         let phases = self.phases(occlusion);
         let soft = soft && self.soft_raster;
@@ -340,7 +343,9 @@ impl FramePlan {
         };
         for &phase in phases {
             if phase == Phase::Late {
-                schedule.push(Step::ShadowPyramid { cascade, soft });
+                // The layer holds the compute rasteriser's casters too (merged before the
+                // depth pass): no need to read its visibility buffer.
+                schedule.push(Step::ShadowPyramid(cascade));
             }
             if self.cull.is_some() {
                 schedule.push(Step::ShadowCull(cascade, phase));
@@ -350,11 +355,9 @@ impl FramePlan {
             }
             if soft {
                 schedule.push(Step::ShadowRaster(cascade, phase));
+                schedule.push(Step::ShadowMerge(cascade, phase));
             }
             schedule.push(Step::Shadow(cascade, phase));
-        }
-        if soft {
-            schedule.push(Step::ShadowMerge(cascade));
         }
         if self.cull.is_some() {
             schedule.push(Step::CopyCounters);
@@ -427,15 +430,15 @@ pub enum Step {
     ShadowBuild(usize, Phase),
     /// The compute rasteriser's pass of a phase of shadow cascade k: its small casters' depth.
     ShadowRaster(usize, Phase),
-    /// The depth pass of a phase of shadow cascade k, into its layer of the view's shadow map
-    /// (in its last phase, after the resolve of the compute rasteriser's depth where it drew).
+    /// The depth pass of a phase of shadow cascade k, into its layer of the view's shadow map,
+    /// which a copy starts (the far plane, or the merge's depths).
     Shadow(usize, Phase),
-    /// Shadow cascade k's small casters, which the compute rasteriser drew, merged into its
-    /// layer after its last depth pass.
-    ShadowMerge(usize),
-    /// The depth pyramid of shadow cascade k's first phase (level 0 also reads the compute
-    /// rasteriser's depth where `soft`).
-    ShadowPyramid { cascade: usize, soft: bool },
+    /// Shadow cascade k's small casters of a phase, which the compute rasteriser drew, merged
+    /// with its layer (the far plane in a first phase) into the depths its depth pass copies.
+    ShadowMerge(usize, Phase),
+    /// The depth pyramid of shadow cascade k's first phase (its layer holds the compute
+    /// rasteriser's casters too).
+    ShadowPyramid(usize),
 }
 
 impl Step {
@@ -459,8 +462,8 @@ impl Step {
             Step::ShadowRaster(k, phase) => {
                 Some(phase.pass_name(shadow::RASTER_NAMES[k], shadow::LATE_RASTER_NAMES[k]))
             }
-            Step::ShadowPyramid { cascade, .. } => Some(shadow::PYRAMID_NAMES[cascade]),
-            Step::ShadowMerge(k) => Some(shadow::MERGE_NAMES[k]),
+            Step::ShadowPyramid(cascade) => Some(shadow::PYRAMID_NAMES[cascade]),
+            Step::ShadowMerge(k, phase) => Some(phase.pass_name(shadow::MERGE_NAMES[k], shadow::LATE_MERGE_NAMES[k])),
         }
     }
 }
@@ -586,13 +589,14 @@ mod tests {
                             "cull shadow 1",
                             "build shadow 1",
                             "raster shadow 1",
+                            "merge shadow 1",
                             "shadow 1",
                             "pyramid shadow 1",
                             "cull shadow 1 late",
                             "build shadow 1 late",
                             "raster shadow 1 late",
+                            "merge shadow 1 late",
                             "shadow 1 late",
-                            "merge shadow 1",
                         ];
                         assert_eq!(names, expected);
                         assert_eq!(names.len(), crate::tunables::CASCADE_PASSES, "CASCADE_PASSES is the fullest");

@@ -20,7 +20,7 @@ use crate::passes::cull;
 use crate::passes::cull::cpu::{first_blended, CpuCounts, DrawnObject};
 use crate::passes::deferred::DeferredPass;
 use crate::passes::main::{bundle, BlendDraws, Draws};
-use crate::passes::shadow::{ShadowDraws, ShadowMerge};
+use crate::passes::shadow::{LayerStart, ShadowDraws, ShadowMerge};
 use crate::passes::Phase;
 use crate::tunables::{MAX_CASCADES, MAX_VIEWS};
 
@@ -230,7 +230,7 @@ impl Renderer {
             }
             _ => Vec::new(),
         };
-        state.fit_shadow(&ctx.device, &self.layouts, &self.buffers, &self.pyramid, fitted.len(), size);
+        state.fit_shadow(&ctx.device, &ctx.queue, &self.layouts, &self.buffers, &self.pyramid, fitted.len(), size);
         receive_shadows(&mut uniforms, &fitted);
         if let Some(shadow) = state.shadow.as_mut() {
             shadow.fitted.clone_from(&fitted);
@@ -254,16 +254,20 @@ impl Renderer {
             });
             if let Some(raster) = raster {
                 if !merge.as_ref().is_some_and(|m| m.fits(map.layer_views.len(), size, raster)) {
-                    *merge = Some(ShadowMerge::new(&ctx.device, &self.layouts, &map.layer_views, raster, size));
+                    *merge = Some(ShadowMerge::new(
+                        &ctx.device,
+                        &self.layouts,
+                        &map.layer_views,
+                        &map.far_view,
+                        raster,
+                        size,
+                    ));
                 }
             }
             let main = self.plans[input.mode as usize].main;
             for (k, (cascade, cascade_state)) in fitted.iter().zip(cascades.iter_mut()).enumerate() {
                 if cascade_occlusion {
                     cascade_state.pyramid.fit(&ctx.device, &map.layer_views[k], size, size);
-                    if let Some(raster) = raster {
-                        cascade_state.pyramid.fit_soft(&ctx.device, raster.visibility_buffer());
-                    }
                 }
                 let cascade_uniforms =
                     cascade_uniforms(&uniforms, cascade, &view.detail, size, cascade_occlusion, cascade_soft);
@@ -353,14 +357,17 @@ impl Renderer {
         frame: u64,
     ) {
         let plan = self.plans[mode as usize];
-        let (state, layer, cascade_raster, merge) = match recorded {
+        let (state, map, cascade_raster, merge) = match recorded {
             Recorded::View(index) => (&mut self.views[index], None, None, None),
             Recorded::Cascade(index, cascade) => {
                 let ViewShadow { map, cascades, raster, merge, .. } =
                     self.views[index].shadow.as_mut().expect("fitted in set-up");
-                let merge = merge.as_ref().map(|merge| (merge, &map.texture));
-                (&mut cascades[cascade], Some(&map.layer_views[cascade]), raster.as_ref(), merge)
+                (&mut cascades[cascade], Some(&*map), raster.as_ref(), merge.as_ref())
             }
+        };
+        let layer = match recorded {
+            Recorded::Cascade(_, cascade) => map.map(|map| &map.layer_views[cascade]),
+            Recorded::View(_) => None,
         };
         // A cascade rasterises into its view's shadow rasteriser.
         let raster = if layer.is_some() { cascade_raster } else { state.raster.as_ref() };
@@ -374,7 +381,7 @@ impl Renderer {
             let name = step.pass_name().unwrap_or_default();
             match step {
                 Step::Pyramid { soft } => state.pyramid.record_named(encoder, soft, name),
-                Step::ShadowPyramid { soft, .. } => state.pyramid.record_named(encoder, soft, name),
+                Step::ShadowPyramid(_) => state.pyramid.record_named(encoder, false, name),
                 // A cascade culls and builds as a view does, under its own pass names.
                 Step::Cull(phase) | Step::ShadowCull(_, phase) => {
                     let hiz = if phase == Phase::Late {
@@ -396,21 +403,29 @@ impl Renderer {
                             ShadowDraws::Bundle(&state.bundle.as_ref().expect("the bundle was recorded in set-up").0)
                         }
                     };
-                    let layer = layer.expect("cascade steps are recorded for cascades");
+                    let map = map.expect("cascade steps are recorded for cascades");
+                    // The compute rasteriser's casters, merged with what came before; else the
+                    // far plane in a first phase.
+                    let start = match (merge.filter(|_| schedule.soft), phase) {
+                        (Some(merge), _) => LayerStart::Merged(merge),
+                        (None, Phase::Late) => LayerStart::Kept,
+                        (None, Phase::Early | Phase::Only) => LayerStart::Far(&map.far),
+                    };
                     self.shadow.record(
                         encoder,
                         cascade,
                         phase,
-                        layer,
+                        (&map.texture, &map.layer_views[cascade]),
+                        start,
                         &self.buffers,
                         &state.gpu,
                         &self.prepared,
                         draws,
                     );
                 }
-                Step::ShadowMerge(cascade) => {
-                    let (merge, map) = merge.expect("the schedule merges only where the cascades rasterise");
-                    self.shadow.merge(encoder, cascade, merge, map);
+                Step::ShadowMerge(cascade, phase) => {
+                    let merge = merge.expect("the schedule merges only where the cascades rasterise");
+                    self.shadow.merge(encoder, cascade, phase, merge);
                 }
                 Step::ShadowRaster(_, phase) => {
                     let raster = raster.expect("the schedule rasterises only where there is a rasteriser");

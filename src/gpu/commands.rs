@@ -143,6 +143,19 @@ impl<'t> FrameEncoder<'t> {
         CountingComputePass { pass, counts: self.commands.pass_mut(name) }
     }
 
+    /// Records `commands`, which open no pass (a copy), as the start of pass `name`: its timed
+    /// span begins before them (an empty compute pass takes the beginning timestamp) and ends
+    /// with the next pass opened under `name`, so the pass's GPU time includes theirs.
+    pub fn before_pass(&mut self, name: &'static str, commands: impl FnOnce(&mut wgpu::CommandEncoder)) {
+        if let Some(writes) = self.timer.as_deref_mut().and_then(|t| t.begin_span(name)) {
+            drop(self.encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some(name),
+                timestamp_writes: Some(writes),
+            }));
+        }
+        commands(&mut self.encoder);
+    }
+
     /// Opens render pass `name` on these attachments, named as [`FrameEncoder::compute_pass`].
     pub fn render_pass(
         &mut self,

@@ -76,6 +76,9 @@ pub struct GpuTimer {
     written: Vec<&'static str>,
     /// Passes timed by the frame whose results sit in each ring slot, by frame number.
     in_flight: Vec<(u64, Vec<&'static str>)>,
+    /// A span opened before commands outside any pass ([`GpuTimer::begin_span`]): the pass it
+    /// times and the end slot that pass writes.
+    open_span: Option<(&'static str, u32)>,
 }
 
 impl GpuTimer {
@@ -104,6 +107,7 @@ impl GpuTimer {
             period: queue.get_timestamp_period() as f64,
             written: Vec::with_capacity(MAX_PASSES),
             in_flight: Vec::new(),
+            open_span: None,
         })
     }
 
@@ -118,20 +122,43 @@ impl GpuTimer {
         Some((2 * k, 2 * k + 1))
     }
 
-    pub fn compute_writes(&mut self, name: &'static str) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
+    /// The slots pass `name` writes: both of its own, or only the end where a span was opened
+    /// for it ([`GpuTimer::begin_span`]).
+    fn pass_slots(&mut self, name: &'static str) -> Option<(Option<u32>, u32)> {
+        if let Some((_, end)) = self.open_span.take_if(|(open, _)| *open == name) {
+            return Some((None, end));
+        }
         let (begin, end) = self.slots(name)?;
+        Some((Some(begin), end))
+    }
+
+    /// Opens the timing of pass `name` early: the writes of an empty compute pass that takes
+    /// its beginning, before commands that open no pass (a copy that starts the pass's work);
+    /// the next pass opened under `name` takes the end.
+    pub fn begin_span(&mut self, name: &'static str) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
+        let (begin, end) = self.slots(name)?;
+        self.open_span = Some((name, end));
         Some(wgpu::ComputePassTimestampWrites {
             query_set: &self.queries,
             beginning_of_pass_write_index: Some(begin),
+            end_of_pass_write_index: None,
+        })
+    }
+
+    pub fn compute_writes(&mut self, name: &'static str) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
+        let (begin, end) = self.pass_slots(name)?;
+        Some(wgpu::ComputePassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: begin,
             end_of_pass_write_index: Some(end),
         })
     }
 
     pub fn render_writes(&mut self, name: &'static str) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
-        let (begin, end) = self.slots(name)?;
+        let (begin, end) = self.pass_slots(name)?;
         Some(wgpu::RenderPassTimestampWrites {
             query_set: &self.queries,
-            beginning_of_pass_write_index: Some(begin),
+            beginning_of_pass_write_index: begin,
             end_of_pass_write_index: Some(end),
         })
     }

@@ -201,8 +201,7 @@ impl RasterPass {
     }
 
     /// [`RasterPass::fit`] for a shadow cascade's `size`² layer: a visibility buffer of its
-    /// size, whose depth the shadow merge writes into the layer (`passes::shadow`); nothing to
-    /// shade.
+    /// size, whose depth the shadow merge gives the layer (`passes::shadow`); nothing to shade.
     pub fn fit_depth(&mut self, device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers, size: u32) {
         self.fit_for(device, layouts, buffers, (size, size), false);
     }

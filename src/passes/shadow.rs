@@ -41,8 +41,10 @@ pub const RASTER_NAMES: [&str; MAX_CASCADES] =
     ["raster shadow 0", "raster shadow 1", "raster shadow 2", "raster shadow 3"];
 pub const LATE_RASTER_NAMES: [&str; MAX_CASCADES] =
     ["raster shadow 0 late", "raster shadow 1 late", "raster shadow 2 late", "raster shadow 3 late"];
-/// The merge of each cascade's small casters into its layer, after its last depth pass.
+/// The merge of each cascade's small casters with its layer, before each phase's depth pass.
 pub const MERGE_NAMES: [&str; MAX_CASCADES] = ["merge shadow 0", "merge shadow 1", "merge shadow 2", "merge shadow 3"];
+pub const LATE_MERGE_NAMES: [&str; MAX_CASCADES] =
+    ["merge shadow 0 late", "merge shadow 1 late", "merge shadow 2 late", "merge shadow 3 late"];
 
 /// Whether `name` is one of a cascade's passes.
 pub fn is_cascade_pass(name: &str) -> bool {
@@ -57,6 +59,7 @@ pub fn is_cascade_pass(name: &str) -> bool {
         LATE_RASTER_NAMES,
         LATE_NAMES,
         MERGE_NAMES,
+        LATE_MERGE_NAMES,
     ]
     .iter()
     .any(|names| names.contains(&name))
@@ -94,6 +97,20 @@ pub enum ShadowDraws<'a> {
     Baseline(&'a [DrawnObject]),
     /// Those draws, recorded once into a bundle.
     Bundle(&'a bundle::RecordedBundle),
+}
+
+/// What a cascade's depth pass finds in its layer before it draws. Never a clear of the
+/// render pass: on a GPU with few graphics units (the H100) clearing a 2048² layer there costs
+/// more than a copy into it (docs/BENCHMARKS.md § "A cascade's layer starts with a copy").
+pub enum LayerStart<'a> {
+    /// What the first phase left: the second phase draws over it.
+    Kept,
+    /// The far plane, copied from the map's buffer of it (`ShadowMap::far`).
+    Far(&'a wgpu::Buffer),
+    /// The merge's depths (`ShadowPass::merge`), copied from its buffer: the compute
+    /// rasteriser's casters of this phase and the ones before, over the far plane or, in the
+    /// second phase, over what the first left.
+    Merged(&'a ShadowMerge),
 }
 
 /// The depth-only pipelines of every casting variant (all but blend), on the universal layout,
@@ -209,7 +226,7 @@ impl ShadowPass {
         }
         drop(pass);
         if let Some(raster) = raster {
-            let merge = ShadowMerge::new(device, layouts, std::slice::from_ref(depth), raster, 1);
+            let merge = ShadowMerge::new(device, layouts, std::slice::from_ref(depth), depth, raster, 1);
             let mut pass = frame.compute_pass(MERGE_NAMES[0]);
             pass.set_pipeline(&self.merge);
             pass.set_bind_group(SHADOW_MERGE_IO.index, &merge.groups[0]);
@@ -217,31 +234,56 @@ impl ShadowPass {
         }
     }
 
-    /// Records cascade `cascade`'s casters of `phase` into `layer` (cleared to the far plane
-    /// first, except in the second phase, which draws over the first's depth).
-    #[allow(clippy::too_many_arguments)] // the cascade, its phase and layer, the scene's and the view's bindings, the draws
+    /// Records cascade `cascade`'s casters of `phase` into its layer of `map` (`layer`, its
+    /// view), over what `start` puts there first.
+    #[allow(clippy::too_many_arguments)] // the cascade, its phase, map, layer and start, the scene's and the view's bindings, the draws
     pub fn record(
         &self,
         frame: &mut FrameEncoder<'_>,
         cascade: usize,
         phase: Phase,
-        layer: &wgpu::TextureView,
+        (map, layer): (&wgpu::Texture, &wgpu::TextureView),
+        start: LayerStart<'_>,
         buffers: &SceneBuffers,
         view: &ViewBuffers,
         prepared: &PreparedScene,
         draws: ShadowDraws<'_>,
     ) {
-        let (name, load) = match phase {
-            Phase::Late => (LATE_NAMES[cascade], wgpu::LoadOp::Load),
-            Phase::Early | Phase::Only => (NAMES[cascade], wgpu::LoadOp::Clear(1.0)),
+        let name = phase.pass_name(NAMES[cascade], LATE_NAMES[cascade]);
+        let to_layer = wgpu::TexelCopyTextureInfo {
+            texture: map,
+            mip_level: 0,
+            origin: wgpu::Origin3d { x: 0, y: 0, z: cascade as u32 },
+            aspect: wgpu::TextureAspect::DepthOnly,
         };
+        let depths = match start {
+            LayerStart::Kept => None,
+            LayerStart::Far(far) => Some(far),
+            LayerStart::Merged(merge) => Some(&merge.merged),
+        };
+        if let Some(depths) = depths {
+            // A layer's 16-bit depths row after row: rows of 2 × side bytes, a multiple of 256
+            // as a copy's rows must be for every side from SHADOW_MAP_MIN_SIZE up.
+            const _: () =
+                assert!((crate::tunables::SHADOW_MAP_MIN_SIZE * 2).is_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT));
+            let size = map.width();
+            let layout =
+                wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(size * 2), rows_per_image: Some(size) };
+            frame.before_pass(name, |encoder| {
+                encoder.copy_buffer_to_texture(
+                    wgpu::TexelCopyBufferInfo { buffer: depths, layout },
+                    to_layer,
+                    wgpu::Extent3d { width: size, height: size, depth_or_array_layers: 1 },
+                );
+            });
+        }
         profile_scope!(name);
         let mut pass = frame.render_pass(
             name,
             &[],
             Some(wgpu::RenderPassDepthStencilAttachment {
                 view: layer,
-                depth_ops: Some(wgpu::Operations { load, store: wgpu::StoreOp::Store }),
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store }),
                 stencil_ops: None,
             }),
         );
@@ -261,23 +303,28 @@ impl ShadowPass {
 
 /// What the merge of a view's cascades binds: the 16-bit depths it writes (a layer's worth,
 /// shared by the cascades, which merge in turn) and per cascade a bind group over its layer,
-/// the view's shadow rasteriser's visibility buffer and those depths.
+/// the view's shadow rasteriser's visibility buffer and those depths; and one over the far
+/// plane in place of a layer, for first phases.
 pub struct ShadowMerge {
     /// Side of a layer, in texels.
     size: u32,
     /// The visibility buffer the groups bind.
     pixels: wgpu::Buffer,
     merged: wgpu::Buffer,
+    /// By cascade.
     groups: Vec<wgpu::BindGroup>,
+    /// Over the far plane: a first phase's merge, whose layer holds last frame's depths.
+    fresh: wgpu::BindGroup,
 }
 
 impl ShadowMerge {
-    /// The merge's buffer and groups for `layers` (each `size`²) and `raster`'s visibility
-    /// buffer (fitted to that size).
+    /// The merge's buffer and groups for `layers` (each `size`², `far` one more at the far
+    /// plane) and `raster`'s visibility buffer (fitted to that size).
     pub fn new(
         device: &wgpu::Device,
         layouts: &Layouts,
         layers: &[wgpu::TextureView],
+        far: &wgpu::TextureView,
         raster: &RasterPass,
         size: u32,
     ) -> Self {
@@ -292,21 +339,20 @@ impl ShadowMerge {
                 mapped_at_creation: false,
             },
         );
-        let groups = layers
-            .iter()
-            .map(|layer| {
-                device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some(SHADOW_MERGE_IO.label),
-                    layout: &layouts.shadow_merge_io,
-                    entries: &[
-                        SHADOW_MERGE_IO.entry("layer", wgpu::BindingResource::TextureView(layer)),
-                        SHADOW_MERGE_IO.buffer("pixels", &pixels),
-                        SHADOW_MERGE_IO.buffer("merged", &merged),
-                    ],
-                })
+        let group = |layer| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(SHADOW_MERGE_IO.label),
+                layout: &layouts.shadow_merge_io,
+                entries: &[
+                    SHADOW_MERGE_IO.entry("layer", wgpu::BindingResource::TextureView(layer)),
+                    SHADOW_MERGE_IO.buffer("pixels", &pixels),
+                    SHADOW_MERGE_IO.buffer("merged", &merged),
+                ],
             })
-            .collect();
-        Self { size, pixels, merged, groups }
+        };
+        let groups = layers.iter().map(group).collect();
+        let fresh = group(far);
+        Self { size, pixels, merged, groups, fresh }
     }
 
     /// Whether these are the groups for `layers` layers of `size`² and `raster`'s buffer.
@@ -316,39 +362,19 @@ impl ShadowMerge {
 }
 
 impl ShadowPass {
-    /// Records the merge of cascade `cascade`'s small casters into its layer of `map` (after
-    /// its last depth pass): the dispatch, a thread per two texels, then the copy of the
-    /// merged depths into the layer.
-    pub fn merge(&self, frame: &mut FrameEncoder<'_>, cascade: usize, merge: &ShadowMerge, map: &wgpu::Texture) {
-        let name = MERGE_NAMES[cascade];
+    /// Records the merge of cascade `cascade`'s small casters of `phase` (and the first
+    /// phase's, which stay in the visibility buffer) with the layer: a thread per two texels
+    /// writes the nearer of the two into the merge's buffer, which the phase's depth pass then
+    /// copies into the layer ([`LayerStart::Merged`]). A first phase reads the far plane in
+    /// place of the layer, which still holds last frame's depths.
+    pub fn merge(&self, frame: &mut FrameEncoder<'_>, cascade: usize, phase: Phase, merge: &ShadowMerge) {
+        let name = phase.pass_name(MERGE_NAMES[cascade], LATE_MERGE_NAMES[cascade]);
         profile_scope!(name);
+        let group = if phase == Phase::Late { &merge.groups[cascade] } else { &merge.fresh };
         let (x, y, _) = dispatch_size((merge.size * merge.size).div_ceil(2), WORKGROUP_SIZE);
-        {
-            let mut pass = frame.compute_pass(name);
-            pass.set_pipeline(&self.merge);
-            pass.set_bind_group(SHADOW_MERGE_IO.index, &merge.groups[cascade]);
-            pass.dispatch(x, y);
-        }
-        // Rows of 2 × size bytes: a multiple of 256, as a copy's rows must be, for every
-        // layer side from SHADOW_MAP_MIN_SIZE up.
-        const _: () =
-            assert!((crate::tunables::SHADOW_MAP_MIN_SIZE * 2).is_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT));
-        frame.encoder.copy_buffer_to_texture(
-            wgpu::TexelCopyBufferInfo {
-                buffer: &merge.merged,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(merge.size * 2),
-                    rows_per_image: Some(merge.size),
-                },
-            },
-            wgpu::TexelCopyTextureInfo {
-                texture: map,
-                mip_level: 0,
-                origin: wgpu::Origin3d { x: 0, y: 0, z: cascade as u32 },
-                aspect: wgpu::TextureAspect::DepthOnly,
-            },
-            wgpu::Extent3d { width: merge.size, height: merge.size, depth_or_array_layers: 1 },
-        );
+        let mut pass = frame.compute_pass(name);
+        pass.set_pipeline(&self.merge);
+        pass.set_bind_group(SHADOW_MERGE_IO.index, group);
+        pass.dispatch(x, y);
     }
 }
