@@ -268,7 +268,8 @@ impl RasterPass {
         self.pixels = None;
     }
 
-    /// Records the phase's raster pass (the first phase clears the visibility buffer first),
+    /// Records the phase's raster pass (the first phase clears the visibility buffer first,
+    /// timed with the pass),
     /// and after it, where `shade` (the frame's last phase), the shading of every pixel the
     /// frame's raster passes drew: lists of them, plain and textured (a thread per row segment;
     /// the counts cleared first), the shade dispatches' arguments from the counts, and the two
@@ -297,11 +298,17 @@ impl RasterPass {
     ) {
         profile_scope!(name);
         let pixels = self.pixels.as_ref().expect("fit before record");
-        if phase != Phase::Late {
-            frame.encoder.clear_buffer(&pixels.buffer, 0, None);
-        }
-        if shade {
-            frame.encoder.clear_buffer(&pixels.list, 0, Some(u64::from(SHADE_LIST_HEADER) * 4));
+        // The clears are the pass's work too (the visibility buffer is 8 bytes a pixel: 32 MB
+        // for a 2048² cascade), so they are timed with it.
+        if phase != Phase::Late || shade {
+            frame.before_pass(name, |encoder| {
+                if phase != Phase::Late {
+                    encoder.clear_buffer(&pixels.buffer, 0, None);
+                }
+                if shade {
+                    encoder.clear_buffer(&pixels.list, 0, Some(u64::from(SHADE_LIST_HEADER) * 4));
+                }
+            });
         }
         let mut pass = frame.compute_pass(name);
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
