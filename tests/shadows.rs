@@ -117,9 +117,11 @@ fn every_mode_casts_the_same_shadows() {
 #[test]
 fn small_casters_drawn_by_the_compute_rasteriser_cast_the_same_shadows() {
     let ctx = common::context();
-    let scene = common::scene(3000, false);
     let size = (320, 180);
-    for shadow_occlusion in [false, true] {
+    // Still, and moving: the casters' depths of one frame must not stay in the next's layer
+    // (the first phase's merge takes the far plane, not last frame's layer).
+    for (animated, shadow_occlusion) in [(false, false), (false, true), (true, false)] {
+        let scene = common::scene(3000, animated);
         let detail = multidraw::Detail { shadow_occlusion, ..multidraw::Detail::default() };
         let input = FrameInput { detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) }.with_shadows(4);
         let mut runs = Vec::new();
@@ -133,7 +135,7 @@ fn small_casters_drawn_by_the_compute_rasteriser_cast_the_same_shadows() {
             runs.push((image, maps, soft_casters));
         }
         let (hardware, soft) = (&runs[0], &runs[1]);
-        let label = format!("{} phase(s)", if shadow_occlusion { 2 } else { 1 });
+        let label = format!("{} phase(s), animated {animated}", if shadow_occlusion { 2 } else { 1 });
         assert_eq!(hardware.2, [0; 4], "{label}: no compute rasteriser, no small casters listed");
         assert!(soft.2.iter().all(|&n| n > 0), "{label}: every cascade has small casters: {:?}", soft.2);
         for k in 0..4 {
@@ -194,8 +196,16 @@ fn a_cascades_depth_pass_is_timed_from_the_copy_that_starts_it() {
                     assert!(merge.2 <= depth.1, "{label}: cascade {k}'s depth pass starts after its merge: {spans:?}");
                 }
                 if shadow_occlusion {
-                    assert!(span(&format!("shadow {k} late")).is_some(), "{label}: shadow {k} late timed: {spans:?}");
-                    assert_eq!(span(&format!("merge shadow {k} late")).is_some(), soft, "{label}: {spans:?}");
+                    let late = span(&format!("shadow {k} late"))
+                        .unwrap_or_else(|| panic!("{label}: shadow {k} late timed: {spans:?}"));
+                    let merge = span(&format!("merge shadow {k} late"));
+                    assert_eq!(merge.is_some(), soft, "{label}: cascade {k}'s second phase merges: {spans:?}");
+                    if let Some(merge) = merge {
+                        assert!(
+                            merge.2 <= late.1,
+                            "{label}: cascade {k}'s late depth pass starts after its merge: {spans:?}"
+                        );
+                    }
                 }
             }
         }

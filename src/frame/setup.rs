@@ -230,7 +230,7 @@ impl Renderer {
             }
             _ => Vec::new(),
         };
-        state.fit_shadow(&ctx.device, &ctx.queue, &self.layouts, &self.buffers, &self.pyramid, fitted.len(), size);
+        state.fit_shadow(&ctx.device, &self.layouts, &self.buffers, &self.pyramid, fitted.len(), size);
         receive_shadows(&mut uniforms, &fitted);
         if let Some(shadow) = state.shadow.as_mut() {
             shadow.fitted.clone_from(&fitted);
@@ -254,14 +254,8 @@ impl Renderer {
             });
             if let Some(raster) = raster {
                 if !merge.as_ref().is_some_and(|m| m.fits(map.layer_views.len(), size, raster)) {
-                    *merge = Some(ShadowMerge::new(
-                        &ctx.device,
-                        &self.layouts,
-                        &map.layer_views,
-                        &map.far_view,
-                        raster,
-                        size,
-                    ));
+                    let far = ShadowMerge::far_plane(&ctx.device, &ctx.queue, size);
+                    *merge = Some(ShadowMerge::new(&ctx.device, &self.layouts, &map.layer_views, &far, raster, size));
                 }
             }
             let main = self.plans[input.mode as usize].main;

@@ -153,12 +153,10 @@ pub(crate) struct ShadowMap {
     /// One layer's worth of the far plane, 16-bit depths row after row: copied into a layer
     /// to start a cascade's first depth pass (`passes::shadow::LayerStart::Far`).
     pub far: wgpu::Buffer,
-    /// The same as a texture, which the merge of a first phase reads in place of a layer.
-    pub far_view: wgpu::TextureView,
 }
 
 impl ShadowMap {
-    fn new(device: &wgpu::Device, queue: &wgpu::Queue, size: u32, layers: u32) -> Self {
+    fn new(device: &wgpu::Device, size: u32, layers: u32) -> Self {
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("shadow map"),
             size: wgpu::Extent3d { width: size, height: size, depth_or_array_layers: layers },
@@ -191,28 +189,6 @@ impl ShadowMap {
             .collect();
         // Every 16-bit depth at its largest, 1.0.
         let far_depths = vec![0xff; size as usize * size as usize * 2];
-        let far_texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("shadow far plane"),
-            size: wgpu::Extent3d { width: size, height: size, depth_or_array_layers: 1 },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: crate::passes::shadow::SHADOW_FORMAT,
-            usage: wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::TEXTURE_BINDING,
-            view_formats: &[],
-        });
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &far_texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::DepthOnly,
-            },
-            &far_depths,
-            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(size * 2), rows_per_image: Some(size) },
-            wgpu::Extent3d { width: size, height: size, depth_or_array_layers: 1 },
-        );
-        let far_view = far_texture.create_view(&wgpu::TextureViewDescriptor::default());
         let far = crate::gpu::counted::buffer_init(
             device,
             &wgpu::util::BufferInitDescriptor {
@@ -221,7 +197,7 @@ impl ShadowMap {
                 usage: wgpu::BufferUsages::COPY_SRC,
             },
         );
-        Self { texture, array_view, layer_views, size, far, far_view }
+        Self { texture, array_view, layer_views, size, far }
     }
 
     /// Layers in the map.
@@ -260,11 +236,9 @@ impl ViewState {
 
     /// Fits the view's shadow to `cascades` cascades of `size` texels: a new map (bound into
     /// the view's frame group) when either changed, a state per cascade. `None` for no shadow.
-    #[allow(clippy::too_many_arguments)] // the device and queue, the scene's bindings, the pyramid, the map's shape
     pub fn fit_shadow(
         &mut self,
         device: &wgpu::Device,
-        queue: &wgpu::Queue,
         layouts: &Layouts,
         buffers: &SceneBuffers,
         pyramid: &PyramidPass,
@@ -281,7 +255,7 @@ impl ViewState {
         }
         let fits = self.shadow.as_ref().is_some_and(|s| s.map.size == size && s.map.layers() == cascades);
         if !fits {
-            let map = ShadowMap::new(device, queue, size, cascades as u32);
+            let map = ShadowMap::new(device, size, cascades as u32);
             self.gpu.bind_shadow_map(device, layouts, Some(&map.array_view));
             self.bundle = None;
             let mut states = self.shadow.take().map(|s| s.cascades).unwrap_or_default();

@@ -5,7 +5,9 @@
 //! Passes are timed by name, the name that is also their wgpu label and puffin scope: the
 //! k-th pass a frame opens gets query slots 2k and 2k + 1, so a frame resolves exactly the
 //! contiguous range its passes wrote (resolving a query that was never written is not
-//! defined), and adding a pass needs no change here.
+//! defined), and adding a pass needs no change here. Work recorded outside any pass (a copy, a
+//! buffer clear) that starts a pass is timed with it ([`GpuTimer::begin_span`]): an empty
+//! compute pass writes slot 2k before that work and the pass itself only 2k + 1.
 
 use super::readback::ReadbackRing;
 use crate::tunables::MAX_PASSES;
@@ -136,6 +138,7 @@ impl GpuTimer {
     /// its beginning, before commands that open no pass (a copy that starts the pass's work);
     /// the next pass opened under `name` takes the end.
     pub fn begin_span(&mut self, name: &'static str) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
+        debug_assert!(self.open_span.is_none(), "a span opened for {:?} was never closed", self.open_span);
         let (begin, end) = self.slots(name)?;
         self.open_span = Some((name, end));
         Some(wgpu::ComputePassTimestampWrites {
@@ -165,6 +168,7 @@ impl GpuTimer {
 
     /// Resolves what this frame wrote and queues its readback. Call last on the frame's encoder.
     pub fn resolve(&mut self, encoder: &mut wgpu::CommandEncoder, frame: u64) {
+        debug_assert!(self.open_span.is_none(), "a span opened for {:?} was never closed", self.open_span);
         if self.written.is_empty() {
             return;
         }

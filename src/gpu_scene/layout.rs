@@ -400,10 +400,10 @@ pub const SCATTER_IO: Group = Group {
     functions: Some(super::upload::wgsl_constants),
 };
 
-/// Group 0 of the shadow merge (`passes::shadow`): a cascade's layer as its hardware depth
-/// passes left it, the compute rasteriser's visibility buffer of its small casters, and the
-/// nearer of the two per texel as 16-bit depths, two to a word, which a copy puts back into
-/// the layer.
+/// Group 0 of the shadow merge (`passes::shadow`): the depths to merge with (the far plane in
+/// a cascade's first phase, its layer as the first phase left it in the second), the compute
+/// rasteriser's visibility buffer of its small casters, and the nearer of the two per texel as
+/// 16-bit depths, two to a word, which the phase's depth pass copies into the layer first.
 pub const SHADOW_MERGE_IO: Group = Group {
     index: 0,
     label: "shadow merge io",

@@ -318,8 +318,37 @@ pub struct ShadowMerge {
 }
 
 impl ShadowMerge {
+    /// A `size`² layer of the far plane for [`ShadowMerge::new`] (made only where a view's
+    /// cascades use the compute rasteriser).
+    pub fn far_plane(device: &wgpu::Device, queue: &wgpu::Queue, size: u32) -> wgpu::TextureView {
+        let far = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("shadow far plane"),
+            size: wgpu::Extent3d { width: size, height: size, depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: SHADOW_FORMAT,
+            usage: wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        // Every 16-bit depth at its largest, 1.0.
+        queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &far,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::DepthOnly,
+            },
+            &vec![0xff; size as usize * size as usize * 2],
+            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(size * 2), rows_per_image: Some(size) },
+            wgpu::Extent3d { width: size, height: size, depth_or_array_layers: 1 },
+        );
+        far.create_view(&wgpu::TextureViewDescriptor::default())
+    }
+
     /// The merge's buffer and groups for `layers` (each `size`², `far` one more at the far
-    /// plane) and `raster`'s visibility buffer (fitted to that size).
+    /// plane: [`ShadowMerge::far_plane`]) and `raster`'s visibility buffer (fitted to that
+    /// size).
     pub fn new(
         device: &wgpu::Device,
         layouts: &Layouts,
