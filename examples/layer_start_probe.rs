@@ -78,19 +78,30 @@ struct Config {
 
 fn main() {
     let instance = wgpu::Instance::new(&wgpu::InstanceDescriptor::from_env_or_default());
-    let adapter = pollster::block_on(instance.request_adapter(&Default::default())).expect("an adapter");
+    let adapter = match pollster::block_on(instance.request_adapter(&Default::default())) {
+        Ok(adapter) => adapter,
+        Err(e) => {
+            eprintln!("error: no adapter: {e}");
+            std::process::exit(1);
+        }
+    };
     if !adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
         eprintln!("error: no timestamp queries");
         std::process::exit(1);
     }
     let info = adapter.get_info();
-    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+    let (device, queue) = match pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("layer start probe"),
         required_features: wgpu::Features::TIMESTAMP_QUERY,
         required_limits: adapter.limits(),
         ..Default::default()
-    }))
-    .expect("a device");
+    })) {
+        Ok(pair) => pair,
+        Err(e) => {
+            eprintln!("error: no device: {e}");
+            std::process::exit(1);
+        }
+    };
     println!("adapter: {} ({:?}, {})", info.name, info.backend, info.driver_info);
     let period = queue.get_timestamp_period() as f64;
 
@@ -102,8 +113,20 @@ fn main() {
     let configs = [
         Config { name: "D16 array 2048 (engine)", format: d16, size: 2048, layers: 4, usage: all },
         Config { name: "D16 2D 2048", format: d16, size: 2048, layers: 1, usage: all },
-        Config { name: "D16 array 2048, no copy usages", format: d16, size: 2048, layers: 4, usage: all - wgpu::TextureUsages::COPY_DST - wgpu::TextureUsages::COPY_SRC },
-        Config { name: "D32F array 2048", format: wgpu::TextureFormat::Depth32Float, size: 2048, layers: 4, usage: all },
+        Config {
+            name: "D16 array 2048, no copy usages",
+            format: d16,
+            size: 2048,
+            layers: 4,
+            usage: all - wgpu::TextureUsages::COPY_DST - wgpu::TextureUsages::COPY_SRC,
+        },
+        Config {
+            name: "D32F array 2048",
+            format: wgpu::TextureFormat::Depth32Float,
+            size: 2048,
+            layers: 4,
+            usage: all,
+        },
         Config { name: "D16 array 1024", format: d16, size: 1024, layers: 4, usage: all },
         Config { name: "D16 2D 4096", format: d16, size: 4096, layers: 1, usage: all },
     ];

@@ -1,6 +1,8 @@
 #!/bin/bash
 # What starting a cascade's depth layer costs, by texture shape, format, size and usage, and
 # what drawing into it and reading it cost after each start (examples/layer_start_probe.rs).
+# This script never got a machine; the probe ran first in ../raster-corners/run.sh's call, whose
+# output is probe.txt here.
 set -u
 for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
