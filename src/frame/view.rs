@@ -187,13 +187,11 @@ impl ShadowMap {
                 })
             })
             .collect();
-        // Every 16-bit depth at its largest, 1.0.
-        let far_depths = vec![0xff; size as usize * size as usize * 2];
         let far = crate::gpu::counted::buffer_init(
             device,
             &wgpu::util::BufferInitDescriptor {
                 label: Some("shadow far plane"),
-                contents: &far_depths,
+                contents: &crate::passes::shadow::far_plane_depths(size),
                 usage: wgpu::BufferUsages::COPY_SRC,
             },
         );

@@ -83,6 +83,13 @@ pub const MERGE_SHADER: PassShader = PassShader {
 /// sunlight, so a step is 1/65,536 of it: under a millimetre for a 50-metre scene.
 pub const SHADOW_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth16Unorm;
 
+/// A `size`² layer of [`SHADOW_FORMAT`] at the far plane, row after row: every 16-bit depth
+/// at its largest, 1.0. What a cascade's first depth pass starts from (`ShadowMap::far`) and
+/// a first phase's merge reads ([`ShadowMerge::far_plane`]).
+pub fn far_plane_depths(size: u32) -> Vec<u8> {
+    vec![0xff; size as usize * size as usize * 2]
+}
+
 /// The casters' depth bias ([`SHADOW_BIAS_STEPS`] steps of [`SHADOW_FORMAT`] and
 /// [`SHADOW_BIAS_SLOPE`] of the triangle's slope in depth). The receivers' normal offset
 /// (`SHADOW_NORMAL_OFFSET` in `shaders/shared/math.wgsl`) does the rest.
@@ -331,7 +338,6 @@ impl ShadowMerge {
             usage: wgpu::TextureUsages::COPY_DST | wgpu::TextureUsages::TEXTURE_BINDING,
             view_formats: &[],
         });
-        // Every 16-bit depth at its largest, 1.0.
         queue.write_texture(
             wgpu::TexelCopyTextureInfo {
                 texture: &far,
@@ -339,7 +345,7 @@ impl ShadowMerge {
                 origin: wgpu::Origin3d::ZERO,
                 aspect: wgpu::TextureAspect::DepthOnly,
             },
-            &vec![0xff; size as usize * size as usize * 2],
+            &far_plane_depths(size),
             wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(size * 2), rows_per_image: Some(size) },
             wgpu::Extent3d { width: size, height: size, depth_or_array_layers: 1 },
         );
