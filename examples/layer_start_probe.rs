@@ -1,10 +1,10 @@
 //! Experiment: what does it cost to start a shadow cascade's depth layer, and does the way it
 //! starts change what drawing into it and reading it cost afterwards?
 //!
-//! On the H100 a cascade's depth pass that drew nothing cost 0.169 ms with a render-pass clear
-//! of its 2048² `Depth16Unorm` layer and about 0.107 ms with a copy of the far plane from a
-//! buffer (docs/BENCHMARKS.md § "A cascade's layer starts with a copy"). This probe separates
-//! that cost by texture shape (a layer of an array or a plain 2D texture), format, size and
+//! On the H100 a cascade's depth pass that drew nothing still cost a good part of a frame,
+//! whether a render-pass clear or a copy of the far plane started its layer (docs/BENCHMARKS.md
+//! § "A cascade's layer starts with a copy"; this probe's results: § "What a depth layer costs
+//! on the H100"). This probe separates that cost by texture shape (a layer of an array or a plain 2D texture), format, size and
 //! usage, and times what follows the start:
 //! * `start`: the render pass that starts the layer (a clear, a copy from a buffer before it
 //!   and a load, or only a load) and, in the `draw` rows, draws four full-layer triangles
