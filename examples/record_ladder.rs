@@ -70,7 +70,17 @@ fn record(
     if let (true, Some(indirect)) = (parts.render, plan.indirect()) {
         let draws = Draws::Indirect(indirect, None);
         let (buffers, prepared) = (&renderer.buffers, &renderer.prepared);
-        renderer.main.record(&mut encoder, &target.frame_target(), None, buffers, view, prepared, draws, Phase::Only);
+        renderer.main.record(
+            &mut encoder,
+            &target.frame_target(),
+            None,
+            buffers,
+            view,
+            prepared,
+            draws,
+            Phase::Only,
+            false,
+        );
     }
     let FrameEncoder { mut encoder, timer, .. } = encoder;
     if let Some(timer) = timer {

@@ -10,6 +10,11 @@
 //! out of it: their depth goes to `soft_depth_out` (every pixel written, `NO_DEPTH` where the
 //! compute rasteriser's pixel is not the frame's), which the blended pass tests against
 //! (`frame.soft_depth_test`, `fs_blend` in `shaders/draw.wgsl`).
+//!
+//! It writes every pixel: where no surface was drawn, the clear colour (`frame.background`),
+//! unless the caller keeps its own colour there (`frame.paint_background` 0). So the main
+//! pass does not clear the colour target, nor `ids`, whose ids count only where the depth
+//! buffer holds a surface (`passes::main::MainPass::record`).
 
 // Bindings: group `composite io`, declared from its table in src/gpu_scene/layout.rs ahead of
 // this file.
@@ -33,16 +38,23 @@ fn composite(@builtin(global_invocation_id) id: vec3<u32>) {
     if frame.soft_enabled != 0u {
         soft_depth = soft_depth_at(pixel);
     }
+    // The main pass cleared the depth buffer but not `ids` (`passes::deferred`): a pixel's id
+    // is this frame's only where the depth buffer holds a surface.
+    let hardware_depth = textureLoad(depth, pixel, 0);
+    let drawn_here = hardware_depth < 1.0;
     var drawn_color = vec4<f32>(0.0, 0.0, 0.0, NO_DEPTH);
-    if textureLoad(ids, pixel, 0).x != NO_IDS {
+    if drawn_here && textureLoad(ids, pixel, 0).x != NO_IDS {
         drawn_color = textureLoad(drawn, pixel, 0);
     }
     // The full-screen pass's depth test (less or equal) against what the hardware drew last.
-    let soft_wins = soft_depth <= drawn_color.a && soft_depth <= textureLoad(depth, pixel, 0);
+    let soft_wins = soft_depth <= drawn_color.a && soft_depth <= hardware_depth;
     textureStore(soft_depth_out, pixel, vec4<f32>(select(NO_DEPTH, soft_depth, soft_wins), 0.0, 0.0, 0.0));
     if soft_wins {
         textureStore(color, pixel, stored(textureLoad(shaded, pixel, 0)));
     } else if drawn_color.a != NO_DEPTH {
         textureStore(color, pixel, stored(vec4<f32>(drawn_color.rgb, 1.0)));
+    } else if !drawn_here && frame.paint_background != 0u {
+        // Nothing was drawn here, and the main pass did not clear the colour.
+        textureStore(color, pixel, frame.background);
     }
 }

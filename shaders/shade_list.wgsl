@@ -27,11 +27,14 @@ fn pixel_item(i: u32, drawn: bool) -> vec2<u32> {
         let width = u32(frame.target_size.x);
         let pixel = vec2<u32>(i % width, i / width);
         let triangle_id = textureLoad(ids, pixel, 0).x;
-        if triangle_id == NO_IDS {
+        let depth = textureLoad(depth, pixel, 0);
+        // `ids` are not cleared where the composite runs in compute: a pixel's id is this
+        // frame's only where a fragment wrote its depth (`passes::deferred`).
+        if triangle_id == NO_IDS || depth >= 1.0 {
             return vec2<u32>(0u);
         }
         let textured = (triangle_id & DRAWN_TEXTURED_BIT) != 0u;
-        return vec2<u32>(select(1u, 2u, textured), bitcast<u32>(textureLoad(depth, pixel, 0)));
+        return vec2<u32>(select(1u, 2u, textured), bitcast<u32>(depth));
     }
     let word = pixels[i];
     if all(word == vec2<u32>(0u)) {

@@ -119,3 +119,41 @@ fn a_new_scene_the_deferred_variants_cannot_shade_is_drawn_right() {
     let got = common::render_image(&ctx, &mut reused, &input, WIDTH, HEIGHT);
     common::assert_same_pixels("deferred-set-scene", "the reused renderer's frame", &want, &got);
 }
+
+/// Where the composite runs in compute, the main pass clears only the depth buffer: the
+/// composite writes every pixel's colour (the clear colour where nothing was drawn), and a
+/// pixel's `ids` count only where the depth buffer holds a surface. So a frame drawn over a
+/// target whose colour and `ids` still hold another camera's surfaces shows what a fresh
+/// target shows: no stale surface, no stale deferred pixel. For each mode, the camera turns
+/// from the scene to the sky (most pixels the first frame drew are empty in the second); a
+/// fresh renderer and target draw the second camera alone.
+#[test]
+fn a_frame_over_another_cameras_pixels_shows_what_a_fresh_target_shows() {
+    let ctx = common::context();
+    let gltf = shipped("gltf.toml");
+    let towards_sky = glam::Vec3::new(0.3, 1.2, -1.0);
+    let sky = Camera { target: gltf.camera.position + 10.0 * towards_sky, ..gltf.camera };
+    for mode in [DrawMode::Gpu, DrawMode::Cpu] {
+        let input = |camera| FrameInput { shadows: 4, ..FrameInput::new(camera, mode) };
+        let mut fresh = common::renderer(&ctx, &gltf);
+        common::render_image(&ctx, &mut fresh, &input(sky), WIDTH, HEIGHT);
+        let want = common::render_image(&ctx, &mut fresh, &input(sky), WIDTH, HEIGHT);
+
+        let mut reused = common::renderer(&ctx, &gltf);
+        let target = multidraw::gpu::target::OffscreenTarget::new(&ctx.device, WIDTH, HEIGHT);
+        let mut frame = |camera| {
+            let stats = reused.render(&ctx, &target.frame_target(), &input(camera));
+            ctx.wait_idle();
+            common::assert_no_gpu_errors(&ctx);
+            assert!(stats.deferred, "{mode}: the frame deferred, so it composited (in compute: the target allows it)");
+            target.read_rgba(&ctx.device, &ctx.queue)
+        };
+        let scene = frame(gltf.camera);
+        frame(sky);
+        let got = frame(sky);
+        // The test can fail: the first camera drew where the second sees nothing.
+        let (changed, _) = common::differing_pixels(&scene, &want);
+        assert!(changed > (WIDTH * HEIGHT / 4) as usize, "{mode}: the two cameras see different pixels ({changed})");
+        common::assert_same_pixels(&format!("deferred-reused-{mode}"), "the reused target's frame", &want, &got);
+    }
+}

@@ -425,11 +425,13 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         cull_slot_base: 2001,
         shadow_lod_factor: 2002.0,
         soft_depth_test: 2003,
+        paint_background: 2004,
+        background: Vec4::splat(2005.0),
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 50] = [
+    let expected_first: [(&str, [u8; 4]); 52] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -480,6 +482,8 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("cull_slot_base", 2001u32.to_le_bytes()),
         ("shadow_lod_factor", 2002f32.to_le_bytes()),
         ("soft_depth_test", 2003u32.to_le_bytes()),
+        ("paint_background", 2004u32.to_le_bytes()),
+        ("background", 2005f32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");

@@ -121,6 +121,12 @@ struct FrameUniforms {
     /// 1: the blended pass also tests against `soft_depth`, the compute rasteriser's pixels
     /// that a composite in compute left out of the depth buffer; 0: not.
     soft_depth_test: u32,
+    /// 1: the first main pass left the colour target as it was, and the composite in compute
+    /// writes `background` where no surface was drawn; 0: the clear did, or the caller keeps
+    /// its colour there.
+    paint_background: u32,
+    /// The clear colour as the clear would have stored it, read without sRGB encoding.
+    background: vec4<f32>,
 }
 
 /// The prefilter's parameters (`shaders/environment.wgsl`, `passes::environment`): the sky,

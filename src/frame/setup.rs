@@ -204,6 +204,8 @@ impl Renderer {
             let color = (!target.complete_depth).then_some(target.color);
             let in_compute = deferred.fit_output(&ctx.device, &self.layouts, color, &state.gpu.frame);
             uniforms.soft_depth_test = u32::from(schedule.deferred && schedule.soft && in_compute);
+            // Its first main pass then clears only the depth (`MainPass::record`).
+            uniforms.paint_background = u32::from(schedule.deferred && in_compute && !target.keep_color);
             if state.gpu.bind_soft_depth(&ctx.device, &self.layouts, Some(deferred.soft_depth())) {
                 state.bundle = None;
                 state.blend_bundle = None;
@@ -371,6 +373,8 @@ impl Renderer {
         let deferred = state.deferred.as_ref().filter(|_| layer.is_none() && schedule.deferred);
         let ids = deferred.map(DeferredPass::ids);
         let deferred_main = ids.is_some();
+        // Its first main pass then leaves colour and `ids` uncleared (`MainPass::record`).
+        let composited = deferred.is_some_and(|deferred| deferred.composites_in_compute(target.color));
         for &step in schedule.steps() {
             let name = step.pass_name().unwrap_or_default();
             match step {
@@ -440,7 +444,7 @@ impl Renderer {
                         }
                     };
                     let (buffers, prepared) = (&self.buffers, &self.prepared);
-                    self.main.record(encoder, target, ids, buffers, &state.gpu, prepared, draws, phase);
+                    self.main.record(encoder, target, ids, buffers, &state.gpu, prepared, draws, phase, composited);
                 }
                 Step::Shade => {
                     let deferred = deferred.expect("the schedule defers only where the renderer does");

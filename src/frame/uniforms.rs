@@ -106,6 +106,8 @@ impl Renderer {
             cull_slot_base: self.buffers.cull_slot_base,
             shadow_lod_factor: 0.0,
             soft_depth_test: 0,
+            paint_background: 0,
+            background: self.main.background_texel(),
         }
     }
 }
@@ -159,6 +161,7 @@ pub(super) fn cascade_uniforms(
     uniforms.target_size = glam::Vec2::splat(map_size as f32);
     uniforms.shadow_cascades = 0;
     uniforms.soft_depth_test = 0;
+    uniforms.paint_background = 0;
     // Blended objects receive shadows but cast none.
     uniforms.blend_list = 0;
     // Only casters whose shadow can reach the view's pixels of this cascade.

@@ -130,6 +130,14 @@ pub struct FrameUniforms {
     /// buffer lacks its pixels; the blended pass tests against `soft_depth` too
     /// (`passes::deferred`). 0: the depth buffer holds every opaque pixel.
     pub soft_depth_test: u32,
+    /// 1: the first main pass loaded the colour target instead of clearing it, so the
+    /// composite in compute writes `background` where no surface was drawn
+    /// (`passes::main::MainPass::record`'s `composited`). 0: the clear did, or the caller
+    /// keeps its colour there.
+    pub paint_background: u32,
+    /// [`crate::passes::main::CLEAR_COLOR`] as the clear would have stored it, read without
+    /// sRGB encoding (`MainPass::background_texel`).
+    pub background: Vec4,
 }
 
 /// See `EnvironmentParams` in WGSL.

@@ -15,7 +15,10 @@
 //! depth. On the H100 the dispatch costs far less than the full-screen pass (docs/BENCHMARKS.md
 //! § "The composite in compute"). Forward-shaded fragments write `NO_IDS` into
 //! the `ids` target, so every pixel that still names a triangle is one the deferred variants
-//! drew last. The blended pass follows.
+//! drew last. The composite in compute writes every pixel (the clear colour where nothing was
+//! drawn), so the main pass then clears only the depth buffer: a pixel's `ids` are this
+//! frame's only where its depth is nearer than the far plane (every fragment that writes depth
+//! writes its id or `NO_IDS` with it), and their readers test that. The blended pass follows.
 //!
 //! Why: on the H200 the main pass's PBR fragments cost 1.5× the Lambert frame, spent on the few
 //! graphics units and on every 2 × 2 quad a small triangle touches; the compute rasteriser's
@@ -296,6 +299,18 @@ impl DeferredPass {
         true
     }
 
+    /// Whether the composite into `color` runs in compute ([`DeferredPass::fit_output`]
+    /// readied it): then it writes every pixel's colour, and the main pass clears neither
+    /// colour nor `ids` (`MainPass::record`).
+    pub fn composites_in_compute(&self, color: &wgpu::TextureView) -> bool {
+        self.output_group(color).is_some()
+    }
+
+    fn output_group(&self, color: &wgpu::TextureView) -> Option<&wgpu::BindGroup> {
+        let output = self.targets.as_ref().and_then(|targets| targets.output.as_ref());
+        output.filter(|(view, _)| view == color).map(|(_, group)| group)
+    }
+
     /// The compute rasteriser's depth where its pixel won, as the composite in compute writes
     /// it (see [`COMPOSITE_IO`]).
     pub fn soft_depth(&self) -> &wgpu::TextureView {
@@ -346,7 +361,7 @@ impl DeferredPass {
     ) {
         profile_scope!(COMPOSITE_NAME);
         let targets = self.targets.as_ref().expect("fit before record");
-        if let Some((_, group)) = targets.output.as_ref().filter(|(color, _)| color == target.color) {
+        if let Some(group) = self.output_group(target.color) {
             let mut pass = frame.compute_pass(COMPOSITE_NAME);
             pass.set_pipeline(&self.composite_compute);
             pass.set_bind_group(COMPOSITE_IO.index, group);

@@ -398,6 +398,8 @@ mod tests {
             cull_slot_base: 0,
             shadow_lod_factor: 0.0,
             soft_depth_test: 0,
+            paint_background: 0,
+            background: Vec4::ZERO,
         }
     }
 

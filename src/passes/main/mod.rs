@@ -68,7 +68,12 @@ pub enum BlendDraws<'a> {
 /// Whether the pass starts from a cleared target or from what an earlier pass drew.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum LoadOps {
+    /// Colour (unless the target keeps its own), `ids` and depth cleared.
     Clear,
+    /// Depth cleared; colour and `ids` as they are: the frame's composite in compute writes
+    /// every pixel's colour, and a pixel's `ids` count only where the depth buffer holds a
+    /// surface ([`MainPass::record`]'s `composited`).
+    ClearDepth,
     Load,
 }
 
@@ -383,6 +388,20 @@ impl MainPass {
         Ok(Self { forward, deferred, color_format, encodes_srgb, clear_color })
     }
 
+    /// [`CLEAR_COLOR`] as the first main pass's clear stores it in an 8-bit target, read
+    /// through a view without sRGB encoding: what the composite in compute writes where
+    /// nothing was drawn (`FrameUniforms::background`; its storage view is
+    /// `COMPOSITE_FORMAT`, whichever of it and its sRGB twin the pass draws into). Each
+    /// channel is the clear's byte plus a quarter step, so that a store that rounds and one
+    /// that truncates (NVIDIA's storage writes: a byte lower than the clear's otherwise, on
+    /// the H100) both write the clear's byte.
+    pub fn background_texel(&self) -> glam::Vec4 {
+        let c = self.clear_color;
+        let byte = |v: f64| (if self.encodes_srgb { v } else { srgb_encode(v) } * 255.0).round();
+        let stored = |v: f64| ((byte(v) + 0.25) / 255.0) as f32;
+        glam::Vec4::new(stored(c.r), stored(c.g), stored(c.b), stored(c.a))
+    }
+
     /// Whether the renderer can defer: it has the pipelines that draw into an `ids` target
     /// (`passes::deferred`).
     pub fn deferred(&self) -> bool {
@@ -445,7 +464,13 @@ impl MainPass {
 
     /// Records `draws`: into a cleared target in the first (or only) phase, over the first
     /// phase's colour and depth in the second; `ids` is the deferred variants' target, where
-    /// the renderer is deferred ([`MainPass::deferred`]).
+    /// the renderer is deferred ([`MainPass::deferred`]). Where `composited` (the frame's
+    /// composite runs in compute, `passes::deferred`) the first phase clears only the depth:
+    /// the composite writes every pixel's colour (the clear colour where nothing was drawn,
+    /// `FrameUniforms::paint_background`), and the readers of `ids` take a pixel's id only
+    /// where the depth buffer holds a surface, which every fragment that writes depth
+    /// writes an id with. On the H100 a render pass clears about 50 GB/s (docs/BENCHMARKS.md
+    /// § "The main pass's clears").
     #[allow(clippy::too_many_arguments)] // the targets, the scene's and the view's bindings, the draws, the phase
     pub fn record(
         &self,
@@ -457,10 +482,15 @@ impl MainPass {
         prepared: &PreparedScene,
         draws: Draws<'_>,
         phase: Phase,
+        composited: bool,
     ) {
         let name = phase.pass_name(NAME, LATE_NAME);
         profile_scope!(name);
-        let load = if phase == Phase::Late { LoadOps::Load } else { LoadOps::Clear };
+        let load = match phase {
+            Phase::Late => LoadOps::Load,
+            Phase::Early | Phase::Only if composited && ids.is_some() => LoadOps::ClearDepth,
+            Phase::Early | Phase::Only => LoadOps::Clear,
+        };
         let mut pass = self.begin(frame, name, target, ids, load, wgpu::StoreOp::Store);
         match draws {
             Draws::Indirect(indirect, raster) => {
@@ -551,12 +581,13 @@ impl MainPass {
         let (color, depth) = match load {
             LoadOps::Clear if target.keep_color => (wgpu::LoadOp::Load, wgpu::LoadOp::Clear(1.0)),
             LoadOps::Clear => (wgpu::LoadOp::Clear(self.clear_color), wgpu::LoadOp::Clear(1.0)),
+            LoadOps::ClearDepth => (wgpu::LoadOp::Load, wgpu::LoadOp::Clear(1.0)),
             LoadOps::Load => (wgpu::LoadOp::Load, wgpu::LoadOp::Load),
         };
         let no_ids = f64::from(NO_IDS);
         let ids_load = match load {
             LoadOps::Clear => wgpu::LoadOp::Clear(wgpu::Color { r: no_ids, g: no_ids, b: no_ids, a: no_ids }),
-            LoadOps::Load => wgpu::LoadOp::Load,
+            LoadOps::ClearDepth | LoadOps::Load => wgpu::LoadOp::Load,
         };
         let ids = ids.map(|view| wgpu::RenderPassColorAttachment {
             view,
