@@ -5,7 +5,10 @@
 
 pub mod baseline;
 pub mod bundle;
+mod color;
 pub mod indirect;
+
+pub use color::{encodes_srgb, srgb_encode, CLEAR_COLOR};
 
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::{depth_test, FrameTarget};
@@ -40,9 +43,6 @@ pub const VIS_SHADER: PassShader = PassShader {
     body: concat!(include_str!("../../../shaders/draw.wgsl"), include_str!("../../../shaders/draw_vis.wgsl")),
     groups: &[&FRAME, &SCENE, &TEXTURES],
 };
-
-/// Background colour of every frame, linear.
-pub const CLEAR_COLOR: wgpu::Color = wgpu::Color { r: 0.02, g: 0.025, b: 0.035, a: 1.0 };
 
 /// What the main pass draws.
 pub enum Draws<'a> {
@@ -103,36 +103,6 @@ pub struct PipelineSet {
     pulled_blend: wgpu::RenderPipeline,
     /// The colour attachments' formats.
     targets: Vec<Option<wgpu::TextureFormat>>,
-}
-
-/// Whether colour for a target of `format` must be sRGB-encoded by the shader: a unorm format
-/// without sRGB encoding stores the values it is given, and displays and image files read
-/// them as sRGB, so linear colour written there would show too dark. sRGB formats encode on
-/// store; float formats hold linear colour by convention (HDR and scRGB surfaces).
-pub fn encodes_srgb(format: wgpu::TextureFormat) -> bool {
-    use wgpu::TextureFormat as F;
-    matches!(
-        format,
-        F::R8Unorm
-            | F::Rg8Unorm
-            | F::Rgba8Unorm
-            | F::Bgra8Unorm
-            | F::Rgb10a2Unorm
-            | F::R16Unorm
-            | F::Rg16Unorm
-            | F::Rgba16Unorm
-    )
-}
-
-/// The sRGB encoding of a linear channel value (the one `target_encoded` in
-/// `shaders/shared/math.wgsl` applies).
-pub fn srgb_encode(linear: f64) -> f64 {
-    let c = linear.clamp(0.0, 1.0);
-    if c <= 0.0031308 {
-        c * 12.92
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    }
 }
 
 /// A render pass's pipelines, one per [`Variant`] (`Variant as usize`), and the attachments
@@ -379,27 +349,14 @@ impl MainPass {
         let forward = set(vec![Some(color_format)]);
         let deferred = flags.map(|flags| (set(vec![Some(color_format), Some(IDS_FORMAT)]), flags));
         let encodes_srgb = encodes_srgb(color_format);
-        let clear_color = if encodes_srgb {
-            let c = CLEAR_COLOR;
-            wgpu::Color { r: srgb_encode(c.r), g: srgb_encode(c.g), b: srgb_encode(c.b), a: c.a }
-        } else {
-            CLEAR_COLOR
-        };
+        let clear_color = color::stored_clear(encodes_srgb);
         Ok(Self { forward, deferred, color_format, encodes_srgb, clear_color })
     }
 
-    /// [`CLEAR_COLOR`] as the first main pass's clear stores it in an 8-bit target, read
-    /// through a view without sRGB encoding: what the composite in compute writes where
-    /// nothing was drawn (`FrameUniforms::background`; its storage view is
-    /// `COMPOSITE_FORMAT`, whichever of it and its sRGB twin the pass draws into). Each
-    /// channel is the clear's byte plus a quarter step, so that a store that rounds and one
-    /// that truncates (NVIDIA's storage writes: a byte lower than the clear's otherwise, on
-    /// the H100) both write the clear's byte.
+    /// What the composite in compute writes where nothing was drawn: the clear's byte in each
+    /// channel, as `color::background_texel` explains.
     pub fn background_texel(&self) -> glam::Vec4 {
-        let c = self.clear_color;
-        let byte = |v: f64| (if self.encodes_srgb { v } else { srgb_encode(v) } * 255.0).round();
-        let stored = |v: f64| ((byte(v) + 0.25) / 255.0) as f32;
-        glam::Vec4::new(stored(c.r), stored(c.g), stored(c.b), stored(c.a))
+        color::background_texel(self.clear_color, self.encodes_srgb)
     }
 
     /// Whether the renderer can defer: it has the pipelines that draw into an `ids` target
