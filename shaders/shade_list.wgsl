@@ -27,10 +27,13 @@ fn pixel_item(i: u32, drawn: bool) -> vec2<u32> {
         let width = u32(frame.target_size.x);
         let pixel = vec2<u32>(i % width, i / width);
         let triangle_id = textureLoad(ids, pixel, 0).x;
-        let depth = textureLoad(depth, pixel, 0);
+        if triangle_id == NO_IDS {
+            return vec2<u32>(0u);
+        }
         // `ids` are not cleared where the composite runs in compute: a pixel's id is this
         // frame's only where a fragment wrote its depth (`passes::deferred`).
-        if triangle_id == NO_IDS || depth >= 1.0 {
+        let depth = textureLoad(depth, pixel, 0);
+        if depth >= 1.0 {
             return vec2<u32>(0u);
         }
         let textured = (triangle_id & DRAWN_TEXTURED_BIT) != 0u;

@@ -45,15 +45,16 @@ pub(super) fn stored_clear(encodes_srgb: bool) -> wgpu::Color {
     }
 }
 
-/// `clear` (as [`stored_clear`] gives it) as the first main pass's clear stores it in an 8-bit
-/// target, read through a view without sRGB encoding: what the composite in compute writes
-/// where nothing was drawn (`FrameUniforms::background`; its storage view is
-/// `COMPOSITE_FORMAT`, whichever of it and its sRGB twin the pass draws into). Each channel is
-/// the clear's byte plus a quarter step, so that a store that rounds and one that truncates
+/// [`CLEAR_COLOR`] as the first main pass's clear stores it in an 8-bit target, read through a
+/// view without sRGB encoding: what the composite in compute writes where nothing was drawn
+/// (`FrameUniforms::background`; its storage view is `COMPOSITE_FORMAT`, whichever of it and
+/// its sRGB twin the pass draws into). Either way the target holds the colour sRGB-encoded
+/// (by the shader's rule or on store, [`stored_clear`]) and alpha as is. Each channel is the
+/// clear's byte plus a quarter step, so that a store that rounds and one that truncates
 /// (NVIDIA's storage writes: a byte lower than the clear's otherwise, on the H100) both write
 /// the clear's byte.
-pub(super) fn background_texel(clear: wgpu::Color, encodes_srgb: bool) -> glam::Vec4 {
-    let byte = |v: f64| (if encodes_srgb { v } else { srgb_encode(v) } * 255.0).round();
-    let stored = |v: f64| ((byte(v) + 0.25) / 255.0) as f32;
-    glam::Vec4::new(stored(clear.r), stored(clear.g), stored(clear.b), stored(clear.a))
+pub(super) fn background_texel() -> glam::Vec4 {
+    let stored = |v: f64| (((v * 255.0).round() + 0.25) / 255.0) as f32;
+    let c = CLEAR_COLOR;
+    glam::Vec4::new(stored(srgb_encode(c.r)), stored(srgb_encode(c.g)), stored(srgb_encode(c.b)), stored(c.a))
 }

@@ -92,6 +92,9 @@ pub struct MainPass {
     pub encodes_srgb: bool,
     /// [`CLEAR_COLOR`] as `color_format` stores it.
     clear_color: wgpu::Color,
+    /// What the composite in compute writes where nothing was drawn
+    /// ([`MainPass::background_texel`]).
+    background: glam::Vec4,
 }
 
 /// One set of the main pass's pipelines, all on `Layouts::render`.
@@ -350,13 +353,14 @@ impl MainPass {
         let deferred = flags.map(|flags| (set(vec![Some(color_format), Some(IDS_FORMAT)]), flags));
         let encodes_srgb = encodes_srgb(color_format);
         let clear_color = color::stored_clear(encodes_srgb);
-        Ok(Self { forward, deferred, color_format, encodes_srgb, clear_color })
+        let background = color::background_texel();
+        Ok(Self { forward, deferred, color_format, encodes_srgb, clear_color, background })
     }
 
     /// What the composite in compute writes where nothing was drawn: the clear's byte in each
     /// channel, as `color::background_texel` explains.
     pub fn background_texel(&self) -> glam::Vec4 {
-        color::background_texel(self.clear_color, self.encodes_srgb)
+        self.background
     }
 
     /// Whether the renderer can defer: it has the pipelines that draw into an `ids` target
@@ -426,8 +430,8 @@ impl MainPass {
     /// the composite writes every pixel's colour (the clear colour where nothing was drawn,
     /// `FrameUniforms::paint_background`), and the readers of `ids` take a pixel's id only
     /// where the depth buffer holds a surface, which every fragment that writes depth
-    /// writes an id with. On the H100 a render pass clears about 50 GB/s (docs/BENCHMARKS.md
-    /// § "The main pass's clears").
+    /// writes an id with. On the H100, whose few graphics units clear slowly, the
+    /// two clears were a good part of the frame (docs/BENCHMARKS.md § "The main pass's clears").
     #[allow(clippy::too_many_arguments)] // the targets, the scene's and the view's bindings, the draws, the phase
     pub fn record(
         &self,
