@@ -118,13 +118,16 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     }
     let lo = max((min(p0, min(p1, p2)) + 127) >> vec2<u32>(8u), vec2<i32>(0));
     let hi = min((max(p0, max(p1, p2)) - 128) >> vec2<u32>(8u), vec2<i32>(frame.target_size) - 1);
-    // Samples exactly on an edge that is not top or left fail by one.
-    let bias = vec3<i32>(
-        select(-1, 0, is_top_left(p1, p2)),
-        select(-1, 0, is_top_left(p2, p0)),
-        select(-1, 0, is_top_left(p0, p1)),
+    // Samples exactly on an edge that is not top or left fail by one: the least value each
+    // edge function may take.
+    let least = vec3<i32>(
+        select(1, 0, is_top_left(p1, p2)),
+        select(1, 0, is_top_left(p2, p0)),
+        select(1, 0, is_top_left(p0, p1)),
     );
-    let total = f32(abs(area));
+    // Depth is the corners' depths weighted by the edge functions over the area: a plane in
+    // the edge functions.
+    let depth_plane = z / f32(abs(area));
     let key_low = u64(0xffffffffu - payload);
     let width = u32(frame.target_size.x);
     let masked = batch.variant == VARIANT_MASKED;
@@ -134,13 +137,18 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
         planes = weight_planes(s0, s1, s2, vec3<f32>(c0.w, c1.w, c2.w), vec2<f32>(lo) + 0.5);
         uvs = mat3x2<f32>(uv_of(v0), uv_of(v1), uv_of(v2));
     }
+    // The edge functions at the box's first pixel centre, then stepped a pixel at a time: the
+    // same integers as evaluating each pixel afresh, for an add instead of two multiplies per
+    // edge (docs/BENCHMARKS.md § "The compute rasteriser's pixel loop").
+    let corner = vec2<i32>(lo.x * 256 + 128, lo.y * 256 + 128);
+    var row = vec3<i32>(edge(p1, p2, corner), edge(p2, p0, corner), edge(p0, p1, corner));
+    let step_x = vec3<i32>(p1.y - p2.y, p2.y - p0.y, p0.y - p1.y) * 256;
+    let step_y = vec3<i32>(p2.x - p1.x, p0.x - p2.x, p1.x - p0.x) * 256;
     for (var y = lo.y; y <= hi.y; y++) {
+        var w = row;
         for (var x = lo.x; x <= hi.x; x++) {
-            let p = vec2<i32>(x * 256 + 128, y * 256 + 128);
-            let w = vec3<i32>(edge(p1, p2, p), edge(p2, p0, p), edge(p0, p1, p));
-            if all(w + bias >= vec3<i32>(0)) {
-                let b = vec3<f32>(w) / total;
-                let depth = clamp(b.x * z.x + b.y * z.y + b.z * z.z + bias_depth, 0.0, 1.0);
+            if all(w >= least) {
+                let depth = clamp(dot(vec3<f32>(w), depth_plane) + bias_depth, 0.0, 1.0);
                 let key = (u64(0xffffffffu - bitcast<u32>(depth)) << 32u) | key_low;
                 // Behind its own `if`: naga evaluates both sides of `&&` when the right one calls.
                 var keep = true;
@@ -151,7 +159,9 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
                     atomicMax(&pixels[u32(y) * width + u32(x)], key);
                 }
             }
+            w += step_x;
         }
+        row += step_y;
     }
 }
 
