@@ -130,12 +130,11 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     let depth_plane = z / f32(abs(area));
     let key_low = u64(0xffffffffu - payload);
     let width = u32(frame.target_size.x);
-    // This pipeline's objects (`raster_object`): a constant, so the plain pipeline has no
-    // alpha test's code.
-    let masked = MASKED;
+    // `MASKED` is the pipeline's kind of object (`raster_object`): a constant, so the plain
+    // pipeline has no alpha test's code.
     var planes: WeightPlanes;
     var uvs: mat3x2<f32>;
-    if masked {
+    if MASKED {
         planes = weight_planes(s0, s1, s2, vec3<f32>(c0.w, c1.w, c2.w), vec2<f32>(lo) + 0.5);
         uvs = mat3x2<f32>(uv_of(v0), uv_of(v1), uv_of(v2));
     }
@@ -154,7 +153,7 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
                 let key = (u64(0xffffffffu - bitcast<u32>(depth)) << 32u) | key_low;
                 // Behind its own `if`: naga evaluates both sides of `&&` when the right one calls.
                 var keep = true;
-                if masked {
+                if MASKED {
                     keep = alpha_passes(object.material, planes, uvs, vec2<i32>(x, y));
                 }
                 if keep {

@@ -141,15 +141,17 @@ impl RasterPass {
         let shader = SHADER.spec(WORKGROUP_SIZE);
         let shade_shader = SHADE_SHADER.spec(WORKGROUP_SIZE);
         let list_shader = SHADE_LIST_SHADER.spec(WORKGROUP_SIZE);
+        let raster_spec = |phase: Phase, masked: bool| {
+            compute_spec(phase.pass_name(NAME, LATE_NAME), &layouts.raster, &shader, "raster")
+                .with_constants(raster_constants(phase, masked))
+        };
         let specs = [
             compute_spec("shade list", &layouts.shade_list, &list_shader, "list_pixels"),
             compute_spec("shade list arguments", &layouts.shade_list, &list_shader, "list_arguments"),
-            compute_spec(NAME, &layouts.raster, &shader, "raster").with_constants(raster_constants(Phase::Only, false)),
-            compute_spec(NAME, &layouts.raster, &shader, "raster").with_constants(raster_constants(Phase::Only, true)),
-            compute_spec(LATE_NAME, &layouts.raster, &shader, "raster")
-                .with_constants(raster_constants(Phase::Late, false)),
-            compute_spec(LATE_NAME, &layouts.raster, &shader, "raster")
-                .with_constants(raster_constants(Phase::Late, true)),
+            raster_spec(Phase::Only, false),
+            raster_spec(Phase::Only, true),
+            raster_spec(Phase::Late, false),
+            raster_spec(Phase::Late, true),
             compute_spec("shade", &layouts.shade, &shade_shader, "shade_plain"),
             compute_spec("shade textured", &layouts.shade, &shade_shader, "shade_textured"),
         ];
