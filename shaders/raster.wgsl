@@ -130,11 +130,10 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     let depth_plane = z / f32(abs(area));
     let key_low = u64(0xffffffffu - payload);
     let width = u32(frame.target_size.x);
-    // `MASKED` is the pipeline's kind of object (`raster_object`): a constant, so the plain
-    // pipeline has no alpha test's code.
+    let masked = batch.variant == VARIANT_MASKED;
     var planes: WeightPlanes;
     var uvs: mat3x2<f32>;
-    if MASKED {
+    if masked {
         planes = weight_planes(s0, s1, s2, vec3<f32>(c0.w, c1.w, c2.w), vec2<f32>(lo) + 0.5);
         uvs = mat3x2<f32>(uv_of(v0), uv_of(v1), uv_of(v2));
     }
@@ -153,7 +152,7 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
                 let key = (u64(0xffffffffu - bitcast<u32>(depth)) << 32u) | key_low;
                 // Behind its own `if`: naga evaluates both sides of `&&` when the right one calls.
                 var keep = true;
-                if MASKED {
+                if masked {
                     keep = alpha_passes(object.material, planes, uvs, vec2<i32>(x, y));
                 }
                 if keep {
@@ -166,8 +165,7 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     }
 }
 
-/// Rasterises listed object `first + group` (one workgroup), one triangle per thread in turn,
-/// where its material is this pipeline's kind (`MASKED`).
+/// Rasterises listed object `first + group` (one workgroup), one triangle per thread in turn.
 fn raster_object(group: u32, first: u32, lane: u32) {
     let slot = first + group;
     if slot >= min(draw_counts[COUNTER_SOFT], SOFT_MAX_OBJECTS) {
@@ -176,9 +174,6 @@ fn raster_object(group: u32, first: u32, lane: u32) {
     let entry = instances[frame.soft_base + slot];
     let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
     let batch = batches[object.batch + (entry >> LEVEL_SHIFT)];
-    if (batch.variant == VARIANT_MASKED) != MASKED {
-        return;
-    }
     let triangles = min(batch.index_count / 3u, SOFT_MAX_TRIANGLES);
     let m = object.material;
     let textured = material_textured(m);
@@ -192,12 +187,6 @@ fn raster_object(group: u32, first: u32, lane: u32) {
 /// only) phase rasterises the list from its start, the second the objects it added, after the
 /// first phase's.
 override LATE: bool = false;
-
-/// Which of the list's objects the pipeline draws, set by `passes::raster` through an override
-/// constant: those of masked materials (the alpha test), or every other. Each phase dispatches
-/// both over the whole list, so the alpha test's registers are held only by the workgroups
-/// that test alpha (docs/BENCHMARKS.md § "The compute rasteriser's pixel loop").
-override MASKED: bool = false;
 
 @compute @workgroup_size(RASTER_WORKGROUP_SIZE)
 fn raster(

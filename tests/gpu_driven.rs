@@ -112,8 +112,8 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
                 let shading = soft_in(name);
                 assert_eq!(
                     (raster_pass.set_pipeline, raster_pass.dispatch_indirect, raster_pass.dispatch),
-                    (2 + 4 * shading, 2 + 2 * shading, 2 * shading),
-                    "{label}: {name}: raster (plain and masked), and in the last phase the list, its arguments and the plain and textured shading"
+                    (1 + 4 * shading, 1 + 2 * shading, 2 * shading),
+                    "{label}: {name}: raster, and in the last phase the list, its arguments and the plain and textured shading"
                 );
             }
             for name in [main::NAME, main::LATE_NAME].into_iter().filter(|n| passes.contains(n)) {

@@ -8,9 +8,7 @@
 //! double-sided, textures on the first coordinate set if any, no vertex colours, projected
 //! radius within `SOFT_MAX_RADIUS_PX` wherever it is on screen, at most `SOFT_MAX_TRIANGLES`
 //! triangles at their level); the build pass writes this pass's indirect dispatch, one
-//! workgroup per listed object, and the resolve's indirect draw. Two pipelines run it over the
-//! whole list: one draws the objects of masked materials (an alpha test per pixel), the other
-//! every other object, without the alpha test's code and registers. The raster dispatches write
+//! workgroup per listed object, and the resolve's indirect draw. The raster dispatch writes
 //! the nearest triangle per pixel into a visibility buffer (`pixels`, 8 bytes per pixel of the
 //! target, cleared in the first phase). Once a frame, after its last raster dispatch, a list
 //! dispatch gathers the drawn pixels, plain and textured apart (`shade_list`), a one-thread
@@ -21,7 +19,7 @@
 //! compute-rasterised pixels; the resolve settles each pixel, and the pyramid between the
 //! phases takes the nearer of the depth buffer and the visibility buffer
 //! (`PyramidPass::fit_soft` binds it there). Recorded commands are constant in the object count: per phase one
-//! clear and two indirect dispatches; per frame one more clear, two direct dispatches (their size
+//! clear and one indirect dispatch; per frame one more clear, two direct dispatches (their size
 //! follows the target), two indirect dispatches and one indirect full-screen draw (no
 //! workgroups and zero vertices when nothing was listed).
 //!
@@ -44,7 +42,7 @@ use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::types::RasterArgs;
 use crate::gpu_scene::{SceneBuffers, ViewBuffers};
 use crate::passes::Phase;
-use crate::pipelines::{compute_all, compute_spec, render_all, Constants, PipelineCache, PipelineError, RenderSpec};
+use crate::pipelines::{compute_all, compute_spec, render_all, PipelineCache, PipelineError, RenderSpec};
 use crate::tunables::{
     MAX_WORKGROUPS_PER_DIMENSION, SHADE_LIST_HEADER, SHADE_LIST_SEGMENT, SHADE_WORKGROUP_SIZE, WORKGROUP_SIZE,
 };
@@ -78,14 +76,6 @@ pub const RESOLVE_SHADER: PassShader = PassShader {
     groups: &[&FRAME, &RESOLVE_IO],
 };
 
-/// The override constants of the raster pipeline for `phase` and for masked materials or the
-/// rest (`shaders/raster.wgsl`'s `LATE` and `MASKED`).
-fn raster_constants(phase: Phase, masked: bool) -> Constants {
-    let Constants(mut constants) = phase.late_constant();
-    constants.push(("MASKED", Constants::flag(masked)));
-    Constants(constants)
-}
-
 /// The features the compute rasteriser needs.
 pub const FEATURES: wgpu::Features = crate::gpu::context::SOFT_RASTER_FEATURES;
 
@@ -110,11 +100,8 @@ struct Pixels {
 }
 
 pub struct RasterPass {
-    /// The first (or only) phase's pipelines: the plain objects', then the masked objects'
-    /// (`shaders/raster.wgsl`'s `MASKED`).
-    raster: [wgpu::ComputePipeline; 2],
-    /// The second phase's.
-    raster_late: [wgpu::ComputePipeline; 2],
+    raster: wgpu::ComputePipeline,
+    raster_late: wgpu::ComputePipeline,
     list_pixels: wgpu::ComputePipeline,
     list_arguments: wgpu::ComputePipeline,
     shade: wgpu::ComputePipeline,
@@ -141,17 +128,11 @@ impl RasterPass {
         let shader = SHADER.spec(WORKGROUP_SIZE);
         let shade_shader = SHADE_SHADER.spec(WORKGROUP_SIZE);
         let list_shader = SHADE_LIST_SHADER.spec(WORKGROUP_SIZE);
-        let raster_spec = |phase: Phase, masked: bool| {
-            compute_spec(phase.pass_name(NAME, LATE_NAME), &layouts.raster, &shader, "raster")
-                .with_constants(raster_constants(phase, masked))
-        };
         let specs = [
             compute_spec("shade list", &layouts.shade_list, &list_shader, "list_pixels"),
             compute_spec("shade list arguments", &layouts.shade_list, &list_shader, "list_arguments"),
-            raster_spec(Phase::Only, false),
-            raster_spec(Phase::Only, true),
-            raster_spec(Phase::Late, false),
-            raster_spec(Phase::Late, true),
+            compute_spec(NAME, &layouts.raster, &shader, "raster").with_constants(Phase::Only.late_constant()),
+            compute_spec(LATE_NAME, &layouts.raster, &shader, "raster").with_constants(Phase::Late.late_constant()),
             compute_spec("shade", &layouts.shade, &shade_shader, "shade_plain"),
             compute_spec("shade textured", &layouts.shade, &shade_shader, "shade_textured"),
         ];
@@ -181,9 +162,7 @@ impl RasterPass {
         let resolve = render_all(cache, &[resolve_spec]).into_iter().next().expect("one result per spec");
         let mut compute = || computes.next().expect("one result per spec");
         let (list_pixels, list_arguments) = (compute()?, compute()?);
-        let raster = [compute()?, compute()?];
-        let raster_late = [compute()?, compute()?];
-        let (shade, shade_textured) = (compute()?, compute()?);
+        let (raster, raster_late, shade, shade_textured) = (compute()?, compute()?, compute()?, compute()?);
         Ok(Self {
             raster,
             raster_late,
@@ -335,11 +314,8 @@ impl RasterPass {
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
         pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
-        // The plain objects, then the masked ones, each pipeline over the whole list.
-        for pipeline in if phase == Phase::Late { &self.raster_late } else { &self.raster } {
-            pass.set_pipeline(pipeline);
-            pass.dispatch_indirect(&buffers.raster_args, 0);
-        }
+        pass.set_pipeline(if phase == Phase::Late { &self.raster_late } else { &self.raster });
+        pass.dispatch_indirect(&buffers.raster_args, 0);
         if shade {
             // In the same pass: wgpu puts a barrier between dispatches that write and read the
             // same buffer.
@@ -389,7 +365,7 @@ impl RasterPass {
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
         pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
-        for pipeline in self.raster.iter().chain(&self.raster_late) {
+        for pipeline in [&self.raster, &self.raster_late] {
             pass.set_pipeline(pipeline);
             pass.dispatch(1, 1);
         }
