@@ -7,7 +7,7 @@
 //! pass then hands to `multi_draw_indexed_indirect_count`. Empty sub-draws are not free on the
 //! GPU (docs/BENCHMARKS.md § "Empty sub-draws"), so none are issued.
 //!
-//! Thread 0 also writes the raster pass's indirect dispatch (`write_raster_dispatch`).
+//! Thread 0 also writes the raster pass's indirect dispatches (`write_raster_dispatch`).
 //!
 //! Not compacting: every batch writes its own slot, empty or not, for adapters without
 //! `MULTI_DRAW_INDIRECT_COUNT`; the main pass then draws all batches of each variant.
@@ -39,27 +39,46 @@ fn count_triangles(instances: u32, triangles: u32) {
     }
 }
 
-/// The raster pass's indirect dispatch for this phase (`raster_args`): one workgroup per object
-/// the cull pass listed for it, split over y past the per-dimension limit; and the resolve's
-/// indirect draw, one full-screen triangle for everything listed so far (the last phase's is
-/// used), or none when nothing was. The first phase also notes where its list ends
-/// (`COUNTER_SOFT_EARLY`), where the second phase's starts.
-fn write_raster_dispatch(late: bool) {
-    let total = min(atomicLoad(&draw_counts[COUNTER_SOFT]), SOFT_MAX_OBJECTS);
-    var first = 0u;
-    if late {
-        first = atomicLoad(&draw_counts[COUNTER_SOFT_EARLY]);
-    } else {
-        atomicStore(&draw_counts[COUNTER_SOFT_EARLY], total);
-    }
+/// The workgroups of a raster dispatch over entries `first..total` of a part of the list: one
+/// per object, split over y past the per-dimension limit.
+fn raster_workgroups(first: u32, total: u32) -> vec3<u32> {
     let n = total - min(first, total);
     let rows = (n + MAX_WORKGROUPS_PER_DIMENSION - 1u) / MAX_WORKGROUPS_PER_DIMENSION;
+    return vec3<u32>(min(n, MAX_WORKGROUPS_PER_DIMENSION), rows, 1u);
+}
+
+/// The raster pass's indirect dispatches for this phase (`raster_args`), one per part of the
+/// list (the objects without an alpha test, then the masked ones): a workgroup per object the
+/// cull pass listed in it this phase; and the resolve's indirect draw, one full-screen triangle
+/// for everything listed so far (the last phase's is used), or none when nothing was. The first
+/// phase also notes where each part ends (`COUNTER_SOFT_EARLY`, `COUNTER_SOFT_MASKED_EARLY`),
+/// where the second phase's entries start. Each part's count, which counted the objects the
+/// cull found no room for too (the hardware drew them), becomes what the part holds.
+fn write_raster_dispatch(late: bool) {
+    let total = min(atomicLoad(&draw_counts[COUNTER_SOFT]), frame.soft_masked_base);
+    let masked_total = min(atomicLoad(&draw_counts[COUNTER_SOFT_MASKED]), frame.soft_masked_capacity);
+    atomicStore(&draw_counts[COUNTER_SOFT], total);
+    atomicStore(&draw_counts[COUNTER_SOFT_MASKED], masked_total);
+    var first = 0u;
+    var masked_first = 0u;
+    if late {
+        first = atomicLoad(&draw_counts[COUNTER_SOFT_EARLY]);
+        masked_first = atomicLoad(&draw_counts[COUNTER_SOFT_MASKED_EARLY]);
+    } else {
+        atomicStore(&draw_counts[COUNTER_SOFT_EARLY], total);
+        atomicStore(&draw_counts[COUNTER_SOFT_MASKED_EARLY], masked_total);
+    }
+    let plain = raster_workgroups(first, total);
+    let masked = raster_workgroups(masked_first, masked_total);
     var args: RasterArgs;
-    args.workgroups_x = min(n, MAX_WORKGROUPS_PER_DIMENSION);
-    args.workgroups_y = rows;
-    args.workgroups_z = 1u;
-    args.vertex_count = select(0u, 3u, total > 0u);
+    args.workgroups_x = plain.x;
+    args.workgroups_y = plain.y;
+    args.workgroups_z = plain.z;
+    args.vertex_count = select(0u, 3u, total + masked_total > 0u);
     args.instance_count = 1u;
+    args.masked_workgroups_x = masked.x;
+    args.masked_workgroups_y = masked.y;
+    args.masked_workgroups_z = masked.z;
     raster_args[0] = args;
 }
 

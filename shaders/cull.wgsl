@@ -40,8 +40,11 @@
 //! a count when `frame.compact` is 1, otherwise one per object with instance_count 0 or 1.
 //!
 //! Small objects the compute rasteriser can draw (`is_soft`) are listed in
-//! `instances[frame.soft_base..]` instead, behind the `COUNTER_SOFT` count (reserved the same
-//! way), and counted as drawn here (the build pass counts only batches).
+//! `instances[frame.soft_base..]` instead (reserved the same way), and counted as drawn here
+//! (the build pass counts only batches): from slot 0 behind the `COUNTER_SOFT` count, or,
+//! where the list has room for masked objects apart (`frame.soft_masked_capacity`, on a CPU
+//! adapter: `passes::raster::masked_apart`), those of masked materials from slot
+//! `frame.soft_masked_base` behind `COUNTER_SOFT_MASKED`, for a raster pipeline of their own.
 //!
 //! Blended objects (variant `VARIANT_BLEND`) are never batched: the last phase (`PHASE_ONLY` or
 //! `PHASE_LATE`, whatever their visibility bit says) lists each visible one with its sort key
@@ -324,6 +327,11 @@ fn is_blended(object: GpuCullRecord) -> bool {
     return batches[object.batch].variant == VARIANT_BLEND;
 }
 
+/// Whether the object's material is masked: its pixels pass an alpha test.
+fn is_masked(object: GpuCullRecord) -> bool {
+    return batches[object.batch].variant == VARIANT_MASKED;
+}
+
 /// The blend sort's key of an object whose bounding sphere is centred at `center`: the bits of
 /// its squared distance from the drawing camera, complemented so that an ascending sort puts
 /// the farthest first (non-negative floats order as their bits).
@@ -354,13 +362,16 @@ fn list_blended(at: u32, id: u32, object: GpuCullRecord, level: u32, phase: u32)
     count_triangles(batches[object.batch + level].index_count / 3u);
 }
 
-/// Writes a drawn object into slot `at` of the compute rasteriser's list and counts it as
-/// drawn; false when the list is full (the hardware draws it then).
-fn list_soft(at: u32, id: u32, object: GpuCullRecord, level: u32, phase: u32) -> bool {
-    if at >= SOFT_MAX_OBJECTS {
+/// Writes a drawn object into slot `at` of its part of the compute rasteriser's list (the
+/// masked objects' or the rest's) and counts it as drawn; false when that part is full (the
+/// hardware draws it then).
+fn list_soft(at: u32, masked: bool, id: u32, object: GpuCullRecord, level: u32, phase: u32) -> bool {
+    let room = select(frame.soft_masked_base, frame.soft_masked_capacity, masked);
+    if at >= room {
         return false;
     }
-    instances[frame.soft_base + at] = id | (level << LEVEL_SHIFT);
+    let first = select(0u, frame.soft_masked_base, masked);
+    instances[frame.soft_base + first + at] = id | (level << LEVEL_SHIFT);
     count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);
     count(COUNTER_LEVELS + level, 1u);
     count_triangles(batches[object.batch + level].index_count / 3u);
@@ -400,11 +411,12 @@ fn cell_slack(center: vec3<f32>) -> f32 {
     return CELL_SLACK * (largest + c.x + c.y + c.z);
 }
 
-/// What a thread appends to: nothing, the compute rasteriser's list, the blend sort's, or
-/// (any other value) the slice of the batch of that index.
+/// What a thread appends to: nothing, a part of the compute rasteriser's list, the blend
+/// sort's, or (any other value) the slice of the batch of that index.
 const APPEND_NOTHING: u32 = 0xffffffffu;
 const APPEND_SOFT: u32 = 0xfffffffeu;
 const APPEND_BLEND: u32 = 0xfffffffdu;
+const APPEND_SOFT_MASKED: u32 = 0xfffffffcu;
 
 /// Threads that share one atomicAdd per list (`append`): the workgroup, up to 64 threads.
 const APPEND_GROUP: u32 = min(WORKGROUP_SIZE, 64u);
@@ -442,6 +454,8 @@ fn append(local_index: u32, key: u32) -> u32 {
             var first = 0u;
             if key == APPEND_SOFT {
                 first = atomicAdd(&draw_counts[COUNTER_SOFT], total);
+            } else if key == APPEND_SOFT_MASKED {
+                first = atomicAdd(&draw_counts[COUNTER_SOFT_MASKED], total);
             } else if key == APPEND_BLEND {
                 first = atomicAdd(&draw_counts[COUNTER_BLEND], total);
             } else {
@@ -494,7 +508,7 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
         id = instances[frame.cull_order_base + slot];
         level = decision.level;
         if decision.soft {
-            key = APPEND_SOFT;
+            key = select(APPEND_SOFT, APPEND_SOFT_MASKED, frame.soft_masked_capacity > 0u && is_masked(object));
         } else if decision.draw && blended {
             key = APPEND_BLEND;
         } else if decision.draw {
@@ -502,8 +516,8 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
         }
     }
     let at = append(local_index, key);
-    if key == APPEND_SOFT {
-        if !list_soft(at, id, object, level, phase) {
+    if key == APPEND_SOFT || key == APPEND_SOFT_MASKED {
+        if !list_soft(at, key == APPEND_SOFT_MASKED, id, object, level, phase) {
             // The list is full: the hardware draws it.
             let batch = object.batch + level;
             list_batched(atomicAdd(&batch_counts[batch], 1u), id, batch, level);

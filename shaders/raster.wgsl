@@ -1,6 +1,7 @@
 //! Pass "raster" (and "raster late"): the compute rasteriser. The cull pass lists the small
 //! objects it can draw (`SOFT_BIT`, projected radius within `SOFT_MAX_RADIUS_PX`: `is_soft`) in
-//! `instances[frame.soft_base..]`; here one workgroup per listed object runs one thread per
+//! `instances[frame.soft_base..]` (on a CPU adapter those of masked materials in a part of
+//! the list of their own, `APART`); here one workgroup per listed object runs one thread per
 //! triangle in turn. A thread transforms its triangle exactly as the draw shader's vertex
 //! stage does, snaps the corners to 1/256 pixel, and tests the pixel centres of its bounding
 //! box with integer edge functions under the top-left rule (Vulkan's rasterisation rules, as
@@ -130,7 +131,9 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     let depth_plane = z / f32(abs(area));
     let key_low = u64(0xffffffffu - payload);
     let width = u32(frame.target_size.x);
-    let masked = batch.variant == VARIANT_MASKED;
+    // With the list in parts, this pipeline's (`raster`): a constant, so the pipeline of the
+    // objects without an alpha test holds none of its code or registers.
+    let masked = select(batch.variant == VARIANT_MASKED, MASKED, APART);
     var planes: WeightPlanes;
     var uvs: mat3x2<f32>;
     if masked {
@@ -165,12 +168,9 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     }
 }
 
-/// Rasterises listed object `first + group` (one workgroup), one triangle per thread in turn.
-fn raster_object(group: u32, first: u32, lane: u32) {
-    let slot = first + group;
-    if slot >= min(draw_counts[COUNTER_SOFT], SOFT_MAX_OBJECTS) {
-        return;
-    }
+/// Rasterises the object in slot `slot` of the list (one workgroup), one triangle per thread
+/// in turn.
+fn raster_object(slot: u32, lane: u32) {
     let entry = instances[frame.soft_base + slot];
     let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
     let batch = batches[object.batch + (entry >> LEVEL_SHIFT)];
@@ -184,9 +184,19 @@ fn raster_object(group: u32, first: u32, lane: u32) {
 }
 
 /// The pipeline's phase, set by `passes::raster` through an override constant: the first (or
-/// only) phase rasterises the list from its start, the second the objects it added, after the
-/// first phase's.
+/// only) phase rasterises its part of the list from its start, the second the objects it
+/// added, after the first phase's.
 override LATE: bool = false;
+
+/// Whether the list is in two parts (`passes::raster::masked_apart`, on a CPU adapter), set by
+/// `passes::raster` through an override constant: the cull pass then lists the objects of
+/// masked materials (an alpha test per pixel) from `frame.soft_masked_base` and the rest from
+/// slot 0, each part has a pipeline of its own (`MASKED` says which), and only the masked one
+/// holds the alpha test's code (docs/BENCHMARKS.md § "Masked objects in a raster pipeline of
+/// their own"). Otherwise the list is one part from slot 0 and one pipeline draws it, testing
+/// alpha where an object's material is masked.
+override APART: bool = false;
+override MASKED: bool = false;
 
 @compute @workgroup_size(RASTER_WORKGROUP_SIZE)
 fn raster(
@@ -194,10 +204,25 @@ fn raster(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lane: u32,
 ) {
-    // A branch, not `select`: the first phase reads no count (select evaluates both).
+    // Branches, not `select`: a pipeline reads only its own part's counts (select evaluates
+    // both), and the first phase none of where the phase starts.
+    var base = 0u;
+    var room = frame.soft_masked_base;
+    var count_slot = COUNTER_SOFT;
+    var early_slot = COUNTER_SOFT_EARLY;
+    if APART && MASKED {
+        base = frame.soft_masked_base;
+        room = frame.soft_masked_capacity;
+        count_slot = COUNTER_SOFT_MASKED;
+        early_slot = COUNTER_SOFT_MASKED_EARLY;
+    }
     var first = 0u;
     if LATE {
-        first = draw_counts[COUNTER_SOFT_EARLY];
+        first = draw_counts[early_slot];
     }
-    raster_object(group.x + group.y * groups.x, first, lane);
+    let at = first + group.x + group.y * groups.x;
+    if at >= min(draw_counts[count_slot], room) {
+        return;
+    }
+    raster_object(base + at, lane);
 }

@@ -112,16 +112,22 @@ pub const COUNTER_DRAWN_LATE: u32 = VARIANT_COUNT + 5;
 pub const COUNTER_TRIANGLES: u32 = VARIANT_COUNT + 6;
 /// Objects drawn at each level of detail, `LOD_LEVELS` slots.
 pub const COUNTER_LEVELS: u32 = VARIANT_COUNT + 8;
-/// Objects drawn by the compute rasteriser (both phases): the length of the frame's list of
-/// them in `instances[]` (`passes::raster`).
+/// Objects of materials without an alpha test drawn by the compute rasteriser (both phases):
+/// the length of the first part of the frame's list of them in `instances[]`
+/// (`passes::raster`).
 pub const COUNTER_SOFT: u32 = VARIANT_COUNT + 8 + LOD_LEVELS;
-/// The length of that list after the first phase, where the second phase's entries start.
+/// The length of that part after the first phase, where the second phase's entries start.
 pub const COUNTER_SOFT_EARLY: u32 = COUNTER_SOFT + 1;
+/// Objects of masked materials drawn by the compute rasteriser: the length of the list's
+/// second part, from `FrameUniforms::soft_masked_base`.
+pub const COUNTER_SOFT_MASKED: u32 = COUNTER_SOFT + 2;
+/// The length of that part after the first phase.
+pub const COUNTER_SOFT_MASKED_EARLY: u32 = COUNTER_SOFT + 3;
 /// Blended objects the last culling phase listed for the blend sort (`passes::blend`): the
 /// length of its key list, then the count of its sorted draws.
-pub const COUNTER_BLEND: u32 = COUNTER_SOFT + 2;
+pub const COUNTER_BLEND: u32 = COUNTER_SOFT + 4;
 /// Number of counter slots after the draw counts.
-pub const COUNTER_SLOTS: u32 = 11 + LOD_LEVELS;
+pub const COUNTER_SLOTS: u32 = 13 + LOD_LEVELS;
 
 /// Objects whose bounding sphere projects to at most this radius, in pixels, wherever it is on
 /// screen (at its nearest distance, stretched by its angle off the view axis: `is_soft` in
@@ -388,6 +394,8 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const COUNTER_LEVELS: u32 = {COUNTER_LEVELS}u;\n\
          const COUNTER_SOFT: u32 = {COUNTER_SOFT}u;\n\
          const COUNTER_SOFT_EARLY: u32 = {COUNTER_SOFT_EARLY}u;\n\
+         const COUNTER_SOFT_MASKED: u32 = {COUNTER_SOFT_MASKED}u;\n\
+         const COUNTER_SOFT_MASKED_EARLY: u32 = {COUNTER_SOFT_MASKED_EARLY}u;\n\
          const COUNTER_BLEND: u32 = {COUNTER_BLEND}u;\n\
          const COUNTER_SLOTS: u32 = {COUNTER_SLOTS}u;\n"
     )

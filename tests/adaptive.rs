@@ -82,7 +82,8 @@ fn the_adaptive_frame_switches_by_cost_and_never_draws_a_wrong_frame() {
     let on = switched_on.expect("and on again once two phases were cheaper");
     assert!(off < 200, "switched off at frame {off}");
     assert!(on > 200, "switched on at frame {on}");
-    let start = Choice::start_for(ctx.info.device_type);
+    // The scene's 1,000 objects are at most 1,000 the compute rasteriser may draw.
+    let start = Choice::start_for(ctx.info.device_type, 1_000);
     assert_eq!(auto.auto_choice(0), Some((Choice { soft: false, ..start }, Reason::Cheaper)));
     // Past the search, most frames run the cheaper configuration.
     let settled_off = phases[100..200].iter().filter(|&&two| !two).count();

@@ -180,10 +180,12 @@ fn wall_clock_frame_time_is_the_process_elapsed_time() {
 
 /// A row whose timestamps miss work is flagged, in the JSON and in the table, and the ratio
 /// that compares it says it used the wall clock. On lavapipe with its rasteriser threads off
-/// (`LP_NUM_THREADS=0`), a timestamp is always read after the compute pass it opens has run
-/// (docs/BENCHMARKS.md, "Timestamps and the wall clock"), so the compute rasteriser's work is
-/// certain to be missed: the row with the compute rasteriser must be flagged and the
-/// full-detail row (hardware only) must not. On other adapters the flag must agree with the row's own figures.
+/// (`LP_NUM_THREADS=0`), the timestamp that opens a compute pass is read late (docs/BENCHMARKS.md,
+/// "Timestamps and the wall clock"), so the row with the compute rasteriser must show part of
+/// its work missed (its coverage; whether the share crosses the flag line depends on how the
+/// work falls between the raster pass's two dispatches), and the full-detail row (hardware
+/// only) must not be flagged. On every adapter the flag must agree with the row's own figures,
+/// and the ratio must name the wall clock where a row is flagged.
 #[test]
 fn rows_whose_timestamps_miss_work_are_flagged() {
     let cache = tempdir().join("flag-cache");
@@ -213,11 +215,16 @@ fn rows_whose_timestamps_miss_work_are_flagged() {
     for (row, line) in rows.iter().zip(&lines) {
         assert_eq!(flagged(row), line.contains('!'), "the table marks flagged rows:\n{stdout}");
     }
+    assert_eq!(
+        rows.iter().any(flagged),
+        stdout.contains("wall-clock frame time: the timestamps miss work on this adapter"),
+        "the ratio uses the wall clock where a row is flagged:\n{stdout}"
+    );
     if value["adapter"]["name"].as_str().unwrap().contains("llvmpipe") {
         assert!(!flagged(&rows[0]), "full detail draws with the hardware only: {}", rows[0]);
         assert!(rows[1]["soft_drawn"].as_u64() > Some(0), "the compute rasteriser drew: {}", rows[1]);
-        assert!(flagged(&rows[1]), "the compute rasteriser's work is missed by lavapipe's timestamps: {}", rows[1]);
-        assert!(stdout.contains("wall-clock frame time: the timestamps miss work on this adapter"), "{stdout}");
+        let coverage = rows[1]["timestamp_coverage"].as_f64().expect("coverage");
+        assert!(coverage < 0.95, "lavapipe's timestamps miss part of the compute rasteriser's work: {}", rows[1]);
     }
 }
 

@@ -24,7 +24,10 @@ use multidraw::passes::cull::cpu::{self, DrawnObject};
 use multidraw::passes::cull::GpuCounters;
 use multidraw::scene::camera::frustum_planes;
 use multidraw::scene::{Camera, Scene, Variant};
-use multidraw::tunables::{COUNTER_BLEND, COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT, WORKGROUP_SIZE};
+use multidraw::tunables::{
+    COUNTER_BLEND, COUNTER_SLOTS, COUNTER_SOFT, COUNTER_SOFT_MASKED, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT,
+    VARIANT_MASKED, WORKGROUP_SIZE,
+};
 use multidraw::{Detail, DrawMode, FrameInput, GpuContext, Renderer};
 
 const POISON: u8 = 0xAB;
@@ -279,18 +282,38 @@ fn check_frame(
                     seen.insert(DrawnObject { id, batch: b as u32 });
                 }
             }
-            // The objects listed for the compute rasteriser instead, each tagged with its level.
-            let soft = counters.soft as usize;
-            let soft_base = renderer.buffers.soft_base as usize;
-            let listed = read_u32s(ctx, &renderer.buffers.instances, (soft_base + soft) as u64);
-            for &entry in &listed[soft_base..] {
-                let id = entry & ((1 << LEVEL_SHIFT) - 1);
-                assert!((id as usize) < n, "{label}: the soft list holds poison or garbage id {entry:#x}");
-                let first = prepared.objects[id as usize].batch;
-                let level = entry >> LEVEL_SHIFT;
-                assert!(level < prepared.batches[first as usize].level_count, "{label}: object {id} at no level");
-                assert!(ids.insert(id), "{label}: object {id} written twice");
-                seen.insert(DrawnObject { id, batch: first + level });
+            // The objects listed for the compute rasteriser instead, each tagged with its level:
+            // those of masked materials in the list's second part, the rest in its first.
+            let buffers = &renderer.buffers;
+            let parts = [
+                (0, draw_counts[COUNTER_SOFT as usize], uniforms.soft_masked_base, false),
+                (
+                    uniforms.soft_masked_base,
+                    draw_counts[COUNTER_SOFT_MASKED as usize],
+                    uniforms.soft_masked_capacity,
+                    true,
+                ),
+            ];
+            assert_eq!(parts.iter().map(|p| p.1).sum::<u32>(), counters.soft, "{label}: the parts' counts");
+            let soft_base = buffers.soft_base as usize;
+            let listed = read_u32s(ctx, &buffers.instances, (soft_base + n) as u64);
+            for (first_slot, count, room, masked) in parts {
+                assert!(count <= room, "{label}: {count} listed in a part of room {room}");
+                let start = soft_base + first_slot as usize;
+                for &entry in &listed[start..start + count as usize] {
+                    let id = entry & ((1 << LEVEL_SHIFT) - 1);
+                    assert!((id as usize) < n, "{label}: the soft list holds poison or garbage id {entry:#x}");
+                    let first = prepared.objects[id as usize].batch;
+                    let level = entry >> LEVEL_SHIFT;
+                    assert!(level < prepared.batches[first as usize].level_count, "{label}: object {id} at no level");
+                    // With masked objects apart each kind is in its own part; else all in the first.
+                    let masked_object = prepared.batches[first as usize].variant == VARIANT_MASKED;
+                    if uniforms.soft_masked_capacity > 0 {
+                        assert_eq!(masked_object, masked, "{label}: object {id} in the soft list's other part");
+                    }
+                    assert!(ids.insert(id), "{label}: object {id} written twice");
+                    seen.insert(DrawnObject { id, batch: first + level });
+                }
             }
             for &d in &blended {
                 assert!(ids.insert(d.id), "{label}: object {} written twice", d.id);

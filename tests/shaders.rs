@@ -342,7 +342,10 @@ fn host_structs_match_wgsl() {
                 vertex_count,
                 instance_count,
                 first_vertex,
-                first_instance
+                first_instance,
+                masked_workgroups_x,
+                masked_workgroups_y,
+                masked_workgroups_z
             }),
         ),
         (
@@ -401,6 +404,8 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         soft_enabled: 802,
         soft_factor: 803.0,
         soft_base: 804,
+        soft_masked_base: 807,
+        soft_masked_capacity: 808,
         orthographic: 805,
         shadow_cascades: 806,
         shadow_splits: Vec4::splat(900.0),
@@ -431,7 +436,7 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 52] = [
+    let expected_first: [(&str, [u8; 4]); 54] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -458,6 +463,8 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("soft_enabled", 802u32.to_le_bytes()),
         ("soft_factor", 803f32.to_le_bytes()),
         ("soft_base", 804u32.to_le_bytes()),
+        ("soft_masked_base", 807u32.to_le_bytes()),
+        ("soft_masked_capacity", 808u32.to_le_bytes()),
         ("orthographic", 805u32.to_le_bytes()),
         ("shadow_cascades", 806u32.to_le_bytes()),
         ("shadow_splits", 900f32.to_le_bytes()),
@@ -491,13 +498,14 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         assert_eq!(word(*offset), value, "FrameUniforms.{name} is not at WGSL offset {offset}");
     }
     // The last element of each array lands where WGSL's 16-byte array stride puts it.
-    let planes = members[1].1;
+    let offset_of = |name: &str| members.iter().find(|(n, _)| n == name).expect("a member of FrameUniforms").1;
+    let planes = offset_of("cull_planes");
     assert_eq!(word(planes + 5 * 16), 105f32.to_le_bytes(), "cull_planes[5]");
-    let animation = members[4].1;
+    let animation = offset_of("animation");
     assert_eq!(word(animation + 15 * 16), 415f32.to_le_bytes(), "animation[15]");
-    let cascades = members[30].1;
+    let cascades = offset_of("shadow_view_proj");
     assert_eq!(word(cascades + 3 * 64), 1300f32.to_le_bytes(), "shadow_view_proj[3]");
-    let caster_planes = members[45].1;
+    let caster_planes = offset_of("caster_planes");
     assert_eq!(word(caster_planes + 5 * 16), 1905f32.to_le_bytes(), "caster_planes[5]");
 }
 

@@ -58,6 +58,11 @@ struct FrameUniforms {
     soft_factor: f32,
     /// First slot of the frame's list of compute-rasterised objects in `instances[]`.
     soft_base: u32,
+    /// Slot of that list where its second part, the objects of masked materials, starts: also
+    /// the room of the first part (`cull.wgsl`'s `list_soft`).
+    soft_masked_base: u32,
+    /// The room of the list's second part.
+    soft_masked_capacity: u32,
     /// 1: an orthographic view (a shadow cascade): an object's size is judged in its texels,
     /// `2r · small_factor`, whatever its distance (LOD is still judged from `lod_origin`).
     orthographic: u32,
@@ -244,8 +249,9 @@ struct GpuMaterial {
 }
 
 /// The compute rasteriser's indirect arguments of a phase (`RasterArgs` in Rust), written by
-/// the build pass: its dispatch (`wgpu::util::DispatchIndirectArgs`: workgroups per axis), then
-/// its resolve's draw (`wgpu::util::DrawIndirectArgs`).
+/// the build pass: the dispatch of its objects without an alpha test
+/// (`wgpu::util::DispatchIndirectArgs`: workgroups per axis), its resolve's draw
+/// (`wgpu::util::DrawIndirectArgs`), then the dispatch of its masked objects.
 struct RasterArgs {
     workgroups_x: u32,
     workgroups_y: u32,
@@ -254,6 +260,9 @@ struct RasterArgs {
     instance_count: u32,
     first_vertex: u32,
     first_instance: u32,
+    masked_workgroups_x: u32,
+    masked_workgroups_y: u32,
+    masked_workgroups_z: u32,
 }
 
 /// `wgpu::util::DrawIndexedIndirectArgs`, as the GPU writes it.

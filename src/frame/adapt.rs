@@ -5,8 +5,9 @@
 //! camera and adapter, decided from what recent frames measured.
 //!
 //! Each switch the view's [`Detail`] leaves to `auto` starts as [`Choice::start_for`] the adapter
-//! says: on (the fullest frame), except the cascades' second phase (it pays only where casters
-//! hide many others) and, on a CPU adapter, the compute rasteriser and deferred shading (their
+//! and the scene say: on (the fullest frame), except the cascades' second phase (it pays only
+//! where casters hide many others) and, on a CPU adapter, deferred shading and (in a scene of
+//! fewer than [`CPU_SOFT_START_RECORDS`] objects it may draw) the compute rasteriser (their
 //! compute work costs more there than it saves). The
 //! controller keeps the cost of the frames it has read back (the GPU's pass timestamps summed,
 //! or the wall-clock time the caller reports with `Renderer::report_frame_time`, which wins:
@@ -79,13 +80,28 @@ impl Choice {
     /// clock: docs/BENCHMARKS.md § "Small casters through the compute rasteriser"), so a short
     /// run measures what the search would settle on. Probes still try them.
     pub const CPU_START: Choice = Choice { soft: false, shadow_soft: false, deferred: false, ..Choice::START };
+}
 
-    /// Where the controller starts on an adapter of `device_type`.
-    pub fn start_for(device_type: wgpu::DeviceType) -> Choice {
-        if device_type == wgpu::DeviceType::Cpu {
-            Choice::CPU_START
-        } else {
+/// Objects the compute rasteriser may draw from which a CPU adapter's adaptive frame starts
+/// with it on ([`Choice::start_for`]). Since its masked objects have a pipeline of their own,
+/// it pays on lavapipe in a large scene: the default scene at 100,000 objects, shadows on, 1,031
+/// ms a frame with it against 1,313 without, and at 10,000 objects 413 against 395; at 1,000,
+/// 177 against 122 (wall clock, docs/BENCHMARKS.md § "Masked objects in a raster pipeline of
+/// their own").
+pub const CPU_SOFT_START_RECORDS: u32 = 50_000;
+
+impl Choice {
+    /// Where the controller starts on an adapter of `device_type`, for a scene with
+    /// `soft_records` objects the compute rasteriser may draw: on a CPU adapter,
+    /// [`Choice::CPU_START`], with the compute rasteriser on (the view's and the cascades')
+    /// from [`CPU_SOFT_START_RECORDS`] such objects.
+    pub fn start_for(device_type: wgpu::DeviceType, soft_records: u32) -> Choice {
+        if device_type != wgpu::DeviceType::Cpu {
             Choice::START
+        } else if soft_records >= CPU_SOFT_START_RECORDS {
+            Choice { soft: true, shadow_soft: true, ..Choice::CPU_START }
+        } else {
+            Choice::CPU_START
         }
     }
 }
@@ -379,11 +395,18 @@ impl AutoDetail {
 
 /// The renderer's side of the adaptive frame.
 impl super::Renderer {
-    /// Forgets what the adaptive frame learned: every view starts again from every auto switch
-    /// on (the bench does so at each row).
+    /// Where each view's adaptive frame starts: [`Choice::start_for`] the adapter and the
+    /// scene as it is now.
+    pub(super) fn auto_start(&self) -> Choice {
+        Choice::start_for(self.device_type, self.soft_records)
+    }
+
+    /// Forgets what the adaptive frame learned: every view starts again from
+    /// [`Renderer::auto_start`] (the bench does so at each row).
     pub fn reset_adaptive(&mut self) {
+        let start = self.auto_start();
         for view in &mut self.views {
-            view.auto = AutoDetail::starting_from(self.auto_start);
+            view.auto = AutoDetail::starting_from(start);
         }
         self.reported_times.clear();
     }

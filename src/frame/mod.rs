@@ -83,8 +83,9 @@ pub struct Renderer {
     shadow: ShadowPass,
     /// Wall-clock frame times the caller reported (`report_frame_time`), newest last.
     reported_times: std::collections::VecDeque<(u64, f64)>,
-    /// Where each view's adaptive frame starts: [`adapt::Choice::start_for`] the adapter.
-    auto_start: adapt::Choice,
+    /// The adapter's kind: where each view's adaptive frame starts depends on it
+    /// ([`Renderer::auto_start`]).
+    device_type: wgpu::DeviceType,
     /// Prefilters each scene's sky into the maps of its image-based light, at upload.
     environment: EnvironmentPass,
     /// The maps prefiltered from `scene_environment`'s sky, bound with the scene's textures.
@@ -176,8 +177,11 @@ impl Renderer {
                         let shadow = passes.spawn(|| ShadowPass::new(&ctx.pipelines, &layouts));
                         let raster = passes.spawn(|| {
                             let soft = options.soft_raster && ctx.device.features().contains(raster::FEATURES);
-                            soft.then(|| RasterPass::new(&ctx.device, &ctx.pipelines, &layouts, options.color_format))
-                                .transpose()
+                            let apart = raster::masked_apart(ctx.info.device_type);
+                            soft.then(|| {
+                                RasterPass::new(&ctx.device, &ctx.pipelines, &layouts, options.color_format, apart)
+                            })
+                            .transpose()
                         });
                         let composite = passes.spawn(|| {
                             deferred
@@ -231,7 +235,7 @@ impl Renderer {
         };
         let updates = ObjectUpdates::new(&ctx.device, &layouts, &buffers, options.workgroup_size);
         let capabilities = Capabilities::of(ctx);
-        let auto_start = adapt::Choice::start_for(ctx.info.device_type);
+        let auto_start = adapt::Choice::start_for(ctx.info.device_type, soft_records(&prepared.objects));
         let first_view = ViewState {
             auto: adapt::AutoDetail::starting_from(auto_start),
             ..ViewState::new(&ctx.device, &layouts, &buffers, &pyramid, raster.as_ref(), deferred.as_ref())
@@ -262,7 +266,7 @@ impl Renderer {
             prepared,
             views: vec![first_view],
             reported_times: std::collections::VecDeque::new(),
-            auto_start,
+            device_type: ctx.info.device_type,
             frame_number: 0,
             pending: Vec::new(),
             startup: StartupTimes { pipelines_ms, upload_ms, prewarm_ms: 0.0, total_ms: 0.0 },

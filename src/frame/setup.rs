@@ -75,7 +75,7 @@ impl Renderer {
                 self.raster.as_ref(),
                 self.deferred.as_ref(),
             );
-            self.views.push(ViewState { auto: AutoDetail::starting_from(self.auto_start), ..state });
+            self.views.push(ViewState { auto: AutoDetail::starting_from(self.auto_start()), ..state });
         }
         self.scatter.record(encoder, &mut self.updates);
         let mut stats = FrameStats {

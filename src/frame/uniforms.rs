@@ -38,6 +38,12 @@ impl Renderer {
         let (_, _, dispatch_width) = dispatch_size(self.buffers.object_count, self.cull.workgroup_size());
         // Pixels per unit of size at distance 1: the projection's y scale times half the height.
         let pixels_per_unit = height as f32 * 0.5 / (cull_camera.fov_y * 0.5).tan();
+        // The compute rasteriser's list in two parts where its pass draws masked objects apart,
+        // else one part with all the room.
+        let (soft_masked_base, soft_masked_capacity) = match &self.raster {
+            Some(raster) if raster.masked_apart() => (self.buffers.soft_masked_base, self.buffers.soft_masked_capacity),
+            _ => (self.buffers.soft_masked_base + self.buffers.soft_masked_capacity, 0),
+        };
         let detail = view.detail;
         let (pyramid_size, pyramid_levels) = if schedule.two_phase() {
             let (w, h) = pyramid::base_size(width, height);
@@ -82,6 +88,8 @@ impl Renderer {
             // r·soft_factor ≤ d; the cull pass adds the stretch off the axis.
             soft_factor: pixels_per_unit / SOFT_MAX_RADIUS_PX,
             soft_base: self.buffers.soft_base,
+            soft_masked_base,
+            soft_masked_capacity,
             orthographic: 0,
             shadow_cascades: 0,
             shadow_splits: Vec4::ZERO,

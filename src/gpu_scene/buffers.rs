@@ -11,7 +11,7 @@ use super::textures::{EnvironmentMaps, SceneTextures};
 use super::types::{GpuBatch, GpuCullRecord, GpuMaterial, GpuObject, GpuVertex, RasterArgs, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::Scene;
-use crate::tunables::{COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT};
+use crate::tunables::{COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, SOFT_MAX_OBJECTS, VARIANT_COUNT};
 
 use crate::scene::budget::{OPTIONAL_VERTEX_BYTES as OPTIONAL_INPUT_BYTES, VERTEX_BYTES};
 
@@ -112,6 +112,11 @@ pub struct SceneBuffers {
     pub blend_pull_base: u32,
     /// First slot of the compute rasteriser's list in `instances[]` (after the identity ranges).
     pub soft_base: u32,
+    /// Where the list's part for masked objects starts, from `soft_base`
+    /// ([`soft_list_parts`]).
+    pub soft_masked_base: u32,
+    /// The room of the list's part for masked objects.
+    pub soft_masked_capacity: u32,
     /// Whether the vertex and index arenas can be bound as storage (`soft_usage`), so the
     /// compute rasteriser and the pulled blended pass (`pulls_blend`) can read them.
     pub soft_buffers: bool,
@@ -249,6 +254,8 @@ impl SceneBuffers {
         let identity = (0..LOD_LEVELS).flat_map(|level| (0..object_count).map(move |id| id | level << LEVEL_SHIFT));
         // Then the compute rasteriser's list, at most one entry per object.
         let soft_base = identity_base + LOD_LEVELS * object_count;
+        let (soft_masked_base, soft_masked_capacity) =
+            soft_list_parts(object_count, prepared.variants[crate::scene::Variant::Masked as usize].object_count);
         // Then the blend sort's keys, padded to a power of two for its bitonic network.
         let blend_key_base = soft_base + object_count;
         let blend_key_words = if blend_capacity == 0 { 0 } else { 2 * blend_capacity.next_power_of_two() };
@@ -361,6 +368,8 @@ impl SceneBuffers {
             blend_draw_base: draw_capacity,
             blend_pull_base,
             soft_base,
+            soft_masked_base,
+            soft_masked_capacity,
             soft_buffers,
             triangle_table_base,
             triangle_ids: prepared.triangle_table.is_some(),
@@ -398,6 +407,22 @@ fn soft_usage<T>(data: &[T], limits: &wgpu::Limits) -> wgpu::BufferUsages {
 
 /// A 1×1 sampled R32Float texture, bound where a layout wants a depth-pyramid level that is
 /// never read.
+/// The compute rasteriser's list in two parts: the objects without an alpha test from slot 0,
+/// those of masked materials (`masked` of `objects`) from the returned slot, each part drawn by
+/// a raster pipeline of its own (`passes::raster`). An object is listed at most once a frame,
+/// so where the scene's objects fit the payload's numbering (`SOFT_MAX_OBJECTS`) each part has
+/// room for every object of its kind; past that the room is shared in proportion, and the cull
+/// gives what does not fit to the hardware. Returns the masked part's first slot (the other
+/// part's room) and its room.
+pub fn soft_list_parts(objects: u32, masked: u32) -> (u32, u32) {
+    let room = objects.min(SOFT_MAX_OBJECTS);
+    let masked_room = match objects {
+        0 => 0,
+        _ => (u64::from(room) * u64::from(masked.min(objects)) / u64::from(objects)) as u32,
+    };
+    (room - masked_room, masked_room)
+}
+
 pub fn r32_placeholder(device: &wgpu::Device, label: &str) -> wgpu::TextureView {
     placeholder(device, label, wgpu::TextureFormat::R32Float)
 }
@@ -439,4 +464,23 @@ fn hiz_placeholder(device: &wgpu::Device, layouts: &Layouts) -> wgpu::BindGroup 
         layout: &layouts.hiz,
         entries: &[HIZ.entry("pyramid", wgpu::BindingResource::TextureView(&view))],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_soft_list_parts_hold_every_object_of_their_kind_where_the_numbering_allows() {
+        assert_eq!(soft_list_parts(0, 0), (0, 0));
+        assert_eq!(soft_list_parts(1_000, 0), (1_000, 0));
+        assert_eq!(soft_list_parts(1_000, 100), (900, 100));
+        assert_eq!(soft_list_parts(1_000, 1_000), (0, 1_000));
+        // Past the numbering, in proportion, and never more than it holds.
+        let objects = 10 * SOFT_MAX_OBJECTS;
+        let (base, room) = soft_list_parts(objects, objects / 10);
+        assert_eq!(room, SOFT_MAX_OBJECTS / 10);
+        assert_eq!(base + room, SOFT_MAX_OBJECTS);
+        assert_eq!(soft_list_parts(u32::MAX, u32::MAX), (0, SOFT_MAX_OBJECTS));
+    }
 }

@@ -63,6 +63,11 @@ pub struct FrameUniforms {
     pub soft_factor: f32,
     /// First slot of the frame's list of compute-rasterised objects in `instances[]`.
     pub soft_base: u32,
+    /// Slot of that list where its second part starts, the objects of masked materials (an
+    /// alpha test per pixel, a raster pipeline of their own): also the room of the first part.
+    pub soft_masked_base: u32,
+    /// The room of the list's second part.
+    pub soft_masked_capacity: u32,
     /// 1: an orthographic view (a shadow cascade), whose size test is `2r · small_factor`
     /// against the threshold in texels, whatever the distance.
     pub orthographic: u32,
@@ -319,8 +324,10 @@ pub struct GpuVertex {
 pub use wgpu::util::DrawIndexedIndirectArgs;
 
 /// The compute rasteriser's indirect arguments, written by the build pass each phase: the
-/// raster dispatch (`wgpu::util::DispatchIndirectArgs`, at byte 0) and the resolve's
-/// full-screen draw (`wgpu::util::DrawIndirectArgs`, at [`RasterArgs::RESOLVE_OFFSET`]).
+/// raster dispatch of the list's objects without an alpha test
+/// (`wgpu::util::DispatchIndirectArgs`, at byte 0), the resolve's full-screen draw
+/// (`wgpu::util::DrawIndirectArgs`, at [`RasterArgs::RESOLVE_OFFSET`]) and the raster dispatch
+/// of its masked objects (at [`RasterArgs::MASKED_OFFSET`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct RasterArgs {
@@ -331,16 +338,24 @@ pub struct RasterArgs {
     pub instance_count: u32,
     pub first_vertex: u32,
     pub first_instance: u32,
+    pub masked_workgroups_x: u32,
+    pub masked_workgroups_y: u32,
+    pub masked_workgroups_z: u32,
 }
 
 impl RasterArgs {
     /// Byte offset of the resolve's draw.
     pub const RESOLVE_OFFSET: u64 = std::mem::offset_of!(RasterArgs, vertex_count) as u64;
+    /// Byte offset of the masked objects' dispatch.
+    pub const MASKED_OFFSET: u64 = std::mem::offset_of!(RasterArgs, masked_workgroups_x) as u64;
 }
 
 const _: () = assert!(
     std::mem::size_of::<wgpu::util::DispatchIndirectArgs>() as u64 == RasterArgs::RESOLVE_OFFSET
-        && std::mem::size_of::<wgpu::util::DrawIndirectArgs>() == std::mem::size_of::<RasterArgs>() - 12
+        && RasterArgs::RESOLVE_OFFSET + std::mem::size_of::<wgpu::util::DrawIndirectArgs>() as u64
+            == RasterArgs::MASKED_OFFSET
+        && RasterArgs::MASKED_OFFSET + std::mem::size_of::<wgpu::util::DispatchIndirectArgs>() as u64
+            == std::mem::size_of::<RasterArgs>() as u64
 );
 
 /// Size in bytes of one indirect draw command.

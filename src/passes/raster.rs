@@ -7,8 +7,11 @@
 //! The cull pass lists the drawn objects the compute rasteriser can draw (opaque, masked or
 //! double-sided, textures on the first coordinate set if any, no vertex colours, projected
 //! radius within `SOFT_MAX_RADIUS_PX` wherever it is on screen, at most `SOFT_MAX_TRIANGLES`
-//! triangles at their level); the build pass writes this pass's indirect dispatch, one
-//! workgroup per listed object, and the resolve's indirect draw. The raster dispatch writes
+//! triangles at their level); the build pass writes this pass's indirect dispatch, a
+//! workgroup per listed object, and the resolve's indirect draw. On a CPU adapter
+//! ([`masked_apart`]) the objects of masked materials are listed in a part of the list of
+//! their own, with a dispatch and a pipeline of their own, so that only theirs holds the alpha
+//! test's code. The raster dispatches write
 //! the nearest triangle per pixel into a visibility buffer (`pixels`, 8 bytes per pixel of the
 //! target, cleared in the first phase). Once a frame, after its last raster dispatch, a list
 //! dispatch gathers the drawn pixels, plain and textured apart (`shade_list`), a one-thread
@@ -19,7 +22,7 @@
 //! compute-rasterised pixels; the resolve settles each pixel, and the pyramid between the
 //! phases takes the nearer of the depth buffer and the visibility buffer
 //! (`PyramidPass::fit_soft` binds it there). Recorded commands are constant in the object count: per phase one
-//! clear and one indirect dispatch; per frame one more clear, two direct dispatches (their size
+//! clear and one indirect dispatch (two with masked objects apart); per frame one more clear, two direct dispatches (their size
 //! follows the target), two indirect dispatches and one indirect full-screen draw (no
 //! workgroups and zero vertices when nothing was listed).
 //!
@@ -42,7 +45,7 @@ use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::types::RasterArgs;
 use crate::gpu_scene::{SceneBuffers, ViewBuffers};
 use crate::passes::Phase;
-use crate::pipelines::{compute_all, compute_spec, render_all, PipelineCache, PipelineError, RenderSpec};
+use crate::pipelines::{compute_all, compute_spec, render_all, Constants, PipelineCache, PipelineError, RenderSpec};
 use crate::tunables::{
     MAX_WORKGROUPS_PER_DIMENSION, SHADE_LIST_HEADER, SHADE_LIST_SEGMENT, SHADE_WORKGROUP_SIZE, WORKGROUP_SIZE,
 };
@@ -99,9 +102,37 @@ struct Pixels {
     resolve_group: wgpu::BindGroup,
 }
 
+/// Whether the compute rasteriser draws the objects of masked materials apart on an adapter
+/// of `device_type`: listed in a part of the list of their own and drawn by a pipeline and a
+/// dispatch of their own, so that the other objects' pipeline holds none of the alpha test's
+/// code. On a CPU adapter (lavapipe), which runs a workgroup's invocations as vectors, that code
+/// slows every object: the default scene's raster passes at 100,000 objects took 2.2× less
+/// time by the wall clock apart. On the H100 the second dispatch and the barrier before it
+/// cost more than the registers save (docs/BENCHMARKS.md § "Masked objects in a raster
+/// pipeline of their own").
+pub fn masked_apart(device_type: wgpu::DeviceType) -> bool {
+    device_type == wgpu::DeviceType::Cpu
+}
+
+/// The override constants of the raster pipeline for `phase` and for the list's part it draws
+/// (`shaders/raster.wgsl`'s `LATE`, `APART` and `MASKED`): `None` for the whole list in one part.
+fn raster_constants(phase: Phase, part: Option<bool>) -> Constants {
+    let Constants(mut constants) = phase.late_constant();
+    constants.push(("APART", Constants::flag(part.is_some())));
+    constants.push(("MASKED", Constants::flag(part == Some(true))));
+    Constants(constants)
+}
+
+/// The raster pipelines of a phase in the order of their dispatches' arguments in
+/// `RasterArgs`: the whole list, or its part without an alpha test then its masked part.
+const DISPATCH_OFFSETS: [u64; 2] = [0, RasterArgs::MASKED_OFFSET];
+
 pub struct RasterPass {
-    raster: wgpu::ComputePipeline,
-    raster_late: wgpu::ComputePipeline,
+    /// The first (or only) phase's pipelines, one per part of the list ([`masked_apart`]):
+    /// the whole list, or the objects without an alpha test and the masked ones.
+    raster: Vec<wgpu::ComputePipeline>,
+    /// The second phase's.
+    raster_late: Vec<wgpu::ComputePipeline>,
     list_pixels: wgpu::ComputePipeline,
     list_arguments: wgpu::ComputePipeline,
     shade: wgpu::ComputePipeline,
@@ -124,18 +155,28 @@ impl RasterPass {
         cache: &PipelineCache,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
+        masked_apart: bool,
     ) -> Result<Self, PipelineError> {
         let shader = SHADER.spec(WORKGROUP_SIZE);
         let shade_shader = SHADE_SHADER.spec(WORKGROUP_SIZE);
         let list_shader = SHADE_LIST_SHADER.spec(WORKGROUP_SIZE);
-        let specs = [
+        let parts: &[Option<bool>] = if masked_apart { &[Some(false), Some(true)] } else { &[None] };
+        let shader = &shader;
+        let raster_specs = [Phase::Only, Phase::Late].into_iter().flat_map(|phase| {
+            parts.iter().map(move |&part| {
+                compute_spec(phase.pass_name(NAME, LATE_NAME), &layouts.raster, shader, "raster")
+                    .with_constants(raster_constants(phase, part))
+            })
+        });
+        let specs: Vec<_> = [
             compute_spec("shade list", &layouts.shade_list, &list_shader, "list_pixels"),
             compute_spec("shade list arguments", &layouts.shade_list, &list_shader, "list_arguments"),
-            compute_spec(NAME, &layouts.raster, &shader, "raster").with_constants(Phase::Only.late_constant()),
-            compute_spec(LATE_NAME, &layouts.raster, &shader, "raster").with_constants(Phase::Late.late_constant()),
             compute_spec("shade", &layouts.shade, &shade_shader, "shade_plain"),
             compute_spec("shade textured", &layouts.shade, &shade_shader, "shade_textured"),
-        ];
+        ]
+        .into_iter()
+        .chain(raster_specs)
+        .collect();
         let mut computes = compute_all(cache, &specs).into_iter();
         let resolve_spec = RenderSpec {
             constants: Default::default(),
@@ -162,7 +203,9 @@ impl RasterPass {
         let resolve = render_all(cache, &[resolve_spec]).into_iter().next().expect("one result per spec");
         let mut compute = || computes.next().expect("one result per spec");
         let (list_pixels, list_arguments) = (compute()?, compute()?);
-        let (raster, raster_late, shade, shade_textured) = (compute()?, compute()?, compute()?, compute()?);
+        let (shade, shade_textured) = (compute()?, compute()?);
+        let raster = parts.iter().map(|_| compute()).collect::<Result<Vec<_>, _>>()?;
+        let raster_late = parts.iter().map(|_| compute()).collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             raster,
             raster_late,
@@ -175,6 +218,11 @@ impl RasterPass {
             no_depth: crate::gpu_scene::buffers::placeholder(device, "no depth", crate::gpu::target::DEPTH_FORMAT),
             pixels: None,
         })
+    }
+
+    /// Whether the list is in two parts, masked objects apart ([`masked_apart`]).
+    pub fn masked_apart(&self) -> bool {
+        self.raster.len() == DISPATCH_OFFSETS.len()
     }
 
     /// The same pipelines and no visibility buffer yet: what a view starts with (each view
@@ -314,8 +362,12 @@ impl RasterPass {
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
         pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
-        pass.set_pipeline(if phase == Phase::Late { &self.raster_late } else { &self.raster });
-        pass.dispatch_indirect(&buffers.raster_args, 0);
+        // One dispatch per part of the list.
+        let pipelines = if phase == Phase::Late { &self.raster_late } else { &self.raster };
+        for (pipeline, offset) in pipelines.iter().zip(DISPATCH_OFFSETS) {
+            pass.set_pipeline(pipeline);
+            pass.dispatch_indirect(&buffers.raster_args, offset);
+        }
         if shade {
             // In the same pass: wgpu puts a barrier between dispatches that write and read the
             // same buffer.
@@ -365,7 +417,7 @@ impl RasterPass {
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(RASTER_IO.index, &pixels.raster_group);
         pass.set_bind_group(TEXTURES.index, &buffers.texture_bind_group);
-        for pipeline in [&self.raster, &self.raster_late] {
+        for pipeline in self.raster.iter().chain(&self.raster_late) {
             pass.set_pipeline(pipeline);
             pass.dispatch(1, 1);
         }

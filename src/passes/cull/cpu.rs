@@ -374,6 +374,8 @@ mod tests {
             soft_enabled: 0,
             soft_factor: 0.0,
             soft_base: 0,
+            soft_masked_base: 0,
+            soft_masked_capacity: 0,
             orthographic: 0,
             shadow_cascades: 0,
             shadow_splits: Vec4::ZERO,

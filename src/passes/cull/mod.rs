@@ -18,7 +18,8 @@ use crate::passes::Phase;
 use crate::pipelines::{compute_all, compute_spec, Constants, PipelineCache, PipelineError};
 use crate::tunables::{
     COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, COUNTER_IN_FRUSTUM, COUNTER_LEVELS, COUNTER_OCCLUDED, COUNTER_SLOTS,
-    COUNTER_SOFT, COUNTER_TOO_SMALL, COUNTER_TRIANGLES, COUNTER_VISIBLE, LOD_LEVELS, SOFT_MAX_OBJECTS, VARIANT_COUNT,
+    COUNTER_SOFT, COUNTER_SOFT_MASKED, COUNTER_TOO_SMALL, COUNTER_TRIANGLES, COUNTER_VISIBLE, LOD_LEVELS,
+    VARIANT_COUNT,
 };
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
@@ -71,7 +72,8 @@ impl GpuCounters {
             drawn: [at(COUNTER_DRAWN_EARLY), at(COUNTER_DRAWN_LATE)],
             triangles: at(COUNTER_TRIANGLES) as u64 | (at(COUNTER_TRIANGLES + 1) as u64) << 32,
             levels: std::array::from_fn(|level| at(COUNTER_LEVELS + level as u32)),
-            soft: at(COUNTER_SOFT).min(SOFT_MAX_OBJECTS),
+            // What the build pass left: each part of the list as it holds.
+            soft: at(COUNTER_SOFT) + at(COUNTER_SOFT_MASKED),
         }
     }
 
