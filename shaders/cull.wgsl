@@ -508,7 +508,14 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
         id = instances[frame.cull_order_base + slot];
         level = decision.level;
         if decision.soft {
-            key = select(APPEND_SOFT, APPEND_SOFT_MASKED, frame.soft_masked_capacity > 0u && is_masked(object));
+            key = APPEND_SOFT;
+            // Nested, not `&&`: naga evaluates both sides of `&&` when the right one calls,
+            // and a list of one part need not read the batch.
+            if frame.soft_masked_capacity > 0u {
+                if is_masked(object) {
+                    key = APPEND_SOFT_MASKED;
+                }
+            }
         } else if decision.draw && blended {
             key = APPEND_BLEND;
         } else if decision.draw {

@@ -1,7 +1,7 @@
 //! Pass "raster" (and "raster late"): the compute rasteriser. The cull pass lists the small
 //! objects it can draw (`SOFT_BIT`, projected radius within `SOFT_MAX_RADIUS_PX`: `is_soft`) in
 //! `instances[frame.soft_base..]` (on a CPU adapter those of masked materials in a part of
-//! the list of their own, `APART`); here one workgroup per listed object runs one thread per
+//! the list of their own, `MASKED_PART`); here one workgroup per listed object runs one thread per
 //! triangle in turn. A thread transforms its triangle exactly as the draw shader's vertex
 //! stage does, snaps the corners to 1/256 pixel, and tests the pixel centres of its bounding
 //! box with integer edge functions under the top-left rule (Vulkan's rasterisation rules, as
@@ -131,9 +131,9 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     let depth_plane = z / f32(abs(area));
     let key_low = u64(0xffffffffu - payload);
     let width = u32(frame.target_size.x);
-    // With the list in parts, this pipeline's (`raster`): a constant, so the pipeline of the
-    // objects without an alpha test holds none of its code or registers.
-    let masked = select(batch.variant == VARIANT_MASKED, MASKED, APART);
+    // `ALPHA_TEST` off: the pipeline of the list's part without masked objects, which then
+    // holds none of the test's code.
+    let masked = batch.variant == VARIANT_MASKED && ALPHA_TEST;
     var planes: WeightPlanes;
     var uvs: mat3x2<f32>;
     if masked {
@@ -168,9 +168,15 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     }
 }
 
-/// Rasterises the object in slot `slot` of the list (one workgroup), one triangle per thread
-/// in turn.
-fn raster_object(slot: u32, lane: u32) {
+/// Rasterises listed object `first + group` of the pipeline's part of the list (one
+/// workgroup), one triangle per thread in turn.
+fn raster_object(group: u32, first: u32, lane: u32) {
+    let at = first + group;
+    // The build pass left the part's count within its room.
+    if at >= min(draw_counts[COUNT_SLOT], SOFT_MAX_OBJECTS) {
+        return;
+    }
+    let slot = at + select(0u, frame.soft_masked_base, MASKED_PART);
     let entry = instances[frame.soft_base + slot];
     let object = objects[entry & ((1u << LEVEL_SHIFT) - 1u)];
     let batch = batches[object.batch + (entry >> LEVEL_SHIFT)];
@@ -188,15 +194,17 @@ fn raster_object(slot: u32, lane: u32) {
 /// added, after the first phase's.
 override LATE: bool = false;
 
-/// Whether the list is in two parts (`passes::raster::masked_apart`, on a CPU adapter), set by
-/// `passes::raster` through an override constant: the cull pass then lists the objects of
-/// masked materials (an alpha test per pixel) from `frame.soft_masked_base` and the rest from
-/// slot 0, each part has a pipeline of its own (`MASKED` says which), and only the masked one
-/// holds the alpha test's code (docs/BENCHMARKS.md § "Masked objects in a raster pipeline of
-/// their own"). Otherwise the list is one part from slot 0 and one pipeline draws it, testing
-/// alpha where an object's material is masked.
-override APART: bool = false;
-override MASKED: bool = false;
+/// The pipeline's part of the list, set by `passes::raster` through override constants. By
+/// default the whole list, one part from slot 0, testing alpha where an object's material is
+/// masked. On a CPU adapter (`passes::raster::masked_apart`) the cull lists the objects of
+/// masked materials apart, from `frame.soft_masked_base` (`MASKED_PART`, counted in
+/// `COUNTER_SOFT_MASKED`), and the other part's pipeline has no alpha test (`ALPHA_TEST` off),
+/// so it holds none of its code (docs/BENCHMARKS.md § "Masked objects in a raster pipeline of
+/// their own"). The counts' slots: the part's length, and where the second phase's entries start.
+override MASKED_PART: bool = false;
+override ALPHA_TEST: bool = true;
+override COUNT_SLOT: u32 = COUNTER_SOFT;
+override EARLY_SLOT: u32 = COUNTER_SOFT_EARLY;
 
 @compute @workgroup_size(RASTER_WORKGROUP_SIZE)
 fn raster(
@@ -204,25 +212,10 @@ fn raster(
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lane: u32,
 ) {
-    // Branches, not `select`: a pipeline reads only its own part's counts (select evaluates
-    // both), and the first phase none of where the phase starts.
-    var base = 0u;
-    var room = frame.soft_masked_base;
-    var count_slot = COUNTER_SOFT;
-    var early_slot = COUNTER_SOFT_EARLY;
-    if APART && MASKED {
-        base = frame.soft_masked_base;
-        room = frame.soft_masked_capacity;
-        count_slot = COUNTER_SOFT_MASKED;
-        early_slot = COUNTER_SOFT_MASKED_EARLY;
-    }
+    // A branch, not `select`: the first phase reads no count (select evaluates both).
     var first = 0u;
     if LATE {
-        first = draw_counts[early_slot];
+        first = draw_counts[EARLY_SLOT];
     }
-    let at = first + group.x + group.y * groups.x;
-    if at >= min(draw_counts[count_slot], room) {
-        return;
-    }
-    raster_object(base + at, lane);
+    raster_object(group.x + group.y * groups.x, first, lane);
 }

@@ -47,7 +47,8 @@ use crate::gpu_scene::{SceneBuffers, ViewBuffers};
 use crate::passes::Phase;
 use crate::pipelines::{compute_all, compute_spec, render_all, Constants, PipelineCache, PipelineError, RenderSpec};
 use crate::tunables::{
-    MAX_WORKGROUPS_PER_DIMENSION, SHADE_LIST_HEADER, SHADE_LIST_SEGMENT, SHADE_WORKGROUP_SIZE, WORKGROUP_SIZE,
+    COUNTER_SOFT, COUNTER_SOFT_EARLY, COUNTER_SOFT_MASKED, COUNTER_SOFT_MASKED_EARLY, MAX_WORKGROUPS_PER_DIMENSION,
+    SHADE_LIST_HEADER, SHADE_LIST_SEGMENT, SHADE_WORKGROUP_SIZE, WORKGROUP_SIZE,
 };
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
@@ -115,11 +116,18 @@ pub fn masked_apart(device_type: wgpu::DeviceType) -> bool {
 }
 
 /// The override constants of the raster pipeline for `phase` and for the list's part it draws
-/// (`shaders/raster.wgsl`'s `LATE`, `APART` and `MASKED`): `None` for the whole list in one part.
+/// (`shaders/raster.wgsl`'s `LATE`, `MASKED_PART`, `ALPHA_TEST`, `COUNT_SLOT`, `EARLY_SLOT`):
+/// `None` for the whole list in one part (the shader's defaults), `Some(masked)` for a part.
 fn raster_constants(phase: Phase, part: Option<bool>) -> Constants {
     let Constants(mut constants) = phase.late_constant();
-    constants.push(("APART", Constants::flag(part.is_some())));
-    constants.push(("MASKED", Constants::flag(part == Some(true))));
+    if let Some(masked) = part {
+        let (count, early) =
+            if masked { (COUNTER_SOFT_MASKED, COUNTER_SOFT_MASKED_EARLY) } else { (COUNTER_SOFT, COUNTER_SOFT_EARLY) };
+        constants.push(("MASKED_PART", Constants::flag(masked)));
+        constants.push(("ALPHA_TEST", Constants::flag(masked)));
+        constants.push(("COUNT_SLOT", f64::from(count)));
+        constants.push(("EARLY_SLOT", f64::from(early)));
+    }
     Constants(constants)
 }
 
