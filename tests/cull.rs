@@ -295,6 +295,11 @@ fn check_frame(
                 ),
             ];
             assert_eq!(parts.iter().map(|p| p.1).sum::<u32>(), counters.soft, "{label}: the parts' counts");
+            // On a CPU adapter a scene with masked objects has a part for them.
+            let masked_objects = prepared.variants[multidraw::scene::Variant::Masked as usize].object_count;
+            if multidraw::passes::raster::masked_apart(ctx.info.device_type) && counters.soft > 0 {
+                assert_eq!(uniforms.soft_masked_capacity > 0, masked_objects > 0, "{label}: the masked part's room");
+            }
             let soft_base = buffers.soft_base as usize;
             let listed = read_u32s(ctx, &buffers.instances, (soft_base + n) as u64);
             for (first_slot, count, room, masked) in parts {

@@ -74,20 +74,21 @@ impl Choice {
     /// run never gets to a verdict). Probes turn the cascades' second phase on where it pays.
     pub const START: Choice =
         Choice { occlusion: true, soft: true, shadow_occlusion: false, deferred: true, shadow_soft: true };
-    /// Where the controller starts on a CPU adapter (lavapipe): [`Choice::START`] without the
-    /// compute rasteriser and deferred shading, whose compute work there costs more than the
-    /// fragments they save (measured on lavapipe at 1,000 to 100,000 objects, by the wall
-    /// clock: docs/BENCHMARKS.md § "Small casters through the compute rasteriser"), so a short
-    /// run measures what the search would settle on. Probes still try them.
+    /// Where the controller starts on a CPU adapter (lavapipe) in a small scene:
+    /// [`Choice::START`] without the compute rasteriser and deferred shading, whose compute
+    /// work there costs more than the fragments they save (measured on lavapipe by the wall
+    /// clock: docs/BENCHMARKS.md § "Small casters through the compute rasteriser"; in a large
+    /// scene the compute rasteriser pays since its masked objects are drawn apart:
+    /// [`Choice::start_for`]), so a short run measures what the search would settle on. Probes
+    /// still try them.
     pub const CPU_START: Choice = Choice { soft: false, shadow_soft: false, deferred: false, ..Choice::START };
 }
 
 /// Objects the compute rasteriser may draw from which a CPU adapter's adaptive frame starts
 /// with it on ([`Choice::start_for`]). Since its masked objects have a pipeline of their own,
-/// it pays on lavapipe in a large scene: the default scene at 100,000 objects, shadows on, 1,031
-/// ms a frame with it against 1,313 without, and at 10,000 objects 413 against 395; at 1,000,
-/// 177 against 122 (wall clock, docs/BENCHMARKS.md § "Masked objects in a raster pipeline of
-/// their own").
+/// it pays on lavapipe in a large scene (the default scene at 100,000 objects) and costs more
+/// at 1,000 and 10,000 (docs/BENCHMARKS.md § "Masked objects in a raster pipeline of their
+/// own").
 pub const CPU_SOFT_START_RECORDS: u32 = 50_000;
 
 impl Choice {

@@ -405,24 +405,25 @@ fn soft_usage<T>(data: &[T], limits: &wgpu::Limits) -> wgpu::BufferUsages {
     }
 }
 
-/// A 1×1 sampled R32Float texture, bound where a layout wants a depth-pyramid level that is
-/// never read.
 /// The compute rasteriser's list in two parts: the objects without an alpha test from slot 0,
 /// those of masked materials (`masked` of `objects`) from the returned slot, each part drawn by
 /// a raster pipeline of its own (`passes::raster`). An object is listed at most once a frame,
 /// so where the scene's objects fit the payload's numbering (`SOFT_MAX_OBJECTS`) each part has
-/// room for every object of its kind; past that the room is shared in proportion, and the cull
-/// gives what does not fit to the hardware. Returns the masked part's first slot (the other
-/// part's room) and its room.
+/// room for every object of its kind; past that the room is shared in proportion, rounded up
+/// for the masked part, so that a scene with masked objects always has room for some (the cull
+/// tells a list in parts by that room), and the cull gives what does not fit to the hardware.
+/// Returns the masked part's first slot (the other part's room) and its room.
 pub fn soft_list_parts(objects: u32, masked: u32) -> (u32, u32) {
     let room = objects.min(SOFT_MAX_OBJECTS);
     let masked_room = match objects {
         0 => 0,
-        _ => (u64::from(room) * u64::from(masked.min(objects)) / u64::from(objects)) as u32,
+        _ => (u64::from(room) * u64::from(masked.min(objects))).div_ceil(u64::from(objects)) as u32,
     };
     (room - masked_room, masked_room)
 }
 
+/// A 1×1 sampled R32Float texture, bound where a layout wants a depth-pyramid level that is
+/// never read.
 pub fn r32_placeholder(device: &wgpu::Device, label: &str) -> wgpu::TextureView {
     placeholder(device, label, wgpu::TextureFormat::R32Float)
 }
@@ -479,8 +480,11 @@ mod tests {
         // Past the numbering, in proportion, and never more than it holds.
         let objects = 10 * SOFT_MAX_OBJECTS;
         let (base, room) = soft_list_parts(objects, objects / 10);
-        assert_eq!(room, SOFT_MAX_OBJECTS / 10);
+        assert_eq!(room, SOFT_MAX_OBJECTS.div_ceil(10));
         assert_eq!(base + room, SOFT_MAX_OBJECTS);
         assert_eq!(soft_list_parts(u32::MAX, u32::MAX), (0, SOFT_MAX_OBJECTS));
+        // A few masked objects among many still get room: the cull tells parts by it.
+        assert_eq!(soft_list_parts(objects, 1), (SOFT_MAX_OBJECTS - 1, 1));
+        assert_eq!(soft_list_parts(objects, 0), (SOFT_MAX_OBJECTS, 0));
     }
 }

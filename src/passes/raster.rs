@@ -107,10 +107,10 @@ struct Pixels {
 /// of `device_type`: listed in a part of the list of their own and drawn by a pipeline and a
 /// dispatch of their own, so that the other objects' pipeline holds none of the alpha test's
 /// code. On a CPU adapter (lavapipe), which runs a workgroup's invocations as vectors, that code
-/// slows every object: the default scene's raster passes at 100,000 objects took 2.2× less
-/// time by the wall clock apart. On the H100 the second dispatch and the barrier before it
-/// cost more than the registers save (docs/BENCHMARKS.md § "Masked objects in a raster
-/// pipeline of their own").
+/// slows every object: apart, the default scene's frame with the compute rasteriser took less
+/// than half the time by the wall clock. On the H100 the second dispatch and the barrier
+/// before it cost more than the registers save (docs/BENCHMARKS.md § "Masked objects in a
+/// raster pipeline of their own").
 pub fn masked_apart(device_type: wgpu::DeviceType) -> bool {
     device_type == wgpu::DeviceType::Cpu
 }

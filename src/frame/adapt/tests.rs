@@ -265,3 +265,17 @@ fn cascades_that_hide_nothing_stop_culling_in_two_phases() {
     assert_eq!(controller.current(), Choice::START);
     assert_eq!(controller.reason, Reason::NoHiddenCasters);
 }
+
+#[test]
+fn a_cpu_adapter_starts_with_the_compute_rasteriser_in_a_large_scene() {
+    use wgpu::DeviceType::{Cpu, DiscreteGpu, IntegratedGpu};
+    assert_eq!(Choice::start_for(Cpu, 0), Choice::CPU_START);
+    assert_eq!(Choice::start_for(Cpu, CPU_SOFT_START_RECORDS - 1), Choice::CPU_START);
+    let large = Choice::start_for(Cpu, CPU_SOFT_START_RECORDS);
+    assert_eq!(large, Choice { soft: true, shadow_soft: true, ..Choice::CPU_START });
+    assert!(!large.deferred, "deferred shading still starts off on a CPU adapter");
+    for gpu in [DiscreteGpu, IntegratedGpu] {
+        assert_eq!(Choice::start_for(gpu, 0), Choice::START);
+        assert_eq!(Choice::start_for(gpu, 10 * CPU_SOFT_START_RECORDS), Choice::START);
+    }
+}
