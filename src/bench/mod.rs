@@ -307,9 +307,11 @@ pub fn run(
             "no MULTI_DRAW_INDIRECT_COUNT on this adapter: gpu modes draw every slot without a count buffer".into(),
         );
     }
-    // Set-up: every count's scene and renderer, then one frame of each of its rows, timed (after
-    // one untimed frame: a renderer's first frame pays for first use), to weigh the rows' frames
-    // for the progress and the estimate. The rows' own warm-up frames come on top.
+    // Set-up: every count's scene and renderer, then one frame of each of its rows, timed, to
+    // weigh the rows' frames for the progress and the estimate. Each timed frame follows an
+    // untimed one of the same row: a renderer's first frame pays for first use, and the first
+    // after another mode's for the switch (docs/BENCHMARKS.md § "Bench set-up: the first frame
+    // after another mode's"). The rows' own warm-up frames come on top.
     let mut runs = Vec::new();
     let mut frame_seconds = Vec::new();
     let mut row_scenes = Vec::new();
@@ -322,9 +324,9 @@ pub fn run(
         progress.step(&format!("building {} ({} objects)", crate::text::display_name(&base.name), base.objects.len()));
         let mut run = CountRun::new(ctx, config, base)?;
         progress.step(&format!("timing one frame of each row at {} objects", run.renderer.buffers.object_count));
-        run.timed_frame(ctx, &target, config, config.modes[0], details[0])?;
         for &detail in &details {
             for &mode in &config.modes {
+                run.timed_frame(ctx, &target, config, mode, detail)?;
                 frame_seconds.push(run.timed_frame(ctx, &target, config, mode, detail)?);
                 row_scenes.push(scene_index);
             }
