@@ -403,7 +403,7 @@ impl super::Renderer {
     }
 
     /// Forgets what the adaptive frame learned: every view starts again from
-    /// [`Renderer::auto_start`] (the bench does so at each row).
+    /// `Renderer::auto_start` (the bench does so at each row).
     pub fn reset_adaptive(&mut self) {
         let start = self.auto_start();
         for view in &mut self.views {

@@ -84,7 +84,7 @@ pub struct Renderer {
     /// Wall-clock frame times the caller reported (`report_frame_time`), newest last.
     reported_times: std::collections::VecDeque<(u64, f64)>,
     /// The adapter's kind: where each view's adaptive frame starts depends on it
-    /// ([`Renderer::auto_start`]).
+    /// (`Renderer::auto_start`).
     device_type: wgpu::DeviceType,
     /// Prefilters each scene's sky into the maps of its image-based light, at upload.
     environment: EnvironmentPass,
