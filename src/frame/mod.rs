@@ -235,7 +235,8 @@ impl Renderer {
         };
         let updates = ObjectUpdates::new(&ctx.device, &layouts, &buffers, options.workgroup_size);
         let capabilities = Capabilities::of(ctx);
-        let auto_start = adapt::Choice::start_for(ctx.info.device_type, soft_records(&prepared.objects));
+        let soft_count = soft_records(&prepared.objects);
+        let auto_start = adapt::Choice::start_for(ctx.info.device_type, soft_count);
         let first_view = ViewState {
             auto: adapt::AutoDetail::starting_from(auto_start),
             ..ViewState::new(&ctx.device, &layouts, &buffers, &pyramid, raster.as_ref(), deferred.as_ref())
@@ -262,7 +263,7 @@ impl Renderer {
             all_inputs: options.optional_inputs,
             updates,
             buffers,
-            soft_records: soft_records(&prepared.objects),
+            soft_records: soft_count,
             prepared,
             views: vec![first_view],
             reported_times: std::collections::VecDeque::new(),
