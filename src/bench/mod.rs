@@ -4,9 +4,9 @@
 //! CPU times come from the process (`Instant`), GPU times from timestamp queries, and every
 //! frame also has a wall-clock time, from before its recording until the CPU sees its GPU work
 //! done. Each frame is waited for before the next, so CPU times measure recording and
-//! submission alone, not queueing behind the GPU. Where the timestamps miss work (lavapipe's
-//! compute passes, `report::timestamps_short`), the wall clock is the truth, and the ratios
-//! (`table`) use it.
+//! submission alone, not queueing behind the GPU. Where the timestamps miss work
+//! (`report::timestamps_short`: lavapipe's compute passes with `MULTIDRAW_TIMESTAMP_FLUSH=off`),
+//! the wall clock is the truth, and the ratios (`table`) use it.
 //!
 //! Set-up first builds every object count's renderer and times one frame of each row, so the
 //! caller hears how long the measured frames will take before they start, and the progress

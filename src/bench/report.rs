@@ -246,8 +246,8 @@ pub struct Row {
 }
 
 /// Rows whose timestamps cover less than this share of the time the CPU waited for the GPU
-/// are flagged: the timestamps miss work (on lavapipe, everything a compute pass does: see
-/// docs/BENCHMARKS.md, "Timestamps and the wall clock").
+/// are flagged: the timestamps miss work (on lavapipe without the opening flush, a compute
+/// pass's first dispatch: see docs/BENCHMARKS.md, "Timestamps and the wall clock").
 pub const TIMESTAMP_COVERAGE_MIN: f64 = 0.8;
 /// ...unless less than this is missing: a fence's latency and the queue's own copies are not
 /// missing work, and at a fraction of a millisecond a frame they alone fall under the share.

@@ -415,7 +415,8 @@ impl super::Renderer {
     /// Tells the renderer how long frame `frame` took by the wall clock (from recording until
     /// the CPU saw its GPU work done), in ms. From the first report on, the adaptive frame
     /// (`frame::adapt`, `Detail::auto`) judges by these times rather than by the GPU's
-    /// timestamps, which miss work on some adapters (lavapipe's compute rasteriser). Report
+    /// timestamps, which may miss work (lavapipe's compute passes without the opening flush of
+    /// `GpuTimer::with_opening_flush`). Report
     /// before the [`super::Renderer::collect`] that returns the frame.
     pub fn report_frame_time(&mut self, frame: u64, ms: f64) {
         self.reported_times.push_back((frame, ms));

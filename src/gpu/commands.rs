@@ -135,7 +135,13 @@ impl<'t> FrameEncoder<'t> {
     }
 
     /// Opens compute pass `name`: wgpu label, timestamp slot and command counts all use it.
+    /// Where the timer flushes openings ([`GpuTimer::with_opening_flush`]: CPU adapters) the
+    /// pass opens as a span whose opening timestamp is flushed before the pass begins (unless
+    /// [`FrameEncoder::before_pass`] began it).
     pub fn compute_pass(&mut self, name: &'static str) -> CountingComputePass<'_> {
+        if self.timer.as_deref().is_some_and(|t| t.flushes_openings() && !t.span_open(name)) {
+            self.open_span(name);
+        }
         let pass = self.encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some(name),
             timestamp_writes: self.timer.as_deref_mut().and_then(|t| t.compute_writes(name)),
@@ -147,13 +153,29 @@ impl<'t> FrameEncoder<'t> {
     /// span begins before them (an empty compute pass takes the beginning timestamp) and ends
     /// with the next pass opened under `name`, so the pass's GPU time includes theirs.
     pub fn before_pass(&mut self, name: &'static str, commands: impl FnOnce(&mut wgpu::CommandEncoder)) {
-        if let Some(writes) = self.timer.as_deref_mut().and_then(|t| t.begin_span(name)) {
+        self.open_span(name);
+        commands(&mut self.encoder);
+    }
+
+    /// Begins the timed span of pass `name` with an empty compute pass that writes its opening
+    /// timestamp, and where the timer flushes openings, a second empty pass that makes the
+    /// driver read it now ([`GpuTimer::with_opening_flush`]).
+    fn open_span(&mut self, name: &'static str) {
+        let Some(timer) = self.timer.as_deref_mut() else {
+            return;
+        };
+        if let Some(writes) = timer.begin_span(name) {
             drop(self.encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some(name),
                 timestamp_writes: Some(writes),
             }));
         }
-        commands(&mut self.encoder);
+        if let Some(writes) = timer.opening_flush_writes(name) {
+            drop(self.encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("timestamp opening flush"),
+                timestamp_writes: Some(writes),
+            }));
+        }
     }
 
     /// Opens render pass `name` on these attachments, named as [`FrameEncoder::compute_pass`].

@@ -8,11 +8,27 @@
 //! defined), and adding a pass needs no change here. Work recorded outside any pass (a copy, a
 //! buffer clear) that starts a pass is timed with it ([`GpuTimer::begin_span`]): an empty
 //! compute pass writes slot 2k before that work and the pass itself only 2k + 1.
+//!
+//! On lavapipe a compute pass's opening timestamp is read late: the driver files it in
+//! llvmpipe's next scene of rasteriser commands, whose clock is read when a rasteriser thread
+//! plays that scene back, while a dispatch runs at once on the queue's thread (docs/BENCHMARKS.md
+//! § "Timestamps and the wall clock"), so the pass's first dispatch fell outside its interval.
+//! With [`GpuTimer::with_opening_flush`] every compute pass opens as a span, and a second
+//! empty pass right after it writes a timestamp of its own into a set that is never read:
+//! lavapipe submits the scene that holds the opening timestamp before writing another, so the
+//! opening one is read before the pass's first dispatch.
 
 use super::readback::ReadbackRing;
 use crate::tunables::MAX_PASSES;
 
 const QUERY_COUNT: u32 = 2 * MAX_PASSES as u32;
+
+/// Whether a renderer on an adapter of `device_type` flushes its compute passes' opening
+/// timestamps ([`GpuTimer::with_opening_flush`]): on CPU adapters, unless the environment sets
+/// `MULTIDRAW_TIMESTAMP_FLUSH=off` (to see what lavapipe's timestamps miss without it).
+pub fn flushes_openings(device_type: wgpu::DeviceType) -> bool {
+    device_type == wgpu::DeviceType::Cpu && std::env::var_os("MULTIDRAW_TIMESTAMP_FLUSH").is_none_or(|v| v != "off")
+}
 
 /// Milliseconds of GPU time per pass of one frame, by pass name, in the order the frame
 /// recorded them. A pass the frame did not run is absent.
@@ -81,6 +97,10 @@ pub struct GpuTimer {
     /// A span opened before commands outside any pass ([`GpuTimer::begin_span`]): the pass it
     /// times and the end slot that pass writes.
     open_span: Option<(&'static str, u32)>,
+    /// Where the timestamp that makes the driver read a pass's opening one is written
+    /// ([`GpuTimer::with_opening_flush`]): never resolved, slot k for the pass whose opening
+    /// timestamp is slot k.
+    opening_flush: Option<wgpu::QuerySet>,
 }
 
 impl GpuTimer {
@@ -110,6 +130,43 @@ impl GpuTimer {
             written: Vec::with_capacity(MAX_PASSES),
             in_flight: Vec::new(),
             open_span: None,
+            opening_flush: None,
+        })
+    }
+
+    /// This timer with every compute pass opened as a span followed by an empty pass that
+    /// writes a timestamp nobody reads, which makes lavapipe read the opening timestamp before
+    /// the pass's work (see the module's doc). For CPU adapters, whose drivers read a
+    /// timestamp when their rasteriser gets to it.
+    pub fn with_opening_flush(mut self, device: &wgpu::Device) -> Self {
+        self.opening_flush = Some(device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("timestamp opening flush"),
+            ty: wgpu::QueryType::Timestamp,
+            count: QUERY_COUNT,
+        }));
+        self
+    }
+
+    /// Whether a span is open for pass `name` ([`GpuTimer::begin_span`]).
+    pub fn span_open(&self, name: &str) -> bool {
+        self.open_span.is_some_and(|(open, _)| open == name)
+    }
+
+    /// Whether compute passes open as spans, flushed ([`GpuTimer::with_opening_flush`]).
+    pub fn flushes_openings(&self) -> bool {
+        self.opening_flush.is_some()
+    }
+
+    /// The writes of the empty pass that follows the opening timestamp of the span just begun
+    /// for `name` ([`GpuTimer::begin_span`]); `None` without an opening flush, or with no span
+    /// open for `name`.
+    pub fn opening_flush_writes(&self, name: &'static str) -> Option<wgpu::ComputePassTimestampWrites<'_>> {
+        let (open, end) = self.open_span?;
+        let set = self.opening_flush.as_ref()?;
+        (open == name).then_some(wgpu::ComputePassTimestampWrites {
+            query_set: set,
+            beginning_of_pass_write_index: Some(end - 1),
+            end_of_pass_write_index: None,
         })
     }
 
