@@ -184,7 +184,7 @@ fn raster_object(group: u32, first: u32, lane: u32) {
     let m = object.material;
     let textured = material_textured(m);
     let tag = select(0u, SOFT_TEXTURED_BIT, textured) | (slot << SOFT_TRIANGLE_BITS);
-    for (var triangle = lane; triangle < triangles; triangle += RASTER_WORKGROUP_SIZE) {
+    for (var triangle = lane; triangle < triangles; triangle += LANES) {
         raster_triangle(object, batch, triangle, tag | triangle);
     }
 }
@@ -206,7 +206,12 @@ override ALPHA_TEST: bool = true;
 override COUNT_SLOT: u32 = COUNTER_SOFT;
 override EARLY_SLOT: u32 = COUNTER_SOFT_EARLY;
 
-@compute @workgroup_size(RASTER_WORKGROUP_SIZE)
+/// Threads per workgroup, an object's triangles taken in turn: `RASTER_WORKGROUP_SIZE` unless
+/// `passes::raster` sets it (`CPU_RASTER_WORKGROUP_SIZE` on a CPU adapter, the width of its
+/// vectors).
+override LANES: u32 = RASTER_WORKGROUP_SIZE;
+
+@compute @workgroup_size(LANES)
 fn raster(
     @builtin(workgroup_id) group: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,

@@ -162,6 +162,12 @@ pub const NO_IDS: u32 = u32::MAX;
 /// Threads per workgroup of the raster pass: one workgroup per object, one thread per
 /// triangle in turn (32: NVIDIA's subgroup, and the triangle count of most small levels).
 pub const RASTER_WORKGROUP_SIZE: u32 = 32;
+/// The same on a CPU adapter (`passes::raster::raster_lanes`): 8, the width of the vectors
+/// lavapipe runs a workgroup's invocations as (256 bits of 32-bit lanes), so that an object's
+/// work is one vector, not four that repeat its fetches with lanes mostly idle (the default
+/// scene's frame at 100,000 objects: docs/BENCHMARKS.md § "The compute rasteriser's lanes on a
+/// CPU adapter").
+pub const CPU_RASTER_WORKGROUP_SIZE: u32 = 8;
 /// Threads per workgroup of the compute rasteriser's list and shade dispatches.
 pub const SHADE_WORKGROUP_SIZE: u32 = 64;
 /// Pixels of a row one thread of the list dispatch looks through (one atomic add per segment).

@@ -177,9 +177,9 @@ impl Renderer {
                         let shadow = passes.spawn(|| ShadowPass::new(&ctx.pipelines, &layouts));
                         let raster = passes.spawn(|| {
                             let soft = options.soft_raster && ctx.device.features().contains(raster::FEATURES);
-                            let apart = raster::masked_apart(ctx.info.device_type);
                             soft.then(|| {
-                                RasterPass::new(&ctx.device, &ctx.pipelines, &layouts, options.color_format, apart)
+                                let (format, device_type) = (options.color_format, ctx.info.device_type);
+                                RasterPass::new(&ctx.device, &ctx.pipelines, &layouts, format, device_type)
                             })
                             .transpose()
                         });

@@ -47,8 +47,9 @@ use crate::gpu_scene::{SceneBuffers, ViewBuffers};
 use crate::passes::Phase;
 use crate::pipelines::{compute_all, compute_spec, render_all, Constants, PipelineCache, PipelineError, RenderSpec};
 use crate::tunables::{
-    COUNTER_SOFT, COUNTER_SOFT_EARLY, COUNTER_SOFT_MASKED, COUNTER_SOFT_MASKED_EARLY, MAX_WORKGROUPS_PER_DIMENSION,
-    SHADE_LIST_HEADER, SHADE_LIST_SEGMENT, SHADE_WORKGROUP_SIZE, WORKGROUP_SIZE,
+    COUNTER_SOFT, COUNTER_SOFT_EARLY, COUNTER_SOFT_MASKED, COUNTER_SOFT_MASKED_EARLY, CPU_RASTER_WORKGROUP_SIZE,
+    MAX_WORKGROUPS_PER_DIMENSION, RASTER_WORKGROUP_SIZE, SHADE_LIST_HEADER, SHADE_LIST_SEGMENT, SHADE_WORKGROUP_SIZE,
+    WORKGROUP_SIZE,
 };
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
@@ -115,11 +116,26 @@ pub fn masked_apart(device_type: wgpu::DeviceType) -> bool {
     device_type == wgpu::DeviceType::Cpu
 }
 
-/// The override constants of the raster pipeline for `phase` and for the list's part it draws
-/// (`shaders/raster.wgsl`'s `LATE`, `MASKED_PART`, `ALPHA_TEST`, `COUNT_SLOT`, `EARLY_SLOT`):
-/// `None` for the whole list in one part (the shader's defaults), `Some(masked)` for a part.
-fn raster_constants(phase: Phase, part: Option<bool>) -> Constants {
+/// Threads per workgroup of the raster pipelines on an adapter of `device_type`: a thread per
+/// triangle of the object in turn, 32 (`RASTER_WORKGROUP_SIZE`, NVIDIA's subgroup), and on a
+/// CPU adapter the width of its vectors (`CPU_RASTER_WORKGROUP_SIZE`).
+pub fn raster_lanes(device_type: wgpu::DeviceType) -> u32 {
+    if device_type == wgpu::DeviceType::Cpu {
+        CPU_RASTER_WORKGROUP_SIZE
+    } else {
+        RASTER_WORKGROUP_SIZE
+    }
+}
+
+/// The override constants of the raster pipeline for `phase`, `lanes` threads a workgroup, and
+/// the list's part it draws (`shaders/raster.wgsl`'s `LATE`, `LANES`, `MASKED_PART`,
+/// `ALPHA_TEST`, `COUNT_SLOT`, `EARLY_SLOT`): `None` for the whole list in one part (the
+/// shader's defaults), `Some(masked)` for a part.
+fn raster_constants(phase: Phase, lanes: u32, part: Option<bool>) -> Constants {
     let Constants(mut constants) = phase.late_constant();
+    if lanes != RASTER_WORKGROUP_SIZE {
+        constants.push(("LANES", f64::from(lanes)));
+    }
     if let Some(masked) = part {
         let (count, early) =
             if masked { (COUNTER_SOFT_MASKED, COUNTER_SOFT_MASKED_EARLY) } else { (COUNTER_SOFT, COUNTER_SOFT_EARLY) };
@@ -156,24 +172,26 @@ pub struct RasterPass {
 }
 
 impl RasterPass {
-    /// Gets the pipelines from the cache; the resolve draws into targets of `color_format`.
-    /// (A deferred frame does not resolve: its composite does, `passes::deferred`.)
+    /// Gets the pipelines for an adapter of `device_type` ([`masked_apart`], [`raster_lanes`])
+    /// from the cache; the resolve draws into targets of `color_format`. (A deferred frame does
+    /// not resolve: its composite does, `passes::deferred`.)
     pub fn new(
         device: &wgpu::Device,
         cache: &PipelineCache,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
-        masked_apart: bool,
+        device_type: wgpu::DeviceType,
     ) -> Result<Self, PipelineError> {
+        let lanes = raster_lanes(device_type);
         let shader = SHADER.spec(WORKGROUP_SIZE);
         let shade_shader = SHADE_SHADER.spec(WORKGROUP_SIZE);
         let list_shader = SHADE_LIST_SHADER.spec(WORKGROUP_SIZE);
-        let parts: &[Option<bool>] = if masked_apart { &[Some(false), Some(true)] } else { &[None] };
+        let parts: &[Option<bool>] = if masked_apart(device_type) { &[Some(false), Some(true)] } else { &[None] };
         let shader = &shader;
         let raster_specs = [Phase::Only, Phase::Late].into_iter().flat_map(|phase| {
             parts.iter().map(move |&part| {
                 compute_spec(phase.pass_name(NAME, LATE_NAME), &layouts.raster, shader, "raster")
-                    .with_constants(raster_constants(phase, part))
+                    .with_constants(raster_constants(phase, lanes, part))
             })
         });
         let specs: Vec<_> = [
