@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use crate::gpu::commands::FrameEncoder;
 use crate::gpu::target::FrameTarget;
-use crate::gpu::timer::{flushes_openings, GpuTimer};
+use crate::gpu::timer::GpuTimer;
 use crate::gpu::GpuContext;
 use crate::gpu_scene::textures::EnvironmentMaps;
 use crate::gpu_scene::types::GpuObject;
@@ -242,13 +242,7 @@ impl Renderer {
             ..ViewState::new(&ctx.device, &layouts, &buffers, &pyramid, raster.as_ref(), deferred.as_ref())
         };
         let mut renderer = Self {
-            timer: GpuTimer::new(&ctx.device, &ctx.queue).map(|timer| {
-                if flushes_openings(ctx.info.device_type) {
-                    timer.with_opening_flush(&ctx.device)
-                } else {
-                    timer
-                }
-            }),
+            timer: GpuTimer::for_adapter(&ctx.device, &ctx.queue, ctx.info.device_type),
             plans: DrawMode::ALL.map(|mode| FramePlan::resolve(mode, capabilities)),
             layouts,
             cull,

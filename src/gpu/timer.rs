@@ -23,10 +23,10 @@ use crate::tunables::MAX_PASSES;
 
 const QUERY_COUNT: u32 = 2 * MAX_PASSES as u32;
 
-/// Whether a renderer on an adapter of `device_type` flushes its compute passes' opening
-/// timestamps ([`GpuTimer::with_opening_flush`]): on CPU adapters, unless the environment sets
+/// Whether a timer for an adapter of `device_type` flushes its compute passes' opening
+/// timestamps ([`GpuTimer::for_adapter`]): on CPU adapters, unless the environment sets
 /// `MULTIDRAW_TIMESTAMP_FLUSH=off` (to see what lavapipe's timestamps miss without it).
-pub fn flushes_openings(device_type: wgpu::DeviceType) -> bool {
+fn flushes_openings_on(device_type: wgpu::DeviceType) -> bool {
     device_type == wgpu::DeviceType::Cpu && std::env::var_os("MULTIDRAW_TIMESTAMP_FLUSH").is_none_or(|v| v != "off")
 }
 
@@ -132,6 +132,14 @@ impl GpuTimer {
             open_span: None,
             opening_flush: None,
         })
+    }
+
+    /// The timer of a renderer on an adapter of `device_type`: [`GpuTimer::new`], with the
+    /// opening flush on CPU adapters ([`GpuTimer::with_opening_flush`]) unless
+    /// `MULTIDRAW_TIMESTAMP_FLUSH=off`.
+    pub fn for_adapter(device: &wgpu::Device, queue: &wgpu::Queue, device_type: wgpu::DeviceType) -> Option<Self> {
+        let timer = Self::new(device, queue)?;
+        Some(if flushes_openings_on(device_type) { timer.with_opening_flush(device) } else { timer })
     }
 
     /// This timer with every compute pass opened as a span followed by an empty pass that
