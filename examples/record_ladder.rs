@@ -18,6 +18,7 @@ use multidraw::gpu::commands::FrameEncoder;
 use multidraw::gpu::target::{OffscreenTarget, COLOR_FORMAT};
 use multidraw::gpu::timer::GpuTimer;
 use multidraw::gpu_scene::ViewBuffers;
+use multidraw::passes::main::indirect::IndirectDraws;
 use multidraw::passes::main::Draws;
 use multidraw::passes::Phase;
 use multidraw::scene::file::default_scene_with_objects;
@@ -65,9 +66,18 @@ fn record(
             hiz,
             multidraw::passes::cull::NAME,
         );
-        renderer.build.record(&mut encoder, &renderer.buffers, view, Phase::Only, multidraw::passes::build::NAME);
+        let occluders = renderer.lists_occluders(DrawMode::Gpu);
+        renderer.build.record(
+            &mut encoder,
+            &renderer.buffers,
+            view,
+            Phase::Only,
+            multidraw::passes::build::NAME,
+            occluders,
+        );
     }
     if let (true, Some(indirect)) = (parts.render, plan.indirect()) {
+        let indirect = IndirectDraws { occluders: renderer.lists_occluders(DrawMode::Gpu), ..indirect };
         let draws = Draws::Indirect(indirect, None);
         let (buffers, prepared) = (&renderer.buffers, &renderer.prepared);
         renderer.main.record(

@@ -19,9 +19,36 @@
 //! in the same order and one `DrawIndirectArgs` to slot `frame.blend_capacity` of the blend
 //! draws, whose vertex count is the largest index count listed and whose instances are the
 //! objects (`vs_pulled` in `shaders/draw.wgsl`), so the pass is one draw call at any count.
+//!
+//! The same pipeline with `OCCLUDERS` on is the occluder sort (recorded in the build pass,
+//! `passes::build`): it orders the large opaque objects the first culling phase listed
+//! (`list_occluder` in `shaders/cull.wgsl`, behind `COUNTER_OCCLUDERS`) nearest first and
+//! writes their draws to `draws[frame.occluder_draw_base..]`, which the first main pass draws
+//! before any batch. Only where the frame has a draw count; never pulled.
 
 // Bindings: groups `frame`, `cull io` and `hiz`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file (the same declarations as the cull pass).
+
+/// Which list this pipeline sorts: the blended objects (farthest first, their keys say so) or
+/// the occluders (nearest first).
+override OCCLUDERS: bool = false;
+
+/// The sorted list's counter, first key word, room and first draw slot.
+fn list_counter() -> u32 {
+    return select(COUNTER_BLEND, COUNTER_OCCLUDERS, OCCLUDERS);
+}
+
+fn key_base() -> u32 {
+    return select(frame.blend_key_base, frame.occluder_key_base, OCCLUDERS);
+}
+
+fn list_capacity() -> u32 {
+    return select(frame.blend_capacity, frame.occluder_capacity, OCCLUDERS);
+}
+
+fn draw_base() -> u32 {
+    return select(frame.blend_draw_base, frame.occluder_draw_base, OCCLUDERS);
+}
 
 const SORT_THREADS: u32 = 256u;
 /// Keys a chunk holds in workgroup memory (8 KiB, within the default 16 KiB limit).
@@ -37,12 +64,12 @@ var<workgroup> most_indices: atomic<u32>;
 var<workgroup> chunk_keys: array<vec2<u32>, LOCAL_KEYS>;
 
 fn key_at(i: u32) -> vec2<u32> {
-    let word = frame.blend_key_base + 2u * i;
+    let word = key_base() + 2u * i;
     return vec2<u32>(instances[word], instances[word + 1u]);
 }
 
 fn set_key(i: u32, key: vec2<u32>) {
-    let word = frame.blend_key_base + 2u * i;
+    let word = key_base() + 2u * i;
     instances[word] = key.x;
     instances[word + 1u] = key.y;
 }
@@ -147,7 +174,7 @@ fn batch_of(tagged: u32) -> GpuBatch {
 @compute @workgroup_size(SORT_THREADS)
 fn sort(@builtin(local_invocation_index) thread: u32) {
     if thread == 0u {
-        listed = min(atomicLoad(&draw_counts[COUNTER_BLEND]), frame.blend_capacity);
+        listed = min(atomicLoad(&draw_counts[list_counter()]), list_capacity());
         atomicStore(&most_indices, 0u);
     }
     let n = workgroupUniformLoad(&listed);
@@ -165,7 +192,7 @@ fn sort(@builtin(local_invocation_index) thread: u32) {
         sort_keys(size, thread);
     }
     let id_mask = (1u << LEVEL_SHIFT) - 1u;
-    if frame.blend_pulled != 0u {
+    if frame.blend_pulled != 0u && !OCCLUDERS {
         for (var i = thread; i < n; i += SORT_THREADS) {
             let tagged = key_at(i).y;
             let batch = batch_of(tagged);
@@ -185,7 +212,7 @@ fn sort(@builtin(local_invocation_index) thread: u32) {
         }
         return;
     }
-    for (var i = thread; i < frame.blend_capacity; i += SORT_THREADS) {
+    for (var i = thread; i < list_capacity(); i += SORT_THREADS) {
         var args = DrawIndexedIndirectArgs(0u, 0u, 0u, 0, 0u);
         if i < n {
             let tagged = key_at(i).y;
@@ -199,7 +226,7 @@ fn sort(@builtin(local_invocation_index) thread: u32) {
             args.first_instance = frame.identity_base + level * frame.object_count + id;
         }
         if i < n || frame.compact == 0u {
-            draws[frame.blend_draw_base + i] = args;
+            draws[draw_base() + i] = args;
         }
     }
 }

@@ -216,6 +216,8 @@ struct Decision {
     level: u32,
     /// Drawn by the compute rasteriser (`shaders/raster.wgsl`) rather than the hardware.
     soft: bool,
+    /// Listed as an occluder: drawn first in the first main pass, nearest first.
+    occluder: bool,
 }
 
 /// Whether the compute rasteriser may draw the object at `level`: it is marked for it
@@ -279,7 +281,7 @@ fn in_view(center: vec3<f32>, radius: f32) -> bool {
 }
 
 fn classify(slot: u32, object: GpuCullRecord, phase: u32, blended: bool) -> Decision {
-    var decision = Decision(false, 0u, false);
+    var decision = Decision(false, 0u, false, false);
     let counting = phase != PHASE_EARLY;
     let center = animated_center(object);
     let radius = object.radius;
@@ -319,7 +321,23 @@ fn classify(slot: u32, object: GpuCullRecord, phase: u32, blended: bool) -> Deci
         }
     }
     decision.soft = decision.draw && !blended && is_soft(object, decision.level, center, radius, distance_sq);
+    decision.occluder = decision.draw && !decision.soft && phase != PHASE_LATE && frame.occluder_capacity > 0u
+        && batches[object.batch].variant == VARIANT_OPAQUE && is_occluder(center, radius, distance_sq);
     return decision;
+}
+
+/// Whether an object the hardware draws is one of the view's occluders: its bounding sphere
+/// projects to more than `OCCLUDER_MIN_RADIUS_PX` (the compute rasteriser's test, `is_soft`,
+/// at that radius), or crosses the camera's plane. Its first main pass draws those first, nearest
+/// first, so the fragments of what they hide fail the depth test rather than being written and
+/// written over (docs/BENCHMARKS.md § "Occluders first").
+fn is_occluder(center: vec3<f32>, radius: f32, distance_sq: f32) -> bool {
+    let w = (frame.view_proj * vec4<f32>(center, 1.0)).w;
+    let distance = sqrt(distance_sq);
+    if w <= radius || distance <= radius {
+        return true;
+    }
+    return radius * frame.occluder_factor * distance_sq > (distance - radius) * w * w;
 }
 
 /// Whether the object is blended: drawn by the blend sort's draws, not from a batch.
@@ -360,6 +378,24 @@ fn list_blended(at: u32, id: u32, object: GpuCullRecord, level: u32, phase: u32)
     count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);
     count(COUNTER_LEVELS + level, 1u);
     count_triangles(batches[object.batch + level].index_count / 3u);
+}
+
+/// Writes an occluder into slot `at` of the occluder sort's list, keyed by the distance from
+/// the camera to its bounding sphere (non-negative floats order as their bits, so the sort
+/// puts the nearest first), and counts it as drawn; false when the list is full (its batch
+/// draws it then).
+fn list_occluder(at: u32, id: u32, object: GpuCullRecord, level: u32, phase: u32) -> bool {
+    if at >= frame.occluder_capacity {
+        return false;
+    }
+    let to_camera = animated_center(object) - frame.camera_position.xyz;
+    let nearest = max(length(to_camera) - object.radius, 0.0);
+    instances[frame.occluder_key_base + 2u * at] = bitcast<u32>(nearest);
+    instances[frame.occluder_key_base + 2u * at + 1u] = id | (level << LEVEL_SHIFT);
+    count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);
+    count(COUNTER_LEVELS + level, 1u);
+    count_triangles(batches[object.batch + level].index_count / 3u);
+    return true;
 }
 
 /// Writes a drawn object into slot `at` of its part of the compute rasteriser's list (the
@@ -417,6 +453,7 @@ const APPEND_NOTHING: u32 = 0xffffffffu;
 const APPEND_SOFT: u32 = 0xfffffffeu;
 const APPEND_BLEND: u32 = 0xfffffffdu;
 const APPEND_SOFT_MASKED: u32 = 0xfffffffcu;
+const APPEND_OCCLUDER: u32 = 0xfffffffbu;
 
 /// Threads that share one atomicAdd per list (`append`): the workgroup, up to 64 threads.
 const APPEND_GROUP: u32 = min(WORKGROUP_SIZE, 64u);
@@ -458,6 +495,8 @@ fn append(local_index: u32, key: u32) -> u32 {
                 first = atomicAdd(&draw_counts[COUNTER_SOFT_MASKED], total);
             } else if key == APPEND_BLEND {
                 first = atomicAdd(&draw_counts[COUNTER_BLEND], total);
+            } else if key == APPEND_OCCLUDER {
+                first = atomicAdd(&draw_counts[COUNTER_OCCLUDERS], total);
             } else {
                 first = atomicAdd(&batch_counts[key], total);
             }
@@ -501,7 +540,7 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
     if reads {
         object = cull_records[slot];
         let blended = is_blended(object);
-        var decision = Decision(false, 0u, false);
+        var decision = Decision(false, 0u, false, false);
         if takes(blended) {
             decision = classify(slot, object, phase, blended);
         }
@@ -518,6 +557,8 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
             }
         } else if decision.draw && blended {
             key = APPEND_BLEND;
+        } else if decision.occluder {
+            key = APPEND_OCCLUDER;
         } else if decision.draw {
             key = object.batch + level;
         }
@@ -531,6 +572,12 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
         }
     } else if key == APPEND_BLEND {
         list_blended(at, id, object, level, phase);
+    } else if key == APPEND_OCCLUDER {
+        if !list_occluder(at, id, object, level, phase) {
+            // The list is full: drawn from its batch, after the listed ones.
+            let batch = object.batch + level;
+            list_batched(atomicAdd(&batch_counts[batch], 1u), id, batch, level);
+        }
     } else if key != APPEND_NOTHING {
         list_batched(at, id, key, level);
     }
@@ -544,7 +591,7 @@ fn cull_per_object(gid: vec3<u32>, local_index: u32, phase: u32) {
         let object = cull_records[slot];
         let id = instances[frame.cull_order_base + slot];
         let blended = is_blended(object);
-        var decision = Decision(false, 0u, false);
+        var decision = Decision(false, 0u, false, false);
         if takes(blended) {
             decision = classify(slot, object, phase, blended);
         }

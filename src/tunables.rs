@@ -40,6 +40,8 @@ pub const VARIANT_BLEND: u32 = 4;
 pub const VARIANT_DOUBLE_SIDED: u32 = 2;
 /// `Variant::Masked as u32`, for the shaders (the raster pass alpha-tests it).
 pub const VARIANT_MASKED: u32 = 1;
+/// `Variant::Opaque as u32`, for the shaders (the cull pass lists the view's occluders from it).
+pub const VARIANT_OPAQUE: u32 = 0;
 
 /// Number of animation speed classes. Objects pick an orbit class and a spin class; the CPU
 /// evaluates cos/sin once per class per frame, so the GPU and the CPU reference cull with
@@ -126,8 +128,24 @@ pub const COUNTER_SOFT_MASKED_EARLY: u32 = COUNTER_SOFT + 3;
 /// Blended objects the last culling phase listed for the blend sort (`passes::blend`): the
 /// length of its key list, then the count of its sorted draws.
 pub const COUNTER_BLEND: u32 = COUNTER_SOFT + 4;
+/// Large opaque objects the first culling phase (or the only one) listed to be drawn first,
+/// nearest first (`passes::build`'s occluder sort): the length of that list, then the count of
+/// its sorted draws.
+pub const COUNTER_OCCLUDERS: u32 = COUNTER_SOFT + 5;
 /// Number of counter slots after the draw counts.
-pub const COUNTER_SLOTS: u32 = 13 + LOD_LEVELS;
+pub const COUNTER_SLOTS: u32 = 14 + LOD_LEVELS;
+
+/// Opaque objects whose bounding sphere projects to at least this radius, in pixels, are the
+/// view's occluders: its first main pass draws them before everything else, nearest first, so
+/// that the fragments of what they hide fail the depth test instead of being written and
+/// overwritten (`shaders/cull.wgsl`'s `is_occluder`). Twice the compute rasteriser's limit:
+/// about one in eight of the objects the hardware draws in the stress scenes, covering about
+/// half of their pixels (docs/BENCHMARKS.md § "Occluders first").
+pub const OCCLUDER_MIN_RADIUS_PX: f32 = 2.0 * SOFT_MAX_RADIUS_PX;
+/// Most occluders a view lists: the sort orders them in one workgroup's memory
+/// (`shaders/blend.wgsl`'s `LOCAL_KEYS`); the rest of the large objects are drawn from their
+/// batches, after the listed ones.
+pub const OCCLUDER_CAPACITY: u32 = 1024;
 
 /// Objects whose bounding sphere projects to at most this radius, in pixels, wherever it is on
 /// screen (at its nearest distance, stretched by its angle off the view axis: `is_soft` in
@@ -363,6 +381,7 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const MAX_WORKGROUPS_PER_DIMENSION: u32 = {MAX_WORKGROUPS_PER_DIMENSION}u;\n\
          const VARIANT_DOUBLE_SIDED: u32 = {VARIANT_DOUBLE_SIDED}u;\n\
          const VARIANT_MASKED: u32 = {VARIANT_MASKED}u;\n\
+         const VARIANT_OPAQUE: u32 = {VARIANT_OPAQUE}u;\n\
          const VARIANT_BLEND: u32 = {VARIANT_BLEND}u;\n\
          const TILE_WORKGROUP_SIDE: u32 = {TILE_WORKGROUP_SIDE}u;\n\
          const VARIANT_COUNT: u32 = {VARIANT_COUNT}u;\n\
@@ -403,6 +422,7 @@ pub fn wgsl_constants(workgroup_size: u32) -> String {
          const COUNTER_SOFT_MASKED: u32 = {COUNTER_SOFT_MASKED}u;\n\
          const COUNTER_SOFT_MASKED_EARLY: u32 = {COUNTER_SOFT_MASKED_EARLY}u;\n\
          const COUNTER_BLEND: u32 = {COUNTER_BLEND}u;\n\
+         const COUNTER_OCCLUDERS: u32 = {COUNTER_OCCLUDERS}u;\n\
          const COUNTER_SLOTS: u32 = {COUNTER_SLOTS}u;\n"
     )
 }

@@ -9,7 +9,8 @@
 //! The same readback checks every indirect command against the mesh table and the batch
 //! slices: this is the guarantee that lets the engine run without wgpu's indirect validation.
 //! The stress scene's blended objects come from the blend sort's draws, which must list them
-//! in the CPU's order (farthest first).
+//! in the CPU's order (farthest first); in gpu mode its large opaque objects may come from the
+//! occluder sort's draws instead of their batch (`passes::build`), each once.
 
 mod common;
 
@@ -25,8 +26,8 @@ use multidraw::passes::cull::GpuCounters;
 use multidraw::scene::camera::frustum_planes;
 use multidraw::scene::{Camera, Scene, Variant};
 use multidraw::tunables::{
-    COUNTER_BLEND, COUNTER_SLOTS, COUNTER_SOFT, COUNTER_SOFT_MASKED, LEVEL_SHIFT, LOD_LEVELS, VARIANT_COUNT,
-    VARIANT_MASKED, WORKGROUP_SIZE,
+    COUNTER_BLEND, COUNTER_OCCLUDERS, COUNTER_SLOTS, COUNTER_SOFT, COUNTER_SOFT_MASKED, LEVEL_SHIFT, LOD_LEVELS,
+    VARIANT_COUNT, VARIANT_MASKED, WORKGROUP_SIZE,
 };
 use multidraw::{Detail, DrawMode, FrameInput, GpuContext, Renderer};
 
@@ -80,7 +81,11 @@ fn poison(ctx: &GpuContext, renderer: &Renderer) {
         let pulled = vec![POISON; b.blend_capacity as usize * 16];
         ctx.queue.write_buffer(&b.instances, b.blend_pull_base as u64 * 4, &pulled);
     }
-    fill(&b.draws, (b.draw_capacity + b.blend_capacity + 1) as u64 * DRAW_ARGS_SIZE);
+    if b.occluder_capacity > 0 {
+        let keys = vec![POISON; b.occluder_capacity.next_power_of_two() as usize * 8];
+        ctx.queue.write_buffer(&b.instances, b.occluder_key_base as u64 * 4, &keys);
+    }
+    fill(&b.draws, (b.draw_capacity + b.blend_capacity + 1 + b.occluder_capacity) as u64 * DRAW_ARGS_SIZE);
     fill(&b.batch_counts, b.batch_count.max(1) as u64 * 4);
     fill(&b.draw_counts, (VARIANT_COUNT + COUNTER_SLOTS) as u64 * 4);
 }
@@ -178,10 +183,20 @@ fn check_frame(
     let all_draws = read_draws(
         ctx,
         &renderer.buffers.draws,
-        (renderer.buffers.draw_capacity + renderer.buffers.blend_capacity + 1) as u64,
+        (renderer.buffers.draw_capacity + renderer.buffers.blend_capacity + 1 + renderer.buffers.occluder_capacity)
+            as u64,
     );
     let (draws, blend_draws) = all_draws.split_at(renderer.buffers.draw_capacity as usize);
     let (blend_draws, pulled_draw) = blend_draws.split_at(renderer.buffers.blend_capacity as usize);
+    let occluder_draws = &pulled_draw[1..];
+    // The occluders drawn first (gpu mode), one identity slot each, opaque: listed where the
+    // mode can draw them (batches behind a count), at most the list's room.
+    let occluder_count = draw_counts[COUNTER_OCCLUDERS as usize].min(renderer.buffers.occluder_capacity) as usize;
+    let room = renderer.lists_occluders(mode) && renderer.buffers.occluder_capacity > 0;
+    assert_eq!(uniforms.occluder_capacity > 0, room, "{label}: occluders listed where the mode and the scene allow");
+    if uniforms.occluder_capacity == 0 {
+        assert_eq!(draw_counts[COUNTER_OCCLUDERS as usize], 0, "{label}: no occluders listed");
+    }
     // Every command the main pass may read stays inside the index buffer and instances[].
     let check_bounds = |d: &DrawIndexedIndirectArgs| {
         assert!(
@@ -323,6 +338,15 @@ fn check_frame(
             for &d in &blended {
                 assert!(ids.insert(d.id), "{label}: object {} written twice", d.id);
                 seen.insert(d);
+            }
+            for d in &occluder_draws[..occluder_count] {
+                check_bounds(d);
+                assert_eq!(d.instance_count, 1, "{label}: an occluder's draw draws one instance");
+                let drawn = identity_draw(d, prepared, identity_base as u32, n as u32, label);
+                let variant = prepared.batches[drawn.batch as usize].variant;
+                assert_eq!(variant, Variant::Opaque as u32, "{label}: occluder {} is opaque", drawn.id);
+                assert!(ids.insert(drawn.id), "{label}: object {} written twice", drawn.id);
+                seen.insert(drawn);
             }
             assert_same_but_boundary(&seen, &expected, &boundary, &format!("{label}: GPU (object, level) set"));
 

@@ -6,7 +6,9 @@
 //! blend sort (one dispatch) and the blended pass (one pipeline, one multi-draw, or without a
 //! draw count one pulled draw); without a count the multi-draws' slots, each a draw call on
 //! WebGPU, are the same number at both sizes too; deferred shading adds its shade dispatches
-//! and its composite, the same at every count.
+//! and its composite, the same at every count; with batches behind a count, the occluder sort
+//! (a second dispatch of the build pass) and the occluders' multi-draw first in the first main
+//! pass.
 
 mod common;
 
@@ -118,11 +120,14 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
                     "{label}: {name}: raster (a dispatch per part of its list), and in the last phase the list, its arguments and the plain and textured shading"
                 );
             }
+            // With batches behind a count the first main pass draws the view's occluders first:
+            // the opaque pipeline and one multi-draw more; the build pass sorts them.
+            let occluders = |name: &str| (mode == DrawMode::Gpu && name == main::NAME) as u32;
             for name in [main::NAME, main::LATE_NAME].into_iter().filter(|n| passes.contains(n)) {
                 let main_pass = small.pass(name);
                 let resolve = resolve_in(name);
                 // The blend variant draws in its own pass.
-                let variants = variants_small as u32 - 1 + resolve;
+                let variants = variants_small as u32 - 1 + resolve + occluders(name);
                 assert_eq!(main_pass.set_pipeline, variants, "{label}: one set_pipeline per variant (and resolve)");
                 assert_eq!(main_pass.draw_commands(), variants, "{label}: one multi-draw per variant (and resolve)");
                 assert_eq!(main_pass.draw, resolve, "{label}: the resolve's one indirect full-screen draw");
@@ -137,6 +142,14 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
             );
             assert_eq!(blended.draw, (mode == DrawMode::GpuNocount) as u32, "{label}: the pulled blended draw");
             assert_eq!(small.pass(blend::SORT_NAME).dispatch, 1, "{label}: the blend sort: one workgroup");
+            if passes.contains(&build::NAME) {
+                let build_pass = small.pass(build::NAME);
+                assert_eq!(
+                    (build_pass.set_pipeline, build_pass.dispatch),
+                    (1 + occluders(main::NAME), 1 + occluders(main::NAME)),
+                    "{label}: the build, and with a count the occluder sort (one workgroup)"
+                );
+            }
         }
     }
 }

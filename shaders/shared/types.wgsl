@@ -132,6 +132,16 @@ struct FrameUniforms {
     paint_background: u32,
     /// The clear colour as the clear would have stored it, read without sRGB encoding.
     background: vec4<f32>,
+    /// Room of the view's occluder list (`is_occluder` in shaders/cull.wgsl); 0: none, every
+    /// object is drawn from its batch.
+    occluder_capacity: u32,
+    /// First word of the occluder sort's keys in `instances[]` (two words per key).
+    occluder_key_base: u32,
+    /// First slot of the occluders' sorted draws in `draws[]`.
+    occluder_draw_base: u32,
+    /// An object of bounding radius `r` at distance `d` is an occluder when `r · occluder_factor
+    /// > d` (measured as `is_soft` measures, with the stretch off the view axis).
+    occluder_factor: f32,
 }
 
 /// The prefilter's parameters (`shaders/environment.wgsl`, `passes::environment`): the sky,

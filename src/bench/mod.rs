@@ -592,6 +592,7 @@ fn run_row(
         deferred_auto: detail.auto_deferred && detail.deferred,
         deferred_frames,
         soft_drawn: counts.soft,
+        occluders: counts.occluders,
         triangles: counts.triangles,
         in_frustum: counts.in_frustum,
         occluded: counts.occluded,
@@ -625,6 +626,7 @@ struct FrameCounts {
     drawn: [u32; 2],
     levels: [u32; crate::tunables::LOD_LEVELS as usize],
     soft: u32,
+    occluders: u32,
 }
 
 impl FrameCounts {
@@ -637,6 +639,7 @@ impl FrameCounts {
                 drawn: [c.visible, 0],
                 levels: c.levels,
                 soft: 0,
+                occluders: 0,
             };
         }
         readback.counters.map_or_else(Self::default, |c| Self {
@@ -646,6 +649,7 @@ impl FrameCounts {
             drawn: c.drawn,
             levels: c.levels,
             soft: c.soft,
+            occluders: c.occluders,
         })
     }
 }

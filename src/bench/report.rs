@@ -178,6 +178,9 @@ pub struct Row {
     /// Of the objects drawn, those the compute rasteriser drew, last measured frame.
     #[serde(default)]
     pub soft_drawn: u32,
+    /// Of the objects drawn, the occluders drawn first, nearest first, last measured frame.
+    #[serde(default)]
+    pub occluders: u32,
     /// Triangles drawn in the last measured frame.
     pub triangles: u64,
     /// Objects in the frustum in the last measured frame.

@@ -91,6 +91,7 @@ fn columns(wide: bool) -> Vec<Column> {
     ];
     if wide {
         columns.push(Column::new("occluded", "objects", 8, |r| r.occluded.to_string()));
+        columns.push(Column::new("occluders", "objects", 9, |r| r.occluders.to_string()));
     }
     columns.extend([
         Column::new("triangles", "", 9, |r| r.triangles.to_string()),
@@ -454,6 +455,7 @@ mod tests {
             deferred_auto: false,
             deferred_frames: 0,
             soft_drawn: 1_234_567,
+            occluders: 1_024,
             triangles: 123_456_789,
             in_frustum: objects,
             occluded: 12_345,

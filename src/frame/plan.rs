@@ -222,7 +222,7 @@ impl FramePlan {
             cull: Some(output),
             build: output == CullOutput::Batches,
             soft_raster: output == CullOutput::Batches,
-            main: MainDraws::Indirect(IndirectDraws { output, counted }),
+            main: MainDraws::Indirect(IndirectDraws { output, counted, occluders: false }),
         };
         match mode {
             DrawMode::Gpu => gpu(CullOutput::Batches, caps.count_draws),

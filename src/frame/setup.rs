@@ -19,6 +19,7 @@ use crate::gpu_scene::PreparedScene;
 use crate::passes::cull;
 use crate::passes::cull::cpu::{first_blended, CpuCounts, DrawnObject};
 use crate::passes::deferred::DeferredPass;
+use crate::passes::main::indirect::IndirectDraws;
 use crate::passes::main::{bundle, BlendDraws, Draws};
 use crate::passes::shadow::{LayerStart, ShadowDraws, ShadowMerge};
 use crate::passes::Phase;
@@ -342,6 +343,13 @@ impl Renderer {
         }
     }
 
+    /// Whether the views of frames in `mode` list their occluders (the first main pass draws
+    /// them first, nearest first: `passes::build`): where the mode's draws can and the build
+    /// pass has the sort (`MULTIDRAW_OCCLUDERS` is not `off`).
+    pub fn lists_occluders(&self, mode: DrawMode) -> bool {
+        self.plans[mode as usize].indirect().is_some_and(|d| d.can_list_occluders()) && self.build.sorts_occluders()
+    }
+
     /// Records the steps of a view (or of one of its shadow cascades) in its schedule's order.
     fn record_view(
         &mut self,
@@ -353,6 +361,7 @@ impl Renderer {
         frame: u64,
     ) {
         let plan = self.plans[mode as usize];
+        let occluders = self.lists_occluders(mode);
         let (state, map, cascade_raster, merge) = match recorded {
             Recorded::View(index) => (&mut self.views[index], None, None, None),
             Recorded::Cascade(index, cascade) => {
@@ -390,8 +399,10 @@ impl Renderer {
                     let output = plan.cull.expect("the schedule culls only where the plan does");
                     self.cull.record(encoder, &self.buffers, &state.gpu, output, phase, hiz, name);
                 }
-                Step::Build(phase) | Step::ShadowBuild(_, phase) => {
-                    self.build.record(encoder, &self.buffers, &state.gpu, phase, name)
+                // A view's first phase sorts its occluders in its build pass; a cascade lists none.
+                Step::Build(phase) => self.build.record(encoder, &self.buffers, &state.gpu, phase, name, occluders),
+                Step::ShadowBuild(_, phase) => {
+                    self.build.record(encoder, &self.buffers, &state.gpu, phase, name, false)
                 }
                 Step::Shadow(cascade, phase) => {
                     let draws = match plan.main {
@@ -435,7 +446,10 @@ impl Renderer {
                 }
                 Step::Main { phase, resolve } => {
                     let draws = match plan.main {
-                        MainDraws::Indirect(indirect) => Draws::Indirect(indirect, raster.filter(|_| resolve)),
+                        MainDraws::Indirect(indirect) => {
+                            let occluders = occluders && phase != Phase::Late;
+                            Draws::Indirect(IndirectDraws { occluders, ..indirect }, raster.filter(|_| resolve))
+                        }
                         MainDraws::CpuBaseline => {
                             Draws::Baseline(split_blended(&state.visible, &self.prepared, deferred_main).0)
                         }

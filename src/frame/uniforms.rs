@@ -13,7 +13,7 @@ use crate::gpu_scene::types::FrameUniforms;
 use crate::passes::pyramid;
 use crate::scene::animation;
 use crate::scene::camera::frustum_planes;
-use crate::tunables::{MAX_CASCADES, SOFT_MAX_RADIUS_PX};
+use crate::tunables::{MAX_CASCADES, OCCLUDER_MIN_RADIUS_PX, SOFT_MAX_RADIUS_PX};
 
 impl Renderer {
     /// The uniforms a frame with this input uses on a `width` × `height` target; the CPU
@@ -116,6 +116,11 @@ impl Renderer {
             soft_depth_test: 0,
             paint_background: 0,
             background: self.main.background_texel(),
+            occluder_capacity: if self.lists_occluders(input.mode) { self.buffers.occluder_capacity } else { 0 },
+            occluder_key_base: self.buffers.occluder_key_base,
+            occluder_draw_base: self.buffers.occluder_draw_base,
+            // Radius r·pixels_per_unit/d above OCCLUDER_MIN_RADIUS_PX, as `soft_factor`.
+            occluder_factor: pixels_per_unit / OCCLUDER_MIN_RADIUS_PX,
         }
     }
 }
@@ -170,8 +175,9 @@ pub(super) fn cascade_uniforms(
     uniforms.shadow_cascades = 0;
     uniforms.soft_depth_test = 0;
     uniforms.paint_background = 0;
-    // Blended objects receive shadows but cast none.
+    // Blended objects receive shadows but cast none; the depth pass draws no occluders first.
     uniforms.blend_list = 0;
+    uniforms.occluder_capacity = 0;
     // Only casters whose shadow can reach the view's pixels of this cascade.
     uniforms.caster_sweep = cascade.caster_sweep;
     uniforms.caster_planes = cascade.caster_planes;

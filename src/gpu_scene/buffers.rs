@@ -11,7 +11,7 @@ use super::textures::{EnvironmentMaps, SceneTextures};
 use super::types::{GpuBatch, GpuCullRecord, GpuMaterial, GpuObject, GpuVertex, RasterArgs, DRAW_ARGS_SIZE};
 use crate::gpu::counted;
 use crate::scene::Scene;
-use crate::tunables::{COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, SOFT_MAX_OBJECTS, VARIANT_COUNT};
+use crate::tunables::{COUNTER_SLOTS, LEVEL_SHIFT, LOD_LEVELS, OCCLUDER_CAPACITY, SOFT_MAX_OBJECTS, VARIANT_COUNT};
 
 use crate::scene::budget::{OPTIONAL_VERTEX_BYTES as OPTIONAL_INPUT_BYTES, VERTEX_BYTES};
 
@@ -66,7 +66,9 @@ pub struct SceneBuffers {
     /// then from `blend_key_base` two words per blended object (the room rounded up to a power
     /// of two): the blend sort's keys (`passes::blend`), then from `blend_pull_base` four
     /// words per blended object (at least one): its order for the pulled blended pass
-    /// (`FrameUniforms::blend_pulled`), then from `triangle_table_base` the triangle ids'
+    /// (`FrameUniforms::blend_pulled`), then from `occluder_key_base` two words per occluder
+    /// (the room rounded up to a power of two): the occluder sort's keys (`passes::build`),
+    /// then from `triangle_table_base` the triangle ids'
     /// table, four words per batch (`PreparedScene::triangle_table`), then from
     /// `cull_order_base` the cull's order, `N` object ids, and from `cull_slot_base` each
     /// object's slot in it (`cells::CullOrder`). Read by main, raster, its resolve, cull and the
@@ -76,7 +78,8 @@ pub struct SceneBuffers {
     pub batch_counts: wgpu::Buffer,
     /// Indirect draws: written by build (or cull in per-object mode), read by main as INDIRECT;
     /// then from `blend_draw_base` one per blended object, written by the blend sort, and one
-    /// more: the pulled blended pass's (`SceneBuffers::pulled_blend_offset`).
+    /// more: the pulled blended pass's (`SceneBuffers::pulled_blend_offset`); then from
+    /// `occluder_draw_base` the occluders' draws, nearest first, written by the occluder sort.
     pub draws: wgpu::Buffer,
     /// The compute rasteriser's dispatch and its resolve's draw (`RasterArgs`): written by
     /// build each phase, read by raster and the resolve as INDIRECT.
@@ -110,6 +113,13 @@ pub struct SceneBuffers {
     pub blend_draw_base: u32,
     /// First word of the pulled blended pass's objects in `instances[]`.
     pub blend_pull_base: u32,
+    /// Room of a view's occluder list: the scene's opaque objects, at most
+    /// `tunables::OCCLUDER_CAPACITY`.
+    pub occluder_capacity: u32,
+    /// First word of the occluder sort's keys in `instances[]`.
+    pub occluder_key_base: u32,
+    /// First slot of the occluders' sorted draws in `draws[]`, after the blend sort's.
+    pub occluder_draw_base: u32,
     /// First slot of the compute rasteriser's list in `instances[]` (after the identity ranges).
     pub soft_base: u32,
     /// Where the list's part for masked objects starts, from `soft_base`
@@ -184,6 +194,8 @@ impl SceneBuffers {
         let batch_count = prepared.batches.len() as u32;
         let draw_capacity = object_count.max(batch_count).max(1);
         let blend_capacity = prepared.variants[crate::scene::Variant::Blend as usize].object_count;
+        let occluder_capacity =
+            prepared.variants[crate::scene::Variant::Opaque as usize].object_count.min(OCCLUDER_CAPACITY);
         let mut split = SplitVertices::new(&scene.meshes.vertices);
         // An empty scene's arenas hold one degenerate triangle, so that every binding and the
         // prewarm's draw of three indices stay valid.
@@ -262,15 +274,21 @@ impl SceneBuffers {
         // Then the pulled blended pass's objects; all zero (no index to draw) until sorted.
         let blend_pull_base = blend_key_base + blend_key_words;
         let blend_pull_words = 4 * blend_capacity.max(1);
+        // Then the occluder sort's keys, likewise.
+        let occluder_key_base = blend_pull_base + blend_pull_words;
+        let occluder_key_words = if occluder_capacity == 0 { 0 } else { 2 * occluder_capacity.next_power_of_two() };
         // Then the triangle ids' table, where the scene has one.
-        let triangle_table_base = blend_pull_base + blend_pull_words;
+        let triangle_table_base = occluder_key_base + occluder_key_words;
         let triangle_table = prepared.triangle_table.as_deref().unwrap_or_default();
         // Then the cull order, both ways (`cells`).
         let cull_order_base = triangle_table_base + 4 * triangle_table.len() as u32;
         let cull_slot_base = cull_order_base + object_count;
         let instance_data: Vec<u32> = std::iter::repeat_n(0, identity_base as usize)
             .chain(identity)
-            .chain(std::iter::repeat_n(0, (object_count + blend_key_words + blend_pull_words) as usize))
+            .chain(std::iter::repeat_n(
+                0,
+                (object_count + blend_key_words + blend_pull_words + occluder_key_words) as usize,
+            ))
             .chain(triangle_table.iter().flatten().copied())
             .chain(cull_order.ids.iter().copied())
             .chain(cull_order.slots.iter().copied())
@@ -290,7 +308,7 @@ impl SceneBuffers {
             device,
             &wgpu::BufferDescriptor {
                 label: Some("draws"),
-                size: (draw_capacity + blend_capacity + 1) as u64 * DRAW_ARGS_SIZE,
+                size: (draw_capacity + blend_capacity + 1 + occluder_capacity) as u64 * DRAW_ARGS_SIZE,
                 usage: wgpu::BufferUsages::STORAGE
                     | wgpu::BufferUsages::INDIRECT
                     | wgpu::BufferUsages::COPY_DST
@@ -367,6 +385,9 @@ impl SceneBuffers {
             blend_key_base,
             blend_draw_base: draw_capacity,
             blend_pull_base,
+            occluder_capacity,
+            occluder_key_base,
+            occluder_draw_base: draw_capacity + blend_capacity + 1,
             soft_base,
             soft_masked_base,
             soft_masked_capacity,

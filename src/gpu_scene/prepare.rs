@@ -214,6 +214,7 @@ fn gpu_object(scene: &Scene, object: &Object, batch: u32) -> GpuObject {
 
 const _: () = assert!(Variant::DoubleSided as u32 == crate::tunables::VARIANT_DOUBLE_SIDED);
 const _: () = assert!(Variant::Masked as u32 == crate::tunables::VARIANT_MASKED);
+const _: () = assert!(Variant::Opaque as u32 == crate::tunables::VARIANT_OPAQUE);
 
 /// Whether the compute rasteriser can draw objects of `material` (`tunables::SOFT_BIT`): what
 /// `shaders/raster.wgsl` covers and `shaders/shade.wgsl` shades, an opaque, masked or

@@ -143,6 +143,18 @@ pub struct FrameUniforms {
     /// [`crate::passes::main::CLEAR_COLOR`] as the clear would have stored it, read without
     /// sRGB encoding (`MainPass::background_texel`).
     pub background: Vec4,
+    /// Room of the view's occluder list: the large opaque objects its first culling phase (or
+    /// only one) lists to be drawn first, nearest first (`passes::build`); 0: none (shadow
+    /// cascades, the modes without batches or a draw count).
+    pub occluder_capacity: u32,
+    /// First word of the occluder sort's keys in `instances[]` (two words per key).
+    pub occluder_key_base: u32,
+    /// First slot of the occluders' sorted draws in `draws[]`.
+    pub occluder_draw_base: u32,
+    /// An object of bounding radius `r` at nearest distance `d` is an occluder when
+    /// `r · occluder_factor > d` (the compute rasteriser's test, `soft_factor`, at
+    /// [`crate::tunables::OCCLUDER_MIN_RADIUS_PX`]).
+    pub occluder_factor: f32,
 }
 
 /// See `EnvironmentParams` in WGSL.

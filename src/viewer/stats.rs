@@ -20,6 +20,8 @@ pub(crate) struct CpuOrGpuCounts {
     pub levels: [u32; crate::tunables::LOD_LEVELS as usize],
     /// Of the drawn objects, those the compute rasteriser drew (0 in the CPU modes).
     pub soft: u32,
+    /// Of the drawn objects, the occluders drawn first, nearest first (0 in the CPU modes).
+    pub occluders: u32,
 }
 
 #[derive(Default)]
@@ -69,6 +71,7 @@ impl LiveStats {
                 triangles: c.triangles,
                 levels: c.levels,
                 soft: 0,
+                occluders: 0,
             });
         }
     }
@@ -88,6 +91,7 @@ impl LiveStats {
                 triangles: c.triangles,
                 levels: c.levels,
                 soft: c.soft,
+                occluders: c.occluders,
             });
         }
         if let Some(times) = readback.gpu {

@@ -243,6 +243,7 @@ fn number_rows(panel: &PanelState, view: &PanelView<'_>) -> Vec<(String, String)
     row("occluded", count(|c| c.occluded.to_string()));
     row("drawn (phase 1 + 2)", count(|c| format!("{} + {}", c.drawn[0], c.drawn[1])));
     row("  by compute raster", count(|c| c.soft.to_string()));
+    row("  occluders first", count(|c| c.occluders.to_string()));
     row("triangles", count(|c| c.triangles.to_string()));
     row("per level", count(|c| format!("{:?}", c.levels)));
     row("draw commands", stats.draw_commands.to_string());

@@ -402,6 +402,10 @@ mod tests {
             soft_depth_test: 0,
             paint_background: 0,
             background: Vec4::ZERO,
+            occluder_capacity: 0,
+            occluder_key_base: 0,
+            occluder_draw_base: 0,
+            occluder_factor: 0.0,
         }
     }
 

@@ -7,6 +7,7 @@ use crate::gpu_scene::types::DRAW_ARGS_SIZE;
 use crate::gpu_scene::{PreparedScene, SceneBuffers};
 use crate::passes::cull::CullOutput;
 use crate::scene::Variant;
+use crate::tunables::COUNTER_OCCLUDERS;
 
 /// How the GPU-written draws are laid out and consumed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +17,10 @@ pub struct IndirectDraws {
     /// Compacted behind a GPU-written count (`multi_draw_indexed_indirect_count`), or one slot
     /// per batch/object, empty ones included (`multi_draw_indexed_indirect`).
     pub counted: bool,
+    /// The view's occluders first: the occluder sort's draws, nearest first, with the opaque
+    /// pipeline, before the batches (a view's first or only main pass, where its uniforms list
+    /// them: `passes::build`). A plan's draws say false; the renderer sets it per pass.
+    pub occluders: bool,
 }
 
 /// The wgpu call that consumes the draws; serialised as its method name.
@@ -27,6 +32,12 @@ pub enum IndirectCall {
 }
 
 impl IndirectDraws {
+    /// Whether these draws can start with a list of occluders: batches (whose large opaque
+    /// objects the cull can list apart) behind a count (the occluders' count is the sort's).
+    pub fn can_list_occluders(self) -> bool {
+        self.output == CullOutput::Batches && self.counted
+    }
+
     pub fn call(self) -> IndirectCall {
         if self.counted {
             IndirectCall::MultiDrawIndexedIndirectCount
@@ -36,8 +47,10 @@ impl IndirectDraws {
     }
 }
 
-/// Per variant of the scene, `pipelines`' pipeline and one multi-draw of the variant's draws;
-/// the blend variant's are the blended pass's (`MainPass::record_blend`), not this one's.
+/// Where `draws.occluders`, the opaque pipeline and one multi-draw of the occluders' sorted
+/// draws; then per variant of the scene, `pipelines`' pipeline and one multi-draw of the
+/// variant's draws; the blend variant's are the blended pass's (`MainPass::record_blend`), not
+/// this one's.
 pub(crate) fn record(
     pipelines: &impl VariantPipelines,
     pass: &mut CountingRenderPass<'_>,
@@ -45,6 +58,16 @@ pub(crate) fn record(
     prepared: &PreparedScene,
     draws: IndirectDraws,
 ) {
+    if draws.occluders && buffers.occluder_capacity > 0 {
+        pass.set_pipeline(pipelines.variant_pipeline(Variant::Opaque as usize));
+        pass.multi_draw_indexed_indirect_count(
+            &buffers.draws,
+            buffers.occluder_draw_base as u64 * DRAW_ARGS_SIZE,
+            &buffers.draw_counts,
+            COUNTER_OCCLUDERS as u64 * 4,
+            buffers.occluder_capacity,
+        );
+    }
     for (variant, range) in prepared.variants.iter().enumerate() {
         if range.object_count == 0 || variant == Variant::Blend as usize {
             continue;
