@@ -46,6 +46,12 @@
 //! adapter: `passes::raster::masked_apart`), those of masked materials from slot
 //! `frame.soft_masked_base` behind `COUNTER_SOFT_MASKED`, for a raster pipeline of their own.
 //!
+//! A view's occluders (`is_occluder`: opaque objects the hardware draws whose sphere projects
+//! past `OCCLUDER_MIN_RADIUS_PX`, where `frame.occluder_capacity` gives the list room: gpu
+//! mode's first or only phase) are listed with their distance behind `COUNTER_OCCLUDERS`
+//! instead (`list_occluder`), for the build pass's occluder sort and the first main pass's
+//! first multi-draw; those past the list's room go to their batch.
+//!
 //! Blended objects (variant `VARIANT_BLEND`) are never batched: the last phase (`PHASE_ONLY` or
 //! `PHASE_LATE`, whatever their visibility bit says) lists each visible one with its sort key
 //! behind the `COUNTER_BLEND` count, for the blend sort (`shaders/blend.wgsl`), and counts it
