@@ -62,9 +62,9 @@ impl BuildPass {
             );
         }
         let mut pipelines = compute_all(cache, &specs).into_iter();
-        let (pipeline, late) =
-            (pipelines.next().expect("one result per spec")?, pipelines.next().expect("one result per spec")?);
-        let occluders = pipelines.next().transpose()?;
+        let mut next = || pipelines.next().expect("one result per spec");
+        let (pipeline, late) = (next()?, next()?);
+        let occluders = if specs.len() > 2 { Some(next()?) } else { None };
         Ok(Self { pipeline, late, occluders, workgroup_size })
     }
 
