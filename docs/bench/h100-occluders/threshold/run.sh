@@ -1,5 +1,4 @@
 #!/bin/bash
-# NOT RUN (2026-12-07: no device could be started); kept for the next session.
 # The occluders' threshold: an experiment build of the occluders-first change whose radius
 # threshold (MD_EXP_OCC_PX, px; committed 32) and list room (MD_EXP_OCC_CAP; committed 1024)
 # come from the environment; MULTIDRAW_OCCLUDERS=off for the build without occluders.
