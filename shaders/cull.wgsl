@@ -327,8 +327,13 @@ fn classify(slot: u32, object: GpuCullRecord, phase: u32, blended: bool) -> Deci
         }
     }
     decision.soft = decision.draw && !blended && is_soft(object, decision.level, center, radius, distance_sq);
-    decision.occluder = decision.draw && !decision.soft && phase != PHASE_LATE && frame.occluder_capacity > 0u
-        && batches[object.batch].variant == VARIANT_OPAQUE && is_occluder(center, radius, distance_sq);
+    // Nested, not `&&`: naga evaluates both sides of `&&` when the right one calls, and only a
+    // first phase's hardware objects need the batch and the projection.
+    if decision.draw && !decision.soft && phase != PHASE_LATE && frame.occluder_capacity > 0u {
+        if batches[object.batch].variant == VARIANT_OPAQUE {
+            decision.occluder = is_occluder(center, radius, distance_sq);
+        }
+    }
     return decision;
 }
 
