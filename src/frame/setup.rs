@@ -399,8 +399,12 @@ impl Renderer {
                     let output = plan.cull.expect("the schedule culls only where the plan does");
                     self.cull.record(encoder, &self.buffers, &state.gpu, output, phase, hiz, name);
                 }
-                // A view's first phase sorts its occluders in its build pass; a cascade lists none.
-                Step::Build(phase) => self.build.record(encoder, &self.buffers, &state.gpu, phase, name, occluders),
+                // A view's first (or only) phase sorts its occluders in its build pass; a cascade
+                // lists none.
+                Step::Build(phase) => {
+                    let occluders = occluders && phase != Phase::Late;
+                    self.build.record(encoder, &self.buffers, &state.gpu, phase, name, occluders)
+                }
                 Step::ShadowBuild(_, phase) => {
                     self.build.record(encoder, &self.buffers, &state.gpu, phase, name, false)
                 }

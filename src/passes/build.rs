@@ -86,8 +86,7 @@ impl BuildPass {
     }
 
     /// Records the pass of `phase` under `name` (the phase's, or a shadow cascade's), with the
-    /// occluder sort where `occluders` (a view whose uniforms list them) and the phase is the
-    /// first or only one.
+    /// occluder sort where `occluders` (a view's first or only phase whose uniforms list them).
     pub fn record(
         &self,
         frame: &mut FrameEncoder<'_>,
@@ -107,7 +106,7 @@ impl BuildPass {
         // (there are at most meshes × variants batches), so one row suffices.
         let (x, _, _) = dispatch_size(buffers.batch_count, self.workgroup_size);
         pass.dispatch(x, 1);
-        if let Some(sort) = self.occluders.as_ref().filter(|_| occluders && phase != Phase::Late) {
+        if let Some(sort) = self.occluders.as_ref().filter(|_| occluders) {
             pass.set_pipeline(sort);
             pass.dispatch(1, 1);
         }
