@@ -138,9 +138,9 @@ pub const COUNTER_SLOTS: u32 = 14 + LOD_LEVELS;
 /// Opaque objects whose bounding sphere projects to at least this radius, in pixels, are the
 /// view's occluders: its first main pass draws them before everything else, nearest first, so
 /// that the fragments of what they hide fail the depth test instead of being written and
-/// overwritten (`shaders/cull.wgsl`'s `is_occluder`). Twice the compute rasteriser's limit:
-/// about one in eight of the objects the hardware draws in the stress scenes, covering about
-/// half of their pixels (docs/BENCHMARKS.md § "Occluders first").
+/// overwritten (`shaders/cull.wgsl`'s `is_occluder`). Twice the compute rasteriser's limit;
+/// the lower limits measured cost more in the sort than they saved (docs/BENCHMARKS.md §
+/// "Occluders first").
 pub const OCCLUDER_MIN_RADIUS_PX: f32 = 2.0 * SOFT_MAX_RADIUS_PX;
 /// Most occluders a view lists: the sort orders them in one workgroup's memory
 /// (`shaders/blend.wgsl`'s `LOCAL_KEYS`); the rest of the large objects are drawn from their
