@@ -5,9 +5,9 @@
 //! whole area it covers, so an object whose nearest depth is behind a texel's value is behind
 //! everything drawn there: the pyramid may call an occluded object visible, never the reverse.
 //!
-//! Level 0 is the power of two at or below the screen in each dimension, so every later level
-//! is an exact 2 × 2 reduction. Level 0 itself shrinks by a ratio r = source / destination in
-//! [1, 2) per axis, and texel x covers source texels floor(x·r) ..= ceil((x + 1)·r) − 1: up to
+//! Level 0 is the largest power of two below the screen in each dimension, so every later
+//! level is an exact 2 × 2 reduction. Level 0 itself shrinks by a ratio r = source /
+//! destination in (1, 2] per axis (1 for a dimension of 1), and texel x covers source texels floor(x·r) ..= ceil((x + 1)·r) − 1: up to
 //! three per axis, overlapping their neighbours' so no source texel is left out. wgpu has no
 //! min/max reduction sampler, so every texel is read with `textureLoad`.
 

@@ -1,16 +1,20 @@
 //! Pass "pyramid" (`shaders/pyramid.wgsl`): the depth buffer the first phase drew reduced to a
 //! hierarchical-Z pyramid, which the second culling phase ("cull late") tests objects against.
 //!
-//! **Sizing.** Level 0 is the power of two at or below the screen in each dimension (1000×563 →
-//! 512×512, 1920×1080 → 1024×1024), as niagara does; the chain goes down to 1×1, a dimension
-//! that reaches 1 first staying 1. Every level after 0 is then an exact 2 × 2 reduction of the
+//! **Sizing.** Level 0 is the largest power of two below the screen in each dimension (1000×563
+//! → 512×512, 1920×1080 → 1024×1024, a 2048² shadow layer → 1024²); the chain goes down to
+//! 1×1, a dimension that reaches 1 first staying 1. Strictly below: a power-of-two depth
+//! buffer (a shadow cascade's layer) would otherwise get a level 0 of its own size, 32-bit
+//! texels written for every 16-bit one read, where one of half the side costs a quarter of the
+//! writes and tests a small caster one level coarser (docs/BENCHMARKS.md § "Cascade pyramids
+//! of half the side"). Every level after 0 is then an exact 2 × 2 reduction of the
 //! one before, with no odd edge to special-case, and an object's screen rectangle maps to one
 //! level's texels with a shift.
 //!
 //! **Conservative.** Each texel holds the farthest (largest) depth of the whole depth-buffer
 //! area it covers: depth compares Less and clears to 1.0, so an object nearer than a texel's
 //! value may be visible there and one farther is hidden behind everything drawn there. Level 0
-//! shrinks by a ratio r = screen / level in [1, 2) per axis; its texel x takes the max over
+//! shrinks by a ratio r = screen / level in (1, 2] per axis (1 for a dimension of 1); its texel x takes the max over
 //! depth texels floor(x·r) ..= ceil((x + 1)·r) − 1, up to three per axis, so no depth texel is
 //! left out of any level. An occlusion test against it can keep a hidden object, never drop a
 //! visible one.
@@ -49,11 +53,12 @@ const USAGE: wgpu::TextureUsages = wgpu::TextureUsages::STORAGE_BINDING
     .union(wgpu::TextureUsages::COPY_SRC)
     .union(wgpu::TextureUsages::COPY_DST);
 
-/// Size of level 0 for a `width` × `height` screen: the power of two at or below each
-/// dimension (a zero dimension counts as 1).
+/// Size of level 0 for a `width` × `height` screen: the largest power of two below each
+/// dimension (1 for a dimension of 0 or 1), so along an axis of 2 or more a texel spans more
+/// than one depth texel and at most two.
 pub fn base_size(width: u32, height: u32) -> (u32, u32) {
-    let floor_pow2 = |n: u32| 1 << (u32::BITS - 1 - n.max(1).leading_zeros());
-    (floor_pow2(width), floor_pow2(height))
+    let below_pow2 = |n: u32| 1 << (u32::BITS - 1 - n.saturating_sub(1).max(1).leading_zeros());
+    (below_pow2(width), below_pow2(height))
 }
 
 /// Size of every level, from level 0 down to 1×1.
