@@ -47,11 +47,10 @@
 //! `frame.soft_masked_base` behind `COUNTER_SOFT_MASKED`, for a raster pipeline of their own.
 //!
 //! A view's occluders (`is_occluder`: opaque objects the hardware draws whose sphere projects
-//! past `OCCLUDER_MIN_RADIUS_PX`, or in a shadow cascade spans that many texels, where
-//! `frame.occluder_capacity` gives the list room: gpu mode's first or only phase) are listed
-//! with how near they come (`nearest_distance`: to the camera, or toward the sun) behind
-//! `COUNTER_OCCLUDERS` instead (`list_occluder`), for the build pass's occluder sort and the
-//! first main or depth pass's first multi-draw; those past the list's room go to their batch.
+//! past `OCCLUDER_MIN_RADIUS_PX`, where `frame.occluder_capacity` gives the list room: gpu
+//! mode's first or only phase) are listed with their distance behind `COUNTER_OCCLUDERS`
+//! instead (`list_occluder`), for the build pass's occluder sort and the first main pass's
+//! first multi-draw; those past the list's room go to their batch.
 //!
 //! Blended objects (variant `VARIANT_BLEND`) are never batched: the last phase (`PHASE_ONLY` or
 //! `PHASE_LATE`, whatever their visibility bit says) lists each visible one with its sort key
@@ -340,14 +339,10 @@ fn classify(slot: u32, object: GpuCullRecord, phase: u32, blended: bool) -> Deci
 
 /// Whether an object the hardware draws is one of the view's occluders: its bounding sphere
 /// projects to more than `OCCLUDER_MIN_RADIUS_PX` (the compute rasteriser's test, `is_soft`,
-/// at that radius), or crosses the camera's plane; in a shadow cascade, its radius spans more
-/// than that many texels. Its first main pass (or depth pass) draws those first, nearest first,
-/// so the fragments of what they hide fail the depth test rather than being written and written
-/// over (docs/BENCHMARKS.md § "Occluders first").
+/// at that radius), or crosses the camera's plane. Its first main pass draws those first, nearest
+/// first, so the fragments of what they hide fail the depth test rather than being written and
+/// written over (docs/BENCHMARKS.md § "Occluders first").
 fn is_occluder(center: vec3<f32>, radius: f32, distance_sq: f32) -> bool {
-    if frame.orthographic != 0u {
-        return radius * frame.occluder_factor > 1.0;
-    }
     let w = (frame.view_proj * vec4<f32>(center, 1.0)).w;
     let distance = sqrt(distance_sq);
     if w <= radius || distance <= radius {
@@ -396,25 +391,16 @@ fn list_blended(at: u32, id: u32, object: GpuCullRecord, level: u32, phase: u32)
     count_triangles(batches[object.batch + level].index_count / 3u);
 }
 
-/// How near a sphere comes to the viewer: in a perspective view its distance from the camera,
-/// in an orthographic one (a shadow cascade) its depth toward the sun; 0 at the least.
-fn nearest_distance(center: vec3<f32>, radius: f32) -> f32 {
-    if frame.orthographic != 0u {
-        let depth_row = vec4<f32>(frame.view_proj[0].z, frame.view_proj[1].z, frame.view_proj[2].z, frame.view_proj[3].z);
-        return max(dot(depth_row, vec4<f32>(center, 1.0)) - radius * length(depth_row.xyz), 0.0);
-    }
-    return max(length(center - frame.camera_position.xyz) - radius, 0.0);
-}
-
-/// Writes an occluder into slot `at` of the occluder sort's list, keyed by how near its
-/// bounding sphere comes (`nearest_distance`: non-negative floats order as their bits, so the
-/// sort puts the nearest first), and counts it as drawn; false when the list is full (its
-/// batch draws it then).
+/// Writes an occluder into slot `at` of the occluder sort's list, keyed by the distance from
+/// the camera to its bounding sphere (non-negative floats order as their bits, so the sort
+/// puts the nearest first), and counts it as drawn; false when the list is full (its batch
+/// draws it then).
 fn list_occluder(at: u32, id: u32, object: GpuCullRecord, level: u32, phase: u32) -> bool {
     if at >= frame.occluder_capacity {
         return false;
     }
-    let nearest = nearest_distance(animated_center(object), object.radius);
+    let to_camera = animated_center(object) - frame.camera_position.xyz;
+    let nearest = max(length(to_camera) - object.radius, 0.0);
     instances[frame.occluder_key_base + 2u * at] = bitcast<u32>(nearest);
     instances[frame.occluder_key_base + 2u * at + 1u] = id | (level << LEVEL_SHIFT);
     count(select(COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, phase == PHASE_LATE), 1u);

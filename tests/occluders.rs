@@ -4,9 +4,7 @@
 //! which fragments are rejected: the frame is the CPU baseline's to the pixel, with and without
 //! occlusion culling; every object is drawn once (without occlusion culling the drawn objects
 //! are the visible ones); the listed draws are opaque objects, one instance each, in the order
-//! of their distance from the camera. A shadow cascade lists its own (casters spanning more
-//! than `OCCLUDER_MIN_RADIUS_PX` texels, nearest the sun first) and its layers are the CPU
-//! baseline's, texel for texel.
+//! of their distance from the camera.
 
 mod common;
 
@@ -114,40 +112,4 @@ fn occluders_are_opaque_and_drawn_nearest_first() {
         last = nearest;
     }
     assert!(last > 0.0 && camera != Vec3::ZERO);
-}
-
-/// A shadow cascade's first phase lists its largest casters and its depth pass draws them
-/// first (`is_occluder` in an orthographic view): the layers hold the CPU baseline's depths,
-/// texel for texel (the nearest depth wins whatever the order), with the cascades in one phase
-/// and in two, and some cascade listed occluders. (That the list is ordered nearest the sun
-/// first was checked once by reading back a cascade's sorted draws in a build whose view listed
-/// none; a frame's list ends as its view's, so no test here can read a cascade's.)
-#[test]
-fn cascades_draw_their_occluders_first_and_keep_every_texel() {
-    let ctx = common::context();
-    let scene = common::scene(10_000, false);
-    let (width, height) = (640, 360);
-    for shadow_occlusion in [false, true] {
-        let detail = Detail { shadow_occlusion, auto_shadow_occlusion: false, ..detail(false) };
-        let input = |mode| FrameInput { detail, ..common::input(&scene, mode, 0.5) }.with_shadows(4);
-        let mut gpu = common::hardware_renderer(&ctx, &scene);
-        common::render_image(&ctx, &mut gpu, &input(DrawMode::Gpu), width, height);
-        common::render_image(&ctx, &mut gpu, &input(DrawMode::Gpu), width, height);
-        let readback = gpu
-            .collect(&ctx.device)
-            .into_iter()
-            .rfind(|r| r.cascade_counters[0][3].is_some())
-            .expect("the cascades' counters");
-        let listed: Vec<u32> =
-            (0..4).map(|k| readback.cascade_counters[0][k].expect("each cascade").occluders).collect();
-        assert!(listed.iter().sum::<u32>() >= 10, "two phases {shadow_occlusion}: occluders per cascade {listed:?}");
-        let mut cpu = common::hardware_renderer(&ctx, &scene);
-        common::render_image(&ctx, &mut cpu, &input(DrawMode::Cpu), width, height);
-        for k in 0..4 {
-            let (side, want) = cpu.read_shadow_map(&ctx, 0, k).expect("the cpu's layer");
-            let (_, got) = gpu.read_shadow_map(&ctx, 0, k).expect("the gpu's layer");
-            let differ = want.iter().zip(&got).filter(|(a, b)| a != b).count();
-            assert_eq!(differ, 0, "two phases {shadow_occlusion}, cascade {k}: {differ} of {} texels", side * side);
-        }
-    }
 }

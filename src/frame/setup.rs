@@ -343,10 +343,9 @@ impl Renderer {
         }
     }
 
-    /// Whether the views of frames in `mode`, and their shadow cascades, list their occluders
-    /// (the first main or depth pass draws them first, nearest first: `passes::build`): where
-    /// the mode's draws can and the build pass has the sort (`MULTIDRAW_OCCLUDERS` is not
-    /// `off`).
+    /// Whether the views of frames in `mode` list their occluders (the first main pass draws
+    /// them first, nearest first: `passes::build`): where the mode's draws can and the build
+    /// pass has the sort (`MULTIDRAW_OCCLUDERS` is not `off`).
     pub fn lists_occluders(&self, mode: DrawMode) -> bool {
         self.plans[mode as usize].indirect().is_some_and(|d| d.can_list_occluders()) && self.build.sorts_occluders()
     }
@@ -400,18 +399,18 @@ impl Renderer {
                     let output = plan.cull.expect("the schedule culls only where the plan does");
                     self.cull.record(encoder, &self.buffers, &state.gpu, output, phase, hiz, name);
                 }
-                // A first (or only) phase, a view's or a cascade's, sorts its occluders in its
-                // build pass and draws them first.
-                Step::Build(phase) | Step::ShadowBuild(_, phase) => {
+                // A view's first (or only) phase sorts its occluders in its build pass; a cascade
+                // lists none.
+                Step::Build(phase) => {
                     let occluders = occluders && phase != Phase::Late;
                     self.build.record(encoder, &self.buffers, &state.gpu, phase, name, occluders)
                 }
+                Step::ShadowBuild(_, phase) => {
+                    self.build.record(encoder, &self.buffers, &state.gpu, phase, name, false)
+                }
                 Step::Shadow(cascade, phase) => {
                     let draws = match plan.main {
-                        MainDraws::Indirect(indirect) => {
-                            let occluders = occluders && phase != Phase::Late;
-                            ShadowDraws::Indirect(IndirectDraws { occluders, ..indirect })
-                        }
+                        MainDraws::Indirect(indirect) => ShadowDraws::Indirect(indirect),
                         MainDraws::CpuBaseline => ShadowDraws::Baseline(&state.visible),
                         MainDraws::Bundle => {
                             ShadowDraws::Bundle(&state.bundle.as_ref().expect("the bundle was recorded in set-up").0)

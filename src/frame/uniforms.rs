@@ -141,8 +141,7 @@ pub(super) fn receive_shadows(uniforms: &mut FrameUniforms, cascades: &[Cascade]
 /// so every caster is drawn at the level the view draws it, or the coarser level its texels
 /// allow (`shadow_lod_factor`). No shadow read; the pyramid of
 /// the layer where the cascade culls in two phases (`occlusion`); the compute rasteriser for
-/// its small casters where `soft`; its largest casters listed as occluders, drawn first and
-/// nearest the sun first, where the view lists its own.
+/// its small casters where `soft`.
 pub(super) fn cascade_uniforms(
     view: &FrameUniforms,
     cascade: &Cascade,
@@ -176,11 +175,9 @@ pub(super) fn cascade_uniforms(
     uniforms.shadow_cascades = 0;
     uniforms.soft_depth_test = 0;
     uniforms.paint_background = 0;
-    // Blended objects receive shadows but cast none.
+    // Blended objects receive shadows but cast none; the depth pass draws no occluders first.
     uniforms.blend_list = 0;
-    // The view's occluders' room, where it lists them (`occluder_capacity` above 0): casters
-    // whose radius spans more than OCCLUDER_MIN_RADIUS_PX texels, nearest the sun first.
-    uniforms.occluder_factor = 1.0 / (cascade.texel_size * OCCLUDER_MIN_RADIUS_PX);
+    uniforms.occluder_capacity = 0;
     // Only casters whose shadow can reach the view's pixels of this cascade.
     uniforms.caster_sweep = cascade.caster_sweep;
     uniforms.caster_planes = cascade.caster_planes;

@@ -5,13 +5,11 @@
 //! bind group tables, and clears nothing of its own: the cull pass clears the counters both
 //! increment.
 //!
-//! A view's first phase (or only one), and a shadow cascade's, also orders its occluders here:
-//! the large opaque objects the cull listed apart (`is_occluder` in `shaders/cull.wgsl`) sorted
-//! nearest first (to the camera, or to the sun) by one workgroup (`shaders/blend.wgsl` with
-//! `OCCLUDERS` on) into draws that the first main or depth pass issues before any batch
-//! (`passes::main::indirect`), so that what they hide is rejected by the depth test instead of
-//! written and written over. The cascades and the view list into the same room in turn, each
-//! drawing its list before the next culls. A second dispatch in the same pass,
+//! A view's first phase (or only one) also orders its occluders here: the large opaque objects
+//! the cull listed apart (`is_occluder` in `shaders/cull.wgsl`) sorted nearest first by one
+//! workgroup (`shaders/blend.wgsl` with `OCCLUDERS` on) into draws that the first main pass
+//! issues before any batch (`passes::main::indirect`), so that what they hide is rejected by
+//! the depth test instead of written and written over. A second dispatch in the same pass,
 //! timed with it. `MULTIDRAW_OCCLUDERS=off` leaves every object in its batch.
 
 use crate::gpu::commands::{dispatch_size, FrameEncoder};
