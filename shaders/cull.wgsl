@@ -140,7 +140,8 @@ fn within_nearest(reach: f32, radius: f32, distance_sq: f32) -> bool {
 
 /// The coarsest level whose projected error is at most the threshold; level 0 when LOD is off
 /// or the camera is inside the bounds. In a shadow cascade, the coarser of that and the
-/// coarsest level whose error is within the threshold in the cascade's texels.
+/// coarsest level whose error is within the threshold over the filter's slope in the cascade's
+/// texels (`shadow_lod_factor`, `SHADOW_FILTER_SLOPE`).
 fn select_level(object: GpuCullRecord, radius: f32, distance_sq: f32) -> u32 {
     if frame.lod_enabled == 0u {
         return 0u;

@@ -13,7 +13,7 @@ use crate::gpu_scene::types::FrameUniforms;
 use crate::passes::pyramid;
 use crate::scene::animation;
 use crate::scene::camera::frustum_planes;
-use crate::tunables::{MAX_CASCADES, OCCLUDER_MIN_RADIUS_PX, SOFT_MAX_RADIUS_PX};
+use crate::tunables::{MAX_CASCADES, OCCLUDER_MIN_RADIUS_PX, SHADOW_FILTER_SLOPE, SOFT_MAX_RADIUS_PX};
 
 impl Renderer {
     /// The uniforms a frame with this input uses on a `width` × `height` target; the CPU
@@ -161,9 +161,11 @@ pub(super) fn cascade_uniforms(
     } else {
         (glam::UVec2::ZERO, 0)
     };
-    // A level whose error stays within the threshold in the cascade's texels is fine enough
-    // for it: the coarser of that and the view's level.
-    uniforms.shadow_lod_factor = 1.0 / (cascade.texel_size * detail.lod_error_px.max(f32::MIN_POSITIVE));
+    // A level whose error stays within the threshold in the cascade's texels, over the slope of
+    // the shadow filter's response, is fine enough for it: the coarser of that and the view's
+    // level.
+    let threshold_texels = detail.lod_error_px / SHADOW_FILTER_SLOPE;
+    uniforms.shadow_lod_factor = 1.0 / (cascade.texel_size * threshold_texels.max(f32::MIN_POSITIVE));
     // Small casters go to the compute rasteriser where the view's frame uses it: those whose
     // radius spans at most SOFT_MAX_RADIUS_PX texels.
     uniforms.soft_enabled = u32::from(soft);
