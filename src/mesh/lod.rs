@@ -157,7 +157,9 @@ mod tests {
         assert_eq!(levels(Shape::Icosphere { subdivisions: 0 }), 1);
         assert_eq!(levels(Shape::UvSphere { segments: 96, rings: 48 }), 6);
         assert_eq!(levels(Shape::UvSphere { segments: 3, rings: 2 }), 1);
-        assert_eq!(levels(Shape::UvSphere { segments: 16, rings: 8 }), 4);
+        assert_eq!(levels(Shape::UvSphere { segments: 16, rings: 8 }), 6);
+        assert_eq!(Shape::UvSphere { segments: 16, rings: 8 }.lods().triangle_counts(), [224, 112, 48, 24, 8, 6]);
+        assert_eq!(Shape::Torus { segments: 16, sides: 8 }.lods().triangle_counts(), [256, 128, 64, 32, 24, 18]);
         assert_eq!(levels(Shape::Cylinder { segments: 12 }), 3);
         assert_eq!(levels(Shape::rock(7)), 2);
     }

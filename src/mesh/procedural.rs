@@ -342,18 +342,38 @@ impl Shape {
         }
     }
 
-    /// The same shape tessellated about half as finely (segments and rings halved, one
-    /// subdivision fewer), or `None` where it cannot get coarser without degenerating.
+    /// The same shape with about half the triangles, or `None` where it cannot get coarser
+    /// without degenerating: one of a sphere's or torus's two counts halved (the one larger
+    /// against the other's usual share, two segments to a ring or side), the segments of a
+    /// cylinder or cone halved, one subdivision fewer. Halving both of a sphere's counts at once
+    /// would quarter its triangles: a level between (224, 112, 48 triangles, not 224 and 48)
+    /// lets an object whose error budget falls there draw half the triangles, as a simplified
+    /// mesh's chain, which halves too (`mesh::simplify`), does.
     pub fn coarser(&self) -> Option<Shape> {
         let halve = |n: u32, min: u32| (n / 2).max(min).min(n);
+        // The pair with the larger of the two halved (around the axis first, at two to one),
+        // else the other where the first is at its least.
+        let halve_pair = |around: u32, across: u32, min_across: u32| {
+            let halved = if around >= 2 * across {
+                (halve(around, MIN_SEGMENTS), across)
+            } else {
+                (around, halve(across, min_across))
+            };
+            match halved {
+                pair if pair != (around, across) => pair,
+                _ => (halve(around, MIN_SEGMENTS), halve(across, min_across)),
+            }
+        };
         let coarser = match *self {
             Shape::Cube => Shape::Cube,
             Shape::UvSphere { segments, rings } => {
-                Shape::UvSphere { segments: halve(segments, MIN_SEGMENTS), rings: halve(rings, MIN_RINGS) }
+                let (segments, rings) = halve_pair(segments, rings, MIN_RINGS);
+                Shape::UvSphere { segments, rings }
             }
             Shape::Icosphere { subdivisions } => Shape::Icosphere { subdivisions: subdivisions.saturating_sub(1) },
             Shape::Torus { segments, sides } => {
-                Shape::Torus { segments: halve(segments, MIN_SEGMENTS), sides: halve(sides, MIN_SEGMENTS) }
+                let (segments, sides) = halve_pair(segments, sides, MIN_SEGMENTS);
+                Shape::Torus { segments, sides }
             }
             Shape::Cylinder { segments } => Shape::Cylinder { segments: halve(segments, MIN_SEGMENTS) },
             Shape::Cone { segments } => Shape::Cone { segments: halve(segments, MIN_SEGMENTS) },
