@@ -84,7 +84,7 @@ fn the_adaptive_frame_switches_by_cost_and_never_draws_a_wrong_frame() {
     assert!(on > 200, "switched on at frame {on}");
     // The scene's 1,000 objects are at most 1,000 the compute rasteriser may draw.
     let start = Choice::start_for(ctx.info.device_type, 1_000);
-    assert_eq!(auto.auto_choice(0), Some((Choice { soft: false, ..start }, Reason::Cheaper)));
+    assert_eq!(auto.auto_choice(0), Some((Choice { occlusion: true, soft: false, ..start }, Reason::Cheaper)));
     // Past the search, most frames run the cheaper configuration.
     let settled_off = phases[100..200].iter().filter(|&&two| !two).count();
     let settled_on = phases[300..400].iter().filter(|&&two| two).count();

@@ -6,9 +6,10 @@
 //!
 //! Each switch the view's [`Detail`] leaves to `auto` starts as [`Choice::start_for`] the adapter
 //! and the scene say: on (the fullest frame), except the cascades' second phase (it pays only
-//! where casters hide many others) and, on a CPU adapter, deferred shading and (in a scene of
-//! fewer than [`CPU_SOFT_START_RECORDS`] objects it may draw) the compute rasteriser (their
-//! compute work costs more there than it saves). The
+//! where casters hide many others) and, on a CPU adapter, the second culling phase, deferred
+//! shading and (in a scene of fewer than [`CPU_SOFT_START_RECORDS`] objects it may draw) the
+//! compute rasteriser (their work costs more there than it saves; there the first search waits
+//! for the first `PROBE_PERIOD`: [`AutoDetail::for_adapter`]). The
 //! controller keeps the cost of the frames it has read back (the GPU's pass timestamps summed,
 //! or the wall-clock time the caller reports with `Renderer::report_frame_time`, which wins:
 //! on adapters whose timestamps miss work that is the truth), tagged with the configuration
@@ -79,9 +80,12 @@ impl Choice {
     /// work there costs more than the fragments they save (measured on lavapipe by the wall
     /// clock: docs/BENCHMARKS.md § "Small casters through the compute rasteriser"; in a large
     /// scene the compute rasteriser pays since its masked objects are drawn apart:
-    /// [`Choice::start_for`]), so a short run measures what the search would settle on. Probes
-    /// still try them.
-    pub const CPU_START: Choice = Choice { soft: false, shadow_soft: false, deferred: false, ..Choice::START };
+    /// [`Choice::start_for`]), and without the second culling phase, which the search turned
+    /// off at every count `make run` measures (§ "A CPU adapter's search waits for its first
+    /// period"): what the search settles on there. Its probes still try each of them, from
+    /// the first `PROBE_PERIOD` on ([`AutoDetail::for_adapter`]).
+    pub const CPU_START: Choice =
+        Choice { occlusion: false, soft: false, shadow_soft: false, deferred: false, ..Choice::START };
 }
 
 /// Objects the compute rasteriser may draw from which a CPU adapter's adaptive frame starts
@@ -188,6 +192,22 @@ impl AutoDetail {
     /// A controller that starts from `start` ([`Choice::start_for`] the adapter).
     pub fn starting_from(start: Choice) -> Self {
         Self { current: start, ..Self::default() }
+    }
+
+    /// The controller of a view on an adapter of `device_type`, for a scene with
+    /// `soft_records` objects the compute rasteriser may draw: from [`Choice::start_for`]
+    /// them. On a CPU adapter its first search waits for the first `PROBE_PERIOD`, as later
+    /// probes do: there a probe's frames cost tens to hundreds of milliseconds each, the start
+    /// is what the search settled on at every count measured (`Choice::CPU_START`), and a
+    /// search at the first frames would spend most of a short run on configurations it then
+    /// drops (a 10-frame bench row ran the second culling phase in 4 of its 8 measured frames).
+    pub fn for_adapter(device_type: wgpu::DeviceType, soft_records: u32) -> Self {
+        let controller = Self::starting_from(Choice::start_for(device_type, soft_records));
+        if device_type == wgpu::DeviceType::Cpu {
+            Self { search_left: Some(0), ..controller }
+        } else {
+            controller
+        }
     }
 
     /// What frame `frame` of a view asking for `detail` runs: `detail` itself where it leaves
@@ -396,10 +416,10 @@ impl AutoDetail {
 
 /// The renderer's side of the adaptive frame.
 impl super::Renderer {
-    /// Where each view's adaptive frame starts: [`Choice::start_for`] the adapter and the
+    /// A view's adaptive frame as it starts: [`AutoDetail::for_adapter`] the adapter and the
     /// scene as it is now.
-    pub(super) fn auto_start(&self) -> Choice {
-        Choice::start_for(self.device_type, self.soft_records)
+    pub(super) fn auto_start(&self) -> AutoDetail {
+        AutoDetail::for_adapter(self.device_type, self.soft_records)
     }
 
     /// Forgets what the adaptive frame learned: every view starts again from
@@ -407,7 +427,7 @@ impl super::Renderer {
     pub fn reset_adaptive(&mut self) {
         let start = self.auto_start();
         for view in &mut self.views {
-            view.auto = AutoDetail::starting_from(start);
+            view.auto = start.clone();
         }
         self.reported_times.clear();
     }

@@ -236,9 +236,8 @@ impl Renderer {
         let updates = ObjectUpdates::new(&ctx.device, &layouts, &buffers, options.workgroup_size);
         let capabilities = Capabilities::of(ctx);
         let soft_count = soft_records(&prepared.objects);
-        let auto_start = adapt::Choice::start_for(ctx.info.device_type, soft_count);
         let first_view = ViewState {
-            auto: adapt::AutoDetail::starting_from(auto_start),
+            auto: adapt::AutoDetail::for_adapter(ctx.info.device_type, soft_count),
             ..ViewState::new(&ctx.device, &layouts, &buffers, &pyramid, raster.as_ref(), deferred.as_ref())
         };
         let mut renderer = Self {

@@ -6,7 +6,6 @@
 
 use crate::clock::Instant;
 
-use super::adapt::AutoDetail;
 use super::plan::{Detail, MainDraws, Step, ViewSchedule};
 use super::shadows;
 use super::uniforms::{cascade_uniforms, receive_shadows};
@@ -76,7 +75,7 @@ impl Renderer {
                 self.raster.as_ref(),
                 self.deferred.as_ref(),
             );
-            self.views.push(ViewState { auto: AutoDetail::starting_from(self.auto_start()), ..state });
+            self.views.push(ViewState { auto: self.auto_start(), ..state });
         }
         self.scatter.record(encoder, &mut self.updates);
         let mut stats = FrameStats {

@@ -279,3 +279,24 @@ fn a_cpu_adapter_starts_with_the_compute_rasteriser_in_a_large_scene() {
         assert_eq!(Choice::start_for(gpu, 10 * CPU_SOFT_START_RECORDS), Choice::START);
     }
 }
+
+/// A CPU adapter's controller runs its start until the first `PROBE_PERIOD`, then probes as
+/// any does and still finds a cheaper configuration; a GPU's searches from its first frames.
+#[test]
+fn a_cpu_adapters_search_waits_for_its_first_period() {
+    use wgpu::DeviceType::{Cpu, DiscreteGpu};
+    assert!(!Choice::CPU_START.occlusion, "one culling phase to start on a CPU adapter");
+    // Two phases cost 0.3 ms less here.
+    let cost = |d: Detail| 1.0 - if d.occlusion { 0.3 } else { 0.0 };
+    let mut cpu = AutoDetail::for_adapter(Cpu, 0);
+    let ran = run(&mut cpu, 3 * PROBE_PERIOD, cost);
+    let start = Choice::CPU_START;
+    assert!(
+        ran[..PROBE_PERIOD as usize].iter().all(|d| d.occlusion == start.occlusion && d.soft == start.soft),
+        "no probe before frame {PROBE_PERIOD}"
+    );
+    assert!(cpu.current().occlusion && cpu.reason == Reason::Cheaper, "then a probe finds two phases cheaper");
+    let mut gpu = AutoDetail::for_adapter(DiscreteGpu, 0);
+    let ran = run(&mut gpu, PROBE_PERIOD, |d: Detail| 1.0 + if d.occlusion { 0.3 } else { 0.0 });
+    assert!(ran.iter().any(|d| !d.occlusion), "a GPU's search probes within its first period");
+}
