@@ -52,8 +52,8 @@ pub struct RenderArgs {
     /// orange, red).
     #[arg(long)]
     lod_colors: bool,
-    /// Also write this depth-pyramid level as a grey PNG (needs occlusion culling on and a
-    /// GPU-culled mode); see --pyramid-out.
+    /// Also write this depth-pyramid level as a grey PNG (needs occlusion culling on or auto,
+    /// which it then keeps on, and a GPU-culled mode); see --pyramid-out.
     #[arg(long, value_name = "LEVEL", requires = "pyramid_out")]
     pyramid_level: Option<u32>,
     /// Where --pyramid-level writes its image.
@@ -108,10 +108,16 @@ pub fn run(options: &ContextOptions, args: &RenderArgs) -> Result<()> {
         startup.prewarm_ms
     );
     let target = OffscreenTarget::new(&ctx.device, args.size.width, args.size.height);
+    let mut detail = args.detail.detail();
+    if args.pyramid_level.is_some() {
+        // The pyramid is what was asked for: occlusion culling left to auto runs in every frame
+        // (the adaptive frame may start without it, as on a CPU adapter).
+        detail.auto_occlusion = false;
+    }
     let input = FrameInput {
         time: args.frame as f32 / 60.0,
         cull_enabled: !args.no_cull,
-        detail: args.detail.detail(),
+        detail,
         lod_colors: args.lod_colors,
         cascade_colors: args.cascade_colors,
         shadows: args.shadows.cascades(),
