@@ -275,9 +275,13 @@ fn about_seconds(text: &str) -> f64 {
 
 /// The progress says how long the rest takes, and is right: a bench over 1,000 and 100,000
 /// objects (a 100,000-object frame costs tens of 1,000-object ones), whose first progress line
-/// at or past a quarter of the work gives the time left within 50% of the time the rest took.
-/// Both times come from the process's lines ("N% of the work done in T s, about L left", then
-/// "done in E s"), so the check is E - T against L.
+/// at or past a quarter of the work gives the time left within a factor of two of the time the
+/// rest took: no less than half of it, no more than twice. Both times come from the process's
+/// lines ("N% of the work done in T s, about L left", then "done in E s"), so the check is
+/// E - T against L. Not tighter: on a 2-core machine running lavapipe the same remaining
+/// frames (the 100,000-object cpu row's last four) took 3.1 to 5.3 s in four runs of this very
+/// command, each told "about 5 s" (measured 2026-12-07; the bound was ±50% before, and
+/// `.ci/run` failed on such a run).
 #[test]
 fn the_time_left_at_a_quarter_of_the_work_is_right() {
     let output = multidraw(&[
@@ -314,7 +318,7 @@ fn the_time_left_at_a_quarter_of_the_work_is_right() {
     let real = end - at;
     eprintln!("at {share}% ({at} s): {left} s left said, {real:.1} s taken");
     assert!(
-        (left - real).abs() <= 0.5 * real,
+        (0.5 * real..=2.0 * real).contains(&left),
         "at {share}% the progress said {left} s left, the rest took {real:.1} s:\n{stderr}"
     );
 }

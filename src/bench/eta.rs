@@ -2,8 +2,10 @@
 
 use std::time::Instant;
 
-/// The time left of the measured frames. The row running now goes on at the rate it has run
-/// so far; the rows to come cost their set-up estimate scaled by how the rows of their own
+/// The time left of the measured frames. The row running now goes on at the rate its frames
+/// after the first have run (its first, a warm-up frame after the row's set-up, runs slower
+/// than the rest: taken alone or averaged in, it overestimated a short row's pace by up to
+/// two thirds), and until there are some, at its estimate as the rows to come; the rows to come cost their set-up estimate scaled by how the rows of their own
 /// scene (their object count) compared with theirs so far: one timed frame is a rough
 /// estimate, and it errs differently at different sizes (a small scene's frames run faster
 /// than its set-up frame, a large one's slower), so one scene's error says little of
@@ -17,25 +19,38 @@ pub(super) struct Eta {
     frames_per_row: u32,
     /// Per scene, seconds its finished rows took and what their estimates said.
     finished: Vec<(f64, f64)>,
+    /// The row whose first frame ended, and when (seconds into the row).
+    first_frame: Option<(usize, f64)>,
 }
 
 impl Eta {
     pub(super) fn new(frame_estimates: Vec<f64>, scenes: Vec<usize>, frames_per_row: u32) -> Self {
         assert_eq!(frame_estimates.len(), scenes.len(), "one scene per row");
         let finished = vec![(0.0, 0.0); scenes.iter().max().map_or(0, |&s| s + 1)];
-        Self { started: Instant::now(), frame_estimates, scenes, frames_per_row, finished }
+        Self { started: Instant::now(), frame_estimates, scenes, frames_per_row, finished, first_frame: None }
+    }
+
+    /// Row `row`'s first frame ended `seconds` into the row.
+    pub(super) fn first_frame_done(&mut self, row: usize, seconds: f64) {
+        self.first_frame = Some((row, seconds));
     }
 
     /// Seconds left with `frames_done` frames of row `row` done in `row_seconds`.
     pub(super) fn left(&self, row: usize, frames_done: u32, row_seconds: f64) -> f64 {
         let Some(&estimate) = self.frame_estimates.get(row) else { return 0.0 };
+        // The row's frames so far that tell its pace, and their seconds: those after its first
+        // where the first was reported, else all of them.
+        let (paced, paced_seconds) = match self.first_frame {
+            Some((first_row, first)) if first_row == row && frames_done >= 1 => (frames_done - 1, row_seconds - first),
+            _ => (frames_done, row_seconds),
+        };
         // How much slower than estimated a scene's frames ran so far (1 before any has), the
         // row now included: it weighs as much as it has cost.
         let correction = |scene: usize| {
             let (mut seconds, mut estimated) = self.finished[scene];
             if scene == self.scenes[row] {
-                seconds += row_seconds;
-                estimated += estimate * frames_done as f64;
+                seconds += paced_seconds;
+                estimated += estimate * paced as f64;
             }
             if estimated > 0.0 {
                 seconds / estimated
@@ -43,8 +58,7 @@ impl Eta {
                 1.0
             }
         };
-        let rate =
-            if frames_done > 0 { row_seconds / frames_done as f64 } else { estimate * correction(self.scenes[row]) };
+        let rate = if paced > 0 { paced_seconds / paced as f64 } else { estimate * correction(self.scenes[row]) };
         let later: f64 =
             (row + 1..self.frame_estimates.len()).map(|r| self.frame_estimates[r] * correction(self.scenes[r])).sum();
         (self.frames_per_row.saturating_sub(frames_done)) as f64 * rate + later * self.frames_per_row as f64
@@ -85,6 +99,15 @@ mod tests {
         // The second row's own frames take over once it has run some.
         assert_eq!(eta.left(1, 2, 3.0), 2.0 * 1.5);
         assert_eq!(eta.left(2, 0, 0.0), 0.0, "no row left");
+    }
+
+    #[test]
+    fn a_rows_pace_leaves_its_first_frame_out() {
+        // A row of 5 frames whose first took 3 s and the next two 1 s each.
+        let mut eta = Eta::new(vec![1.0], vec![0], 5);
+        eta.first_frame_done(0, 3.0);
+        assert_eq!(eta.left(0, 1, 3.0), 4.0 * 1.0, "the first frame alone: the estimate");
+        assert_eq!(eta.left(0, 3, 5.0), 2.0 * 1.0, "then the frames after it");
     }
 
     #[test]

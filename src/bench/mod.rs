@@ -354,7 +354,11 @@ pub fn run(
                 lane.recalibrate(ctx);
                 let row_start = Instant::now();
                 let row = run_row(ctx, &mut run.renderer, &mut lane, &target, config, setup, &mut |i| {
-                    let left = eta.left(row_index, i, row_start.elapsed().as_secs_f64());
+                    let seconds = row_start.elapsed().as_secs_f64();
+                    if i == 1 {
+                        eta.first_frame_done(row_index, seconds);
+                    }
+                    let left = eta.left(row_index, i, seconds);
                     progress.work(eta.share(left), left, &label)
                 });
                 puffin::set_scopes_on(false);
