@@ -182,7 +182,7 @@ fn colliding_outputs_and_missing_levels_are_refused_up_front() {
         ),
         (
             vec!["render", "--size", "64x64", "--out", "f.png", "--pyramid-level", "99", "--pyramid-out", "p.png"],
-            vec!["--pyramid-level 99", "levels 0 to 6"],
+            vec!["--pyramid-level 99", "levels 0 to 5"],
         ),
         (vec!["import", "model.gltf", "--out", "model.gltf"], vec!["is the model itself"]),
         (vec!["import", "model.gltf", "--out", "./sub/../model.gltf"], vec!["is the model itself"]),
