@@ -74,10 +74,6 @@ const PHASE_LATE: u32 = 2u;
 
 /// This workgroup's share of `draw_counts[COUNTER_VISIBLE..]`, same order.
 var<workgroup> workgroup_counts: array<atomic<u32>, COUNTER_SLOTS>;
-/// Whether any thread of the workgroup reads its object's record (`reads_record`), and the
-/// same word as the workgroup reads it uniformly (`workgroupUniformLoad` takes no atomic).
-var<workgroup> reads_any: atomic<u32>;
-var<workgroup> reads_any_uniform: u32;
 
 fn object_index(gid: vec3<u32>) -> u32 {
     return gid.x + gid.y * frame.dispatch_width;
@@ -98,29 +94,12 @@ fn count_triangles(n: u32) {
     }
 }
 
-/// Zeroes the workgroup's counters (and `reads_any`). Called from uniform control flow by
-/// every thread.
+/// Zeroes the workgroup's counters. Called from uniform control flow by every thread.
 fn begin_counts(local_index: u32) {
     for (var i = local_index; i < COUNTER_SLOTS; i += WORKGROUP_SIZE) {
         atomicStore(&workgroup_counts[i], 0u);
     }
-    if local_index == 0u {
-        atomicStore(&reads_any, 0u);
-    }
     workgroupBarrier();
-}
-
-/// Whether any thread of the workgroup passed `reads` true, as a value uniform across it.
-/// Called from uniform control flow by every thread.
-fn any_reads(local_index: u32, reads: bool) -> bool {
-    if reads {
-        atomicOr(&reads_any, 1u);
-    }
-    workgroupBarrier();
-    if local_index == 0u {
-        reads_any_uniform = atomicLoad(&reads_any);
-    }
-    return workgroupUniformLoad(&reads_any_uniform) != 0u;
 }
 
 /// Adds the workgroup's counters to the global ones. Called from uniform control flow by
@@ -569,12 +548,6 @@ fn cull_batched(gid: vec3<u32>, local_index: u32, phase: u32) {
     var reads = false;
     if slot < frame.object_count {
         reads = reads_record(slot, phase);
-    }
-    // A workgroup none of whose threads reads a record (its cell outside the view, or in the
-    // first phase none of its objects seen last frame: most of them in a large scene) has
-    // nothing to append or count.
-    if !any_reads(local_index, reads) {
-        return;
     }
     if reads {
         object = cull_records[slot];
