@@ -385,7 +385,7 @@ fn biggest_scene_mesh_chain_time() {
     }
     let (triangles, name, shape) = biggest.unwrap();
     let started = Instant::now();
-    let chain = lod::chain(std::iter::successors(Some(shape), Shape::coarser).map(|s| s.mesh()));
+    let chain = lod::chain(shape.chain_shapes().map(|s| s.mesh()));
     let elapsed = started.elapsed();
     eprintln!(
         "biggest scene mesh \"{name}\" ({shape:?}, {triangles} triangles): chain of {} levels in {elapsed:?}",

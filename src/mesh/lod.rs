@@ -158,6 +158,9 @@ mod tests {
         assert_eq!(levels(Shape::UvSphere { segments: 96, rings: 48 }), 6);
         assert_eq!(levels(Shape::UvSphere { segments: 3, rings: 2 }), 1);
         assert_eq!(levels(Shape::UvSphere { segments: 16, rings: 8 }), 6);
+        // A dense sphere halves both counts where single steps would end it too fine.
+        let dense = Shape::UvSphere { segments: 256, rings: 180 }.lods().triangle_counts();
+        assert!(dense.len() == 6 && *dense.last().unwrap() <= 100, "{dense:?}");
         assert_eq!(Shape::UvSphere { segments: 16, rings: 8 }.lods().triangle_counts(), [224, 112, 48, 24, 8, 6]);
         assert_eq!(Shape::Torus { segments: 16, sides: 8 }.lods().triangle_counts(), [256, 128, 64, 32, 24, 18]);
         assert_eq!(levels(Shape::Cylinder { segments: 12 }), 3);

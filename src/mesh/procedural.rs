@@ -348,12 +348,38 @@ impl Shape {
     /// cylinder or cone halved, one subdivision fewer. Halving both of a sphere's counts at once
     /// would quarter its triangles: a level between (224, 112, 48 triangles, not 224 and 48)
     /// lets an object whose error budget falls there draw half the triangles, as a simplified
-    /// mesh's chain, which halves too (`mesh::simplify`), does.
+    /// mesh's chain, which halves too (`mesh::simplify`), does. [`Shape::lods`] halves both
+    /// where a chain of at most `MAX_LODS` levels would otherwise end finer than the coarsest
+    /// tessellation ([`Shape::coarser_in`]).
     pub fn coarser(&self) -> Option<Shape> {
+        self.coarser_in(usize::MAX)
+    }
+
+    /// [`Shape::coarser`] with `steps` coarser levels left in the chain (this one included):
+    /// where a sphere or torus needs more halvings than that to reach its coarsest
+    /// tessellation, both its counts are halved
+    /// (a quarter of the triangles), so a dense shape's chain still ends coarse (a 256 × 180
+    /// sphere at 64 triangles, not 2,880).
+    pub fn coarser_in(&self, steps: usize) -> Option<Shape> {
         let halve = |n: u32, min: u32| (n / 2).max(min).min(n);
+        // How many halvings take `n` down to `min`.
+        let halvings = |mut n: u32, min: u32| {
+            let mut count = 0usize;
+            while halve(n, min) != n {
+                n = halve(n, min);
+                count += 1;
+            }
+            count
+        };
+        let needs_both = |around: u32, across: u32, min_across: u32| {
+            halvings(around, MIN_SEGMENTS) + halvings(across, min_across) > steps
+        };
         // The pair with the larger of the two halved (around the axis first, at two to one),
         // else the other where the first is at its least.
         let halve_pair = |around: u32, across: u32, min_across: u32| {
+            if needs_both(around, across, min_across) {
+                return (halve(around, MIN_SEGMENTS), halve(across, min_across));
+            }
             let halved = if around >= 2 * across {
                 (halve(around, MIN_SEGMENTS), across)
             } else {
@@ -382,6 +408,19 @@ impl Shape {
         (coarser != *self).then_some(coarser)
     }
 
+    /// The tessellations a chain of this shape is made from: this one, then at most
+    /// `MAX_LODS − 1` ever coarser ones ([`Shape::coarser_in`] the levels left), as far as the
+    /// shape gets coarser ([`super::lod::chain`] keeps those that save enough).
+    pub fn chain_shapes(&self) -> impl Iterator<Item = Shape> {
+        // Coarser levels the chain may still have, the one made next included.
+        let mut steps = super::MAX_LODS - 1;
+        std::iter::successors(Some(*self), move |shape| {
+            let next = shape.coarser_in(steps).filter(|_| steps > 0);
+            steps = steps.saturating_sub(1);
+            next
+        })
+    }
+
     /// The shape's levels of detail: this tessellation, then ever coarser ones while each
     /// saves enough triangles, each with its measured error (see `mesh::lod::chain`). Built
     /// once per shape and process (a bounded cache), then copied.
@@ -394,7 +433,7 @@ impl Shape {
         if let Some(chain) = lock().get(self) {
             return LodChain::clone(chain);
         }
-        let chain = Arc::new(super::lod::chain(std::iter::successors(Some(*self), Shape::coarser).map(|s| s.mesh())));
+        let chain = Arc::new(super::lod::chain(self.chain_shapes().map(|s| s.mesh())));
         let mut chains = lock();
         if chains.len() >= CHAIN_CACHE_SHAPES {
             chains.clear();

@@ -80,16 +80,14 @@ impl Shape {
     pub fn chain_size(&self) -> MeshSize {
         let mut total = self.size();
         let mut previous = total.indices / 3;
-        let mut shape = *self;
-        while (total.levels as usize) < MAX_LODS {
-            let Some(coarser) = shape.coarser() else { break };
+        for coarser in self.chain_shapes().skip(1) {
             let (_, triangles, used) = coarser.counts();
-            if triangles == 0 || !saves_enough(previous as usize, triangles as usize) {
+            if total.levels as usize >= MAX_LODS || triangles == 0 || !saves_enough(previous as usize, triangles as usize)
+            {
                 break;
             }
             total = total.plus(MeshSize { vertices: used, indices: 3 * triangles, levels: 1 });
             previous = triangles;
-            shape = coarser;
         }
         total
     }
