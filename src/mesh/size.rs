@@ -82,7 +82,9 @@ impl Shape {
         let mut previous = total.indices / 3;
         for coarser in self.chain_shapes().skip(1) {
             let (_, triangles, used) = coarser.counts();
-            if total.levels as usize >= MAX_LODS || triangles == 0 || !saves_enough(previous as usize, triangles as usize)
+            if total.levels as usize >= MAX_LODS
+                || triangles == 0
+                || !saves_enough(previous as usize, triangles as usize)
             {
                 break;
             }
