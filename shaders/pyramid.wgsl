@@ -7,8 +7,9 @@
 //!
 //! Level 0 is the largest power of two below the screen in each dimension, so every later
 //! level is an exact 2 × 2 reduction. Level 0 itself shrinks by a ratio r = source /
-//! destination in (1, 2] per axis (1 for a dimension of 1), and texel x covers source texels floor(x·r) ..= ceil((x + 1)·r) − 1: up to
-//! three per axis, overlapping their neighbours' so no source texel is left out. wgpu has no
+//! destination in (1, 2] per axis (1 for a dimension of 1), and texel x covers source texels
+//! floor(x·r) ..= ceil((x + 1)·r) − 1: up to three per axis, overlapping their neighbours' so
+//! no source texel is left out. wgpu has no
 //! min/max reduction sampler, so every texel is read with `textureLoad`.
 
 // Bindings: group `pyramid io` (`depth`, `source_level`, `destination_level`) and, for

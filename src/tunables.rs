@@ -319,10 +319,9 @@ pub const SHADOW_BLEND: f32 = 0.1;
 /// peak is 1/2, so a caster drawn at a level whose outline is off by `e` texels changes no
 /// pixel's light by more than `e / 2`. A cascade's own level of detail may therefore err by
 /// the view's `--lod-error` over this slope in its texels (0.5 texel at the default 0.25 px):
-/// the light of a pixel moves no more than its coverage may under the view's threshold. On the
-/// H100 this took million.toml's shadowed frame from 5.92 to 5.43 ms, against 5.26 at a
-/// whole texel, which changed twenty times as many pixels (docs/BENCHMARKS.md § "A cascade's
-/// level of detail over the filter's slope").
+/// the light of a pixel moves no more than its coverage may under the view's threshold. What
+/// it saves, against a whole texel and a quarter: docs/BENCHMARKS.md § "Cascades, levels of
+/// detail and the compute rasteriser's triangles".
 pub const SHADOW_FILTER_SLOPE: f32 = 0.5;
 
 /// Most passes one shadow cascade records: its cull, its build, its compute rasteriser's pass,

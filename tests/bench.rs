@@ -278,10 +278,8 @@ fn about_seconds(text: &str) -> f64 {
 /// at or past a quarter of the work gives the time left within a factor of two of the time the
 /// rest took: no less than half of it, no more than twice. Both times come from the process's
 /// lines ("N% of the work done in T s, about L left", then "done in E s"), so the check is
-/// E - T against L. Not tighter: on a 2-core machine running lavapipe the same remaining
-/// frames (the 100,000-object cpu row's last four) took 3.1 to 5.3 s in four runs of this very
-/// command, each told "about 5 s" (measured 2026-12-07; the bound was ±50% before, and
-/// `.ci/run` failed on such a run).
+/// E - T against L. Not tighter: the same remaining frames vary that much between runs on a
+/// 2-core machine running lavapipe (docs/BENCHMARKS.md § "Time-left test tolerance").
 #[test]
 fn the_time_left_at_a_quarter_of_the_work_is_right() {
     let output = multidraw(&[

@@ -3,9 +3,9 @@
 use std::time::Instant;
 
 /// The time left of the measured frames. The row running now goes on at the rate its frames
-/// after the first have run (its first, a warm-up frame after the row's set-up, runs slower
-/// than the rest: taken alone or averaged in, it overestimated a short row's pace by up to
-/// two thirds), and until there are some, at its estimate as the rows to come; the rows to come cost their set-up estimate scaled by how the rows of their own
+/// after the first have run (its first, a warm-up frame after the row's set-up, may run slower
+/// than the rest), and until there are some, at its estimate, as the rows to come do; the rows
+/// to come cost their set-up estimate scaled by how the rows of their own
 /// scene (their object count) compared with theirs so far: one timed frame is a rough
 /// estimate, and it errs differently at different sizes (a small scene's frames run faster
 /// than its set-up frame, a large one's slower), so one scene's error says little of

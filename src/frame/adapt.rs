@@ -199,8 +199,8 @@ impl AutoDetail {
     /// them. On a CPU adapter its first search waits for the first `PROBE_PERIOD`, as later
     /// probes do: there a probe's frames cost tens to hundreds of milliseconds each, the start
     /// is what the search settled on at every count measured (`Choice::CPU_START`), and a
-    /// search at the first frames would spend most of a short run on configurations it then
-    /// drops (a 10-frame bench row ran the second culling phase in 4 of its 8 measured frames).
+    /// search at the first frames would spend much of a short run on configurations it then
+    /// drops (docs/BENCHMARKS.md § "A CPU adapter's search waits for its first period").
     pub fn for_adapter(device_type: wgpu::DeviceType, soft_records: u32) -> Self {
         let controller = Self::starting_from(Choice::start_for(device_type, soft_records));
         if device_type == wgpu::DeviceType::Cpu {

@@ -126,9 +126,10 @@ pub struct FrameUniforms {
     pub cull_slot_base: u32,
     /// A shadow cascade's own level-of-detail test: a level whose object-space error `e`
     /// (relative to the bounding radius `r`) stays within the view's error threshold over
-    /// `SHADOW_FILTER_SLOPE`, in the cascade's texels, when `e · r · shadow_lod_factor ≤ 1`. The cascade draws the coarser of
-    /// that level and the view's (the level is then a function of the view's and of the
-    /// cascade's fixed texel size: a shadow changes shape only where its object's image does).
+    /// `SHADOW_FILTER_SLOPE`, in the cascade's texels, when `e · r · shadow_lod_factor ≤ 1`. The
+    /// cascade draws the coarser of that level and the view's (the level is then a function of
+    /// the view's and of the cascade's fixed texel size: a shadow changes shape only where its
+    /// object's image does).
     /// 0: none (a view, or LOD off).
     pub shadow_lod_factor: f32,
     /// 1: this frame composited in compute and the compute rasteriser drew, so the depth

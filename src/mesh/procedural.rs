@@ -357,9 +357,8 @@ impl Shape {
 
     /// [`Shape::coarser`] with `steps` coarser levels left in the chain (this one included):
     /// where a sphere or torus needs more halvings than that to reach its coarsest
-    /// tessellation, both its counts are halved
-    /// (a quarter of the triangles), so a dense shape's chain still ends coarse (a 256 × 180
-    /// sphere at 64 triangles, not 2,880).
+    /// tessellation, both its counts are halved (a quarter of the triangles), so a dense
+    /// shape's chain still ends coarse (a 256 × 180 sphere at 64 triangles, not 2,880).
     pub fn coarser_in(&self, steps: usize) -> Option<Shape> {
         let halve = |n: u32, min: u32| (n / 2).max(min).min(n);
         // How many halvings take `n` down to `min`.

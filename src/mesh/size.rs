@@ -7,7 +7,6 @@
 
 use super::lod::saves_enough;
 use super::procedural::Shape;
-use super::MAX_LODS;
 
 /// Vertex and index counts of a mesh or of a whole chain of levels of detail.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,10 +81,7 @@ impl Shape {
         let mut previous = total.indices / 3;
         for coarser in self.chain_shapes().skip(1) {
             let (_, triangles, used) = coarser.counts();
-            if total.levels as usize >= MAX_LODS
-                || triangles == 0
-                || !saves_enough(previous as usize, triangles as usize)
-            {
+            if triangles == 0 || !saves_enough(previous as usize, triangles as usize) {
                 break;
             }
             total = total.plus(MeshSize { vertices: used, indices: 3 * triangles, levels: 1 });

@@ -14,9 +14,9 @@
 //! **Conservative.** Each texel holds the farthest (largest) depth of the whole depth-buffer
 //! area it covers: depth compares Less and clears to 1.0, so an object nearer than a texel's
 //! value may be visible there and one farther is hidden behind everything drawn there. Level 0
-//! shrinks by a ratio r = screen / level in (1, 2] per axis (1 for a dimension of 1); its texel x takes the max over
-//! depth texels floor(x·r) ..= ceil((x + 1)·r) − 1, up to three per axis, so no depth texel is
-//! left out of any level. An occlusion test against it can keep a hidden object, never drop a
+//! shrinks by a ratio r = screen / level in (1, 2] per axis (1 for a dimension of 1); its
+//! texel x takes the max over depth texels floor(x·r) ..= ceil((x + 1)·r) − 1, up to three per
+//! axis, so no depth texel is left out of any level. An occlusion test against it can keep a hidden object, never drop a
 //! visible one.
 //!
 //! **Commands.** One dispatch per level in one compute pass, each with a bind group made at
