@@ -172,8 +172,9 @@ fn is_too_small(radius: f32, distance_sq: f32) -> bool {
 /// Whether the sphere is certainly hidden behind the depth pyramid, seen by the camera the
 /// pyramid was drawn from (`frame.occlusion_view_proj`): its nearest depth (the
 /// nearest corner of its bounding box) is farther than the farthest depth of every pyramid
-/// texel under its screen rectangle, read at the level where the rectangle spans at most
-/// 2 × 2 texels. Anything at or behind the eye plane counts as visible.
+/// texel under its screen rectangle, read at the level where the rectangle is at most
+/// `OCCLUSION_TEST_TEXELS` texels wide and high (so up to one more under it each way).
+/// Anything at or behind the eye plane counts as visible.
 fn is_occluded(center: vec3<f32>, radius: f32) -> bool {
     if frame.pyramid_levels == 0u {
         return false;
@@ -203,7 +204,7 @@ fn is_occluded(center: vec3<f32>, radius: f32) -> bool {
     let uv_lo = clamp(vec2<f32>(lo.x * 0.5 + 0.5, 0.5 - hi.y * 0.5), vec2<f32>(0.0), vec2<f32>(1.0));
     let uv_hi = clamp(vec2<f32>(hi.x * 0.5 + 0.5, 0.5 - lo.y * 0.5), vec2<f32>(0.0), vec2<f32>(1.0));
     let extent = (uv_hi - uv_lo) * vec2<f32>(frame.pyramid_size);
-    let wanted = u32(ceil(log2(max(max(extent.x, extent.y), 1.0))));
+    let wanted = u32(ceil(log2(max(max(extent.x, extent.y) / OCCLUSION_TEST_TEXELS, 1.0))));
     let level = min(wanted, frame.pyramid_levels - 1u);
     let size = max(frame.pyramid_size >> vec2<u32>(level), vec2<u32>(1u));
     let first = min(vec2<u32>(uv_lo * vec2<f32>(size)), size - 1u);
@@ -279,14 +280,29 @@ fn casts_into_view(center: vec3<f32>, radius: f32) -> bool {
     return earliest <= latest;
 }
 
-/// The decision for the object in the cull's slot `slot` (its visibility bit's index), whose
-/// record is `object`.
+/// Whether a visible object's bit is left to the frame's mark dispatch (`frame.mark_seen`,
+/// `shaders/mark.wgsl`): the compute rasteriser would draw it, so the bit is set only if one
+/// of its pixels is in the frame's visibility buffer at the end. The pyramid test passes
+/// many objects behind the nearest ones (a texel keeps the farthest depth of the pixels it
+/// covers, so one gap lets through what lies behind it), and with moving objects those
+/// differ from frame to frame: as bits, they were drawn in the next frame's first phase
+/// while others newly let through went to its second, frame after frame
+/// (docs/BENCHMARKS.md § "Visibility from the pixels").
+fn marked_later(object: GpuCullRecord, level: u32, center: vec3<f32>, radius: f32, distance_sq: f32, blended: bool) -> bool {
+    if frame.mark_seen == 0u || blended {
+        return false;
+    }
+    return is_soft(object, level, center, radius, distance_sq);
+}
+
 /// Whether a sphere is in the view: the frustum, and in a shadow cascade the caster test. What
 /// an object must pass, and a cell that holds it (`cell_may_hold_visible`).
 fn in_view(center: vec3<f32>, radius: f32) -> bool {
     return sphere_in_frustum(center, radius) && casts_into_view(center, radius);
 }
 
+/// The decision for the object in the cull's slot `slot` (its visibility bit's index), whose
+/// record is `object`.
 fn classify(slot: u32, object: GpuCullRecord, phase: u32, blended: bool) -> Decision {
     var decision = Decision(false, 0u, false, false);
     let counting = phase != PHASE_EARLY;
@@ -321,7 +337,12 @@ fn classify(slot: u32, object: GpuCullRecord, phase: u32, blended: bool) -> Deci
                 count(COUNTER_OCCLUDED, 1u);
             }
             decision.draw = visible && (visibility[slot] == 0u || blended);
-            visibility[slot] = select(0u, 1u, visible);
+            // Nested, not `&&`: naga evaluates both sides of `&&` when the right one calls.
+            var seen = visible;
+            if seen {
+                seen = !marked_later(object, decision.level, center, radius, distance_sq, blended);
+            }
+            visibility[slot] = select(0u, 1u, seen);
         }
         default: {
             decision.draw = visible;

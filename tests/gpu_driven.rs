@@ -56,13 +56,16 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
             let soft = detail.soft && mode != DrawMode::GpuPerObject;
             let mut expected = vec![cull::NAME, build::NAME, raster::NAME, main::NAME];
             if detail.occlusion {
-                expected.extend([pyramid::NAME, cull::LATE_NAME, build::LATE_NAME, raster::LATE_NAME, main::LATE_NAME]);
+                // After the last raster pass, the mark dispatch sets the bits of the objects that
+                // hold its pixels.
+                expected.extend([pyramid::NAME, cull::LATE_NAME, build::LATE_NAME, raster::LATE_NAME]);
+                expected.extend([raster::MARK_NAME, main::LATE_NAME]);
             }
             if mode == DrawMode::GpuPerObject {
                 expected.retain(|&name| name != build::NAME && name != build::LATE_NAME);
             }
             if !soft {
-                expected.retain(|&name| name != raster::NAME && name != raster::LATE_NAME);
+                expected.retain(|&name| ![raster::NAME, raster::LATE_NAME, raster::MARK_NAME].contains(&name));
             }
             // lavapipe has primitive_index: with the default detail the hardware's opaque
             // pixels are shaded in a dispatch after the last main pass and composited (full
@@ -102,6 +105,7 @@ fn gpu_driven_commands_do_not_depend_on_object_count() {
                 let want = match name {
                     pyramid::NAME => [pyramid_levels, soft as u32, 0],
                     raster::NAME | raster::LATE_NAME => [1, 1 + 2 * soft_in(name), 1],
+                    raster::MARK_NAME => [1, 1, 0],
                     main::NAME | main::LATE_NAME => [1 + resolve_in(name), 1 + resolve_in(name), 1],
                     deferred::NAME => [1, 2, 1],
                     deferred::COMPOSITE_NAME => [1, 0, 0],

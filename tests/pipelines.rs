@@ -155,15 +155,15 @@ fn renderer_start_up_compiles_each_pipeline_once_and_prewarms() {
     let raster = 2 * if multidraw::passes::raster::masked_apart(ctx.info.device_type) { 2 } else { 1 };
     assert_eq!(
         compiled,
-        43 + raster,
+        44 + raster,
         "6 cull (batched and per object, one per phase) + 2 build + 1 occluder sort + 1 blend sort + 3 pyramid + 1 scatter + {raster} \
-         raster + 2 shade list + 2 shade compute + 5 render + 1 pulled blend (frames without a draw count) + 1 \
+         raster + 2 shade list + 2 shade compute + 1 mark + 5 render + 1 pulled blend (frames without a draw count) + 1 \
          resolve + 3 shadow depth (opaque and debug draw the same depth: one pipeline; blended objects cast \
          none) + 1 shadow merge + 3 environment prefilter pipelines; deferred shading (lavapipe has primitive_index): the 5 \
          render variants and the pulled blend again, drawing into the ids target, the list, the plain and \
          textured shading and the composite, which also resolves the compute rasteriser's pixels in a deferred \
          frame (its list arguments are the compute rasteriser's), as a full-screen draw and as a dispatch (a \
-         target that can be written as storage) = 32 + {raster} + 11"
+         target that can be written as storage) = 33 + {raster} + 11"
     );
     assert!(first.startup.prewarm_ms > 0.0);
     let _second = common::renderer(&ctx, &scene);

@@ -436,11 +436,12 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         occluder_key_base: 2007,
         occluder_draw_base: 2008,
         occluder_factor: 2009.0,
+        mark_seen: 2010,
     };
     let bytes = uniforms.to_bytes();
     assert_eq!(bytes.len(), wgsl_size, "FrameUniforms: encase size vs WGSL size");
     let word = |offset: usize| <[u8; 4]>::try_from(&bytes[offset..offset + 4]).unwrap();
-    let expected_first: [(&str, [u8; 4]); 58] = [
+    let expected_first: [(&str, [u8; 4]); 59] = [
         ("view_proj", 1f32.to_le_bytes()),
         ("cull_planes", 100f32.to_le_bytes()),
         ("camera_position", 200f32.to_le_bytes()),
@@ -499,6 +500,7 @@ fn frame_uniforms_encode_at_wgsl_offsets() {
         ("occluder_key_base", 2007u32.to_le_bytes()),
         ("occluder_draw_base", 2008u32.to_le_bytes()),
         ("occluder_factor", 2009f32.to_le_bytes()),
+        ("mark_seen", 2010u32.to_le_bytes()),
     ];
     let names: Vec<&str> = members.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, expected_first.map(|(n, _)| n).to_vec(), "FrameUniforms members (WGSL) vs the Rust struct");

@@ -142,6 +142,10 @@ struct FrameUniforms {
     /// An object of bounding radius `r` at distance `d` is an occluder when `r · occluder_factor
     /// > d` (measured as `is_soft` measures, with the stretch off the view axis).
     occluder_factor: f32,
+    /// 1: the frame's mark dispatch (`shaders/mark.wgsl`) sets the visibility bit of every
+    /// object the compute rasteriser's pixels show, so the second phase leaves the bits of
+    /// the objects the compute rasteriser would draw clear; 0: it sets every visible object's.
+    mark_seen: u32,
 }
 
 /// The prefilter's parameters (`shaders/environment.wgsl`, `passes::environment`): the sky,

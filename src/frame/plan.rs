@@ -297,6 +297,10 @@ impl FramePlan {
             }
             if soft {
                 schedule.push(Step::Raster { phase, shade: last });
+                // The second phase left the compute rasteriser's objects' bits to its pixels.
+                if phase == Phase::Late && *MARKS {
+                    schedule.push(Step::Mark);
+                }
             }
             // A deferred frame's composite resolves the compute rasteriser's pixels with its own.
             schedule.push(Step::Main { phase, resolve: soft && last && !request.deferred });
@@ -407,6 +411,9 @@ pub enum Step {
         /// The frame's last raster pass: it also shades every pixel the frame rasterised.
         shade: bool,
     },
+    /// The visibility bits of the objects that hold the compute rasteriser's pixels, set after
+    /// the second phase's raster pass (`passes::raster::RasterPass::mark`).
+    Mark,
     /// The main (render) pass of a phase.
     Main {
         /// The phase.
@@ -451,6 +458,7 @@ impl Step {
             Step::Build(phase) => Some(phase.pass_name(build::NAME, build::LATE_NAME)),
             Step::Raster { phase, .. } => Some(phase.pass_name(raster::NAME, raster::LATE_NAME)),
             Step::Main { phase, .. } => Some(phase.pass_name(main::NAME, main::LATE_NAME)),
+            Step::Mark => Some(raster::MARK_NAME),
             Step::Shade => Some(deferred::NAME),
             Step::Composite => Some(deferred::COMPOSITE_NAME),
             Step::BlendSort => Some(blend::SORT_NAME),
@@ -467,6 +475,12 @@ impl Step {
         }
     }
 }
+
+/// Whether a view's second phase leaves the compute rasteriser's objects' visibility bits to
+/// the mark dispatch ([`Step::Mark`]): unless `MULTIDRAW_MARK=off`, which measurements compare
+/// against (docs/BENCHMARKS.md § "Visibility from the pixels").
+static MARKS: std::sync::LazyLock<bool> =
+    std::sync::LazyLock::new(|| std::env::var_os("MULTIDRAW_MARK").is_none_or(|v| v != "off"));
 
 /// Steps of the fullest view: two phases of cull, build, raster and main, the pyramid, the
 /// blend sort and the blended pass, the counter copy.
@@ -504,6 +518,12 @@ impl ViewSchedule {
     /// Whether the view runs two culling phases.
     pub fn two_phase(&self) -> bool {
         self.phases.len() == 2
+    }
+
+    /// Whether the mark dispatch sets the compute rasteriser's objects' visibility bits
+    /// ([`Step::Mark`]), which the second phase then leaves clear (`FrameUniforms::mark_seen`).
+    pub fn marks(&self) -> bool {
+        self.steps().contains(&Step::Mark)
     }
 
     /// The names of the passes recorded, in order: wgpu labels, puffin scopes and timestamps.
@@ -571,6 +591,7 @@ mod tests {
                             "cull late",
                             "build late",
                             "raster late",
+                            "mark",
                             "main late",
                             "shade",
                             "composite",

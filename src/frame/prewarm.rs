@@ -62,7 +62,7 @@ pub(crate) fn prewarm(
     passes.build.prewarm(&mut frame, buffers, &view.gpu);
     passes.blend.prewarm(&mut frame, buffers, &view.gpu);
     let raster = view.raster.as_mut().map(|raster| {
-        raster.fit(&ctx.device, layouts, buffers, 1, 1);
+        raster.fit(&ctx.device, layouts, buffers, &view.gpu.visibility, (1, 1));
         raster.prewarm_compute(&mut frame, buffers, &view.gpu);
         &*raster
     });

@@ -186,12 +186,14 @@ impl Renderer {
             state.pyramid_view_proj.is_some() && state.pyramid.fits(target.depth, target.width, target.height);
         let schedule = self.schedule(input, view, pyramid_current);
         let mut uniforms = self.view_uniforms(input, view, &schedule, target.width, target.height);
+        uniforms.mark_seen = u32::from(schedule.marks());
         let state = &mut self.views[index];
         // A deferred view's composite binds the compute rasteriser's pixels in every frame, so
         // the rasteriser fits the target whether or not this frame uses it.
         if schedule.soft || state.deferred.is_some() {
             if let Some(raster) = state.raster.as_mut() {
-                raster.fit(&ctx.device, &self.layouts, &self.buffers, target.width, target.height);
+                let size = (target.width, target.height);
+                raster.fit(&ctx.device, &self.layouts, &self.buffers, &state.gpu.visibility, size);
             }
         }
         if let Some(deferred) = state.deferred.as_mut() {
@@ -446,6 +448,10 @@ impl Renderer {
                 Step::Raster { phase, shade } => {
                     let raster = raster.expect("the schedule rasterises only where there is a rasteriser");
                     raster.record(encoder, &self.buffers, &state.gpu, phase, shade);
+                }
+                Step::Mark => {
+                    let raster = raster.expect("the schedule marks only where there is a rasteriser");
+                    raster.mark(encoder, &state.gpu);
                 }
                 Step::Main { phase, resolve } => {
                     let draws = match plan.main {

@@ -121,6 +121,8 @@ impl Renderer {
             occluder_draw_base: self.buffers.occluder_draw_base,
             // Radius r·pixels_per_unit/d above OCCLUDER_MIN_RADIUS_PX, as `soft_factor`.
             occluder_factor: pixels_per_unit / OCCLUDER_MIN_RADIUS_PX,
+            // Set where the schedule marks (`Renderer::setup_view`).
+            mark_seen: 0,
         }
     }
 }
@@ -180,6 +182,8 @@ pub(super) fn cascade_uniforms(
     // Blended objects receive shadows but cast none; the depth pass draws no occluders first.
     uniforms.blend_list = 0;
     uniforms.occluder_capacity = 0;
+    // A cascade has no pixels to mark: its second phase sets every visible caster's bit.
+    uniforms.mark_seen = 0;
     // Only casters whose shadow can reach the view's pixels of this cascade.
     uniforms.caster_sweep = cascade.caster_sweep;
     uniforms.caster_planes = cascade.caster_planes;

@@ -17,9 +17,10 @@
 //! The pyramid pass (depth → Hi-Z mip chain) has a layout of its own: group 0 is
 //! [`PYRAMID_IO`] (the depth, the level it reduces and the level it writes), one bind group per
 //! level. So has the scatter pass (changed object records → `objects[]` and `cull_records[]`): group 0 is
-//! [`SCATTER_IO`]. The compute rasteriser's pass, its shade dispatch and its resolve pipeline
-//! have [`FRAME`] and [`RASTER_IO`] / [`SHADE_IO`] / [`RESOLVE_IO`] (the resolve is drawn in the
-//! main pass before its draws, so it sets its own group 1 there). The shadow merge (a
+//! [`SCATTER_IO`]. The compute rasteriser's pass, its shade dispatch, its mark dispatch and its
+//! resolve pipeline have [`FRAME`] and [`RASTER_IO`] / [`SHADE_IO`] / [`MARK_IO`] /
+//! [`RESOLVE_IO`] (the resolve is drawn in the main pass before its draws, so it sets its own
+//! group 1 there). The shadow merge (a
 //! cascade's small casters into its layer) has [`SHADOW_MERGE_IO`] alone, and so has the
 //! deferred composite in compute [`COMPOSITE_IO`] (the frame's uniforms in it).
 
@@ -291,6 +292,21 @@ pub const SHADE_LIST: Group = Group {
     functions: None,
 };
 
+/// Group 1 of the mark dispatch after the frame's last raster pass (`shaders/mark.wgsl`): the
+/// compute rasteriser's visibility buffer and list, read, and the view's visibility bits, in
+/// which it sets the bit of every object that holds a pixel of that buffer.
+pub const MARK_IO: Group = Group {
+    index: 1,
+    label: "mark io",
+    visibility: wgpu::ShaderStages::COMPUTE,
+    bindings: &[
+        binding("pixels", BindingKind::StorageRead("array<vec2<u32>>")),
+        binding("instances", BindingKind::StorageRead("array<u32>")),
+        binding("visibility", BindingKind::StorageReadWrite("array<u32>")),
+    ],
+    functions: None,
+};
+
 /// The format of the shade dispatch's colours: linear, exactly as the draw shader's fragments
 /// return them (half floats would move one pixel in ten by a step of the 8-bit target).
 pub const SHADED_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
@@ -417,7 +433,7 @@ pub const SHADOW_MERGE_IO: Group = Group {
 };
 
 /// Every group, for tests and tools.
-pub const ALL_GROUPS: [&Group; 15] = [
+pub const ALL_GROUPS: [&Group; 16] = [
     &FRAME,
     &SCENE,
     &TEXTURES,
@@ -429,6 +445,7 @@ pub const ALL_GROUPS: [&Group; 15] = [
     &RASTER_IO,
     &SHADE_LIST,
     &SHADE_IO,
+    &MARK_IO,
     &RESOLVE_IO,
     &ENVIRONMENT_IO,
     &SHADOW_MERGE_IO,
@@ -438,7 +455,7 @@ pub const ALL_GROUPS: [&Group; 15] = [
 /// Every pipeline layout, as (label, its groups in index order), in the order of the
 /// [`Layouts`] fields `render` … `environment`; [`Layouts::new`] makes them from this table and
 /// tests sum each one's bindings per stage against WebGPU's limits.
-pub const PIPELINE_LAYOUTS: [(&str, &[&Group]); 12] = [
+pub const PIPELINE_LAYOUTS: [(&str, &[&Group]); 13] = [
     ("universal render layout", &[&FRAME, &SCENE, &TEXTURES]),
     ("cull layout", &[&FRAME, &CULL_IO, &HIZ]),
     ("pyramid layout", &[&PYRAMID_IO]),
@@ -447,6 +464,7 @@ pub const PIPELINE_LAYOUTS: [(&str, &[&Group]); 12] = [
     ("raster layout", &[&FRAME, &RASTER_IO, &TEXTURES]),
     ("shade layout", &[&FRAME, &SHADE_IO, &TEXTURES]),
     ("shade list layout", &[&FRAME, &SHADE_LIST]),
+    ("mark layout", &[&FRAME, &MARK_IO]),
     ("resolve layout", &[&FRAME, &RESOLVE_IO]),
     ("environment layout", &[&ENVIRONMENT_IO]),
     ("shadow merge layout", &[&SHADOW_MERGE_IO]),
@@ -580,6 +598,7 @@ pub struct Layouts {
     pub raster_io: wgpu::BindGroupLayout,
     pub shade_io: wgpu::BindGroupLayout,
     pub shade_list_io: wgpu::BindGroupLayout,
+    pub mark_io: wgpu::BindGroupLayout,
     pub resolve_io: wgpu::BindGroupLayout,
     pub environment_io: wgpu::BindGroupLayout,
     pub shadow_merge_io: wgpu::BindGroupLayout,
@@ -601,6 +620,8 @@ pub struct Layouts {
     pub shade: wgpu::PipelineLayout,
     /// The pipeline layout of the dispatches that list the pixels to shade (frame, shade list).
     pub shade_list: wgpu::PipelineLayout,
+    /// The pipeline layout of the mark dispatch (frame, mark io).
+    pub mark: wgpu::PipelineLayout,
     /// The pipeline layout of the resolve pipeline (frame, resolve io).
     pub resolve: wgpu::PipelineLayout,
     /// The pipeline layout of the environment's prefilter (environment io).
@@ -626,7 +647,7 @@ impl Layouts {
             let at = ALL_GROUPS.iter().position(|g| g.label == group.label).expect("a group of ALL_GROUPS");
             &groups[at]
         };
-        let [render, cull, pyramid, pyramid_soft, scatter, raster, shade, shade_list, resolve, environment, shadow_merge, composite] =
+        let [render, cull, pyramid, pyramid_soft, scatter, raster, shade, shade_list, mark, resolve, environment, shadow_merge, composite] =
             PIPELINE_LAYOUTS.map(|(label, of)| {
                 let bind_group_layouts: Vec<_> = of.iter().map(|&group| made(group)).collect();
                 device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -635,7 +656,7 @@ impl Layouts {
                     push_constant_ranges: &[],
                 })
             });
-        let [frame, scene, textures, cull_io, hiz, pyramid_io, pyramid_soft_io, scatter_io, raster_io, shade_list_io, shade_io, resolve_io, environment_io, shadow_merge_io, composite_io] =
+        let [frame, scene, textures, cull_io, hiz, pyramid_io, pyramid_soft_io, scatter_io, raster_io, shade_list_io, shade_io, mark_io, resolve_io, environment_io, shadow_merge_io, composite_io] =
             groups;
         Self {
             frame,
@@ -649,6 +670,7 @@ impl Layouts {
             raster_io,
             shade_io,
             shade_list_io,
+            mark_io,
             resolve_io,
             environment_io,
             shadow_merge_io,
@@ -661,6 +683,7 @@ impl Layouts {
             raster,
             shade,
             shade_list,
+            mark,
             resolve,
             environment,
             shadow_merge,

@@ -156,6 +156,12 @@ pub struct FrameUniforms {
     /// `r · occluder_factor > d` (the compute rasteriser's test, `soft_factor`, at
     /// [`crate::tunables::OCCLUDER_MIN_RADIUS_PX`]).
     pub occluder_factor: f32,
+    /// 1: the frame's mark dispatch (`shaders/mark.wgsl`) sets the visibility bit of every
+    /// object the compute rasteriser's pixels show, after the second phase, so that phase
+    /// leaves the bits of the objects the compute rasteriser would draw clear
+    /// (`passes::raster::RasterPass::mark`); 0: the second phase sets every visible object's
+    /// bit (a cascade, a frame without the compute rasteriser or without two phases).
+    pub mark_seen: u32,
 }
 
 /// See `EnvironmentParams` in WGSL.

@@ -71,11 +71,12 @@ impl Phase {
 }
 
 /// Every pass's shader, for validation and tools.
-pub const SHADERS: [&PassShader; 15] = [
+pub const SHADERS: [&PassShader; 16] = [
     &cull::SHADER,
     &build::SHADER,
     &raster::SHADER,
     &raster::SHADE_LIST_SHADER,
+    &raster::MARK_SHADER,
     &raster::SHADE_SHADER,
     &main::SHADER,
     &main::VIS_SHADER,

@@ -39,7 +39,7 @@
 use crate::gpu::commands::{CountingRenderPass, FrameEncoder};
 use crate::gpu::target::depth_test;
 use crate::gpu_scene::layout::{
-    Group, Layouts, FRAME, IDS_FORMAT, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, SHADE_LIST, TEXTURES,
+    Group, Layouts, FRAME, IDS_FORMAT, MARK_IO, RASTER_IO, RESOLVE_IO, SHADED_FORMAT, SHADE_IO, SHADE_LIST, TEXTURES,
 };
 use crate::gpu_scene::shader::PassShader;
 use crate::gpu_scene::types::RasterArgs;
@@ -56,6 +56,8 @@ use crate::tunables::{
 pub const NAME: &str = "raster";
 /// The second phase's name.
 pub const LATE_NAME: &str = "raster late";
+/// The mark dispatch's name ([`RasterPass::mark`]).
+pub const MARK_NAME: &str = "mark";
 
 pub const SHADER: PassShader = PassShader {
     file: "shaders/raster.wgsl",
@@ -73,6 +75,12 @@ pub const SHADE_SHADER: PassShader = PassShader {
     file: "shaders/shade.wgsl",
     body: include_str!("../../shaders/shade.wgsl"),
     groups: &[&FRAME, &SHADE_IO, &TEXTURES],
+};
+
+pub const MARK_SHADER: PassShader = PassShader {
+    file: "shaders/mark.wgsl",
+    body: include_str!("../../shaders/mark.wgsl"),
+    groups: &[&FRAME, &MARK_IO],
 };
 
 pub const RESOLVE_SHADER: PassShader = PassShader {
@@ -102,6 +110,8 @@ struct Pixels {
     list_group: wgpu::BindGroup,
     shade_group: wgpu::BindGroup,
     resolve_group: wgpu::BindGroup,
+    /// A view's: the visibility bits the mark dispatch sets, and group `mark io` over them.
+    marks: Option<(wgpu::Buffer, wgpu::BindGroup)>,
 }
 
 /// Whether the compute rasteriser draws the objects of masked materials apart on an adapter
@@ -161,6 +171,7 @@ pub struct RasterPass {
     list_arguments: wgpu::ComputePipeline,
     shade: wgpu::ComputePipeline,
     shade_textured: wgpu::ComputePipeline,
+    mark: wgpu::ComputePipeline,
     resolve: wgpu::RenderPipeline,
     /// What the bind groups bind for what this pass does not read: the deferred variants'
     /// `ids` and depth (one 1×1 texture each).
@@ -186,6 +197,7 @@ impl RasterPass {
         let shader = SHADER.spec(WORKGROUP_SIZE);
         let shade_shader = SHADE_SHADER.spec(WORKGROUP_SIZE);
         let list_shader = SHADE_LIST_SHADER.spec(WORKGROUP_SIZE);
+        let mark_shader = MARK_SHADER.spec(WORKGROUP_SIZE);
         let parts: &[Option<bool>] = if masked_apart(device_type) { &[Some(false), Some(true)] } else { &[None] };
         let shader = &shader;
         let raster_specs = [Phase::Only, Phase::Late].into_iter().flat_map(|phase| {
@@ -199,6 +211,7 @@ impl RasterPass {
             compute_spec("shade list arguments", &layouts.shade_list, &list_shader, "list_arguments"),
             compute_spec("shade", &layouts.shade, &shade_shader, "shade_plain"),
             compute_spec("shade textured", &layouts.shade, &shade_shader, "shade_textured"),
+            compute_spec(MARK_NAME, &layouts.mark, &mark_shader, "mark"),
         ]
         .into_iter()
         .chain(raster_specs)
@@ -229,7 +242,7 @@ impl RasterPass {
         let resolve = render_all(cache, &[resolve_spec]).into_iter().next().expect("one result per spec");
         let mut compute = || computes.next().expect("one result per spec");
         let (list_pixels, list_arguments) = (compute()?, compute()?);
-        let (shade, shade_textured) = (compute()?, compute()?);
+        let (shade, shade_textured, mark) = (compute()?, compute()?, compute()?);
         let raster = parts.iter().map(|_| compute()).collect::<Result<Vec<_>, _>>()?;
         let raster_late = parts.iter().map(|_| compute()).collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
@@ -239,6 +252,7 @@ impl RasterPass {
             list_arguments,
             shade,
             shade_textured,
+            mark,
             resolve: resolve?,
             no_ids: crate::gpu_scene::buffers::placeholder(device, "no ids", IDS_FORMAT),
             no_depth: crate::gpu_scene::buffers::placeholder(device, "no depth", crate::gpu::target::DEPTH_FORMAT),
@@ -261,6 +275,7 @@ impl RasterPass {
             list_arguments: self.list_arguments.clone(),
             shade: self.shade.clone(),
             shade_textured: self.shade_textured.clone(),
+            mark: self.mark.clone(),
             resolve: self.resolve.clone(),
             no_ids: self.no_ids.clone(),
             no_depth: self.no_depth.clone(),
@@ -269,9 +284,24 @@ impl RasterPass {
     }
 
     /// Makes the visibility buffer and the shaded colours for a `width` × `height` target, and
-    /// the bind groups over them and `buffers`, unless they fit already.
-    pub fn fit(&mut self, device: &wgpu::Device, layouts: &Layouts, buffers: &SceneBuffers, width: u32, height: u32) {
+    /// the bind groups over them, `buffers` and the view's visibility bits `marks` (which
+    /// [`RasterPass::mark`] sets), unless they fit already.
+    pub fn fit(
+        &mut self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        buffers: &SceneBuffers,
+        marks: &wgpu::Buffer,
+        (width, height): (u32, u32),
+    ) {
         self.fit_for(device, layouts, buffers, (width, height), true);
+        let pixels = self.pixels.as_mut().expect("fitted above");
+        if pixels.marks.as_ref().is_some_and(|(bits, _)| bits == marks) {
+            return;
+        }
+        let named = [("pixels", &pixels.buffer), ("instances", &buffers.instances), ("visibility", marks)];
+        let group = bind_io(device, &MARK_IO, &layouts.mark_io, &named, &[]);
+        pixels.marks = Some((marks.clone(), group));
     }
 
     /// [`RasterPass::fit`] for a shadow cascade's `size`² layer: a visibility buffer of its
@@ -333,6 +363,7 @@ impl RasterPass {
             list_group,
             shade_group,
             resolve_group,
+            marks: None,
         });
     }
 
@@ -411,6 +442,23 @@ impl RasterPass {
         }
     }
 
+    /// Records the mark dispatch (`shaders/mark.wgsl`) in a pass of its own: after the frame's
+    /// last raster pass, in a frame whose second culling phase left the bits of the compute
+    /// rasteriser's objects to it (`FrameUniforms::mark_seen`), it sets the bit of every object
+    /// that holds a pixel of its visibility buffer. A direct dispatch, whose size follows the
+    /// target.
+    pub fn mark(&self, frame: &mut FrameEncoder<'_>, view: &ViewBuffers) {
+        profile_scope!(MARK_NAME);
+        let pixels = self.pixels.as_ref().expect("fit before mark");
+        let (_, group) = pixels.marks.as_ref().expect("a view's rasteriser is fitted with its bits");
+        let mut pass = frame.compute_pass(MARK_NAME);
+        pass.set_bind_group(FRAME.index, &view.frame_bind_group);
+        pass.set_bind_group(MARK_IO.index, group);
+        pass.set_pipeline(&self.mark);
+        let groups = (pixels.width * pixels.height).div_ceil(SHADE_WORKGROUP_SIZE);
+        pass.dispatch(groups.min(MAX_WORKGROUPS_PER_DIMENSION), groups.div_ceil(MAX_WORKGROUPS_PER_DIMENSION));
+    }
+
     /// Records the frame's resolve into its last main pass, before the draws: an indirect
     /// draw the build pass wrote, one full-screen triangle, or none where no object was
     /// listed.
@@ -455,6 +503,12 @@ impl RasterPass {
         pass.set_bind_group(SHADE_IO.index, &pixels.shade_group);
         for pipeline in [&self.shade, &self.shade_textured] {
             pass.set_pipeline(pipeline);
+            pass.dispatch(1, 1);
+        }
+        // The buffer holds no pixel: nothing is marked.
+        if let Some((_, group)) = &pixels.marks {
+            pass.set_bind_group(MARK_IO.index, group);
+            pass.set_pipeline(&self.mark);
             pass.dispatch(1, 1);
         }
     }

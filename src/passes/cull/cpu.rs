@@ -406,6 +406,7 @@ mod tests {
             occluder_key_base: 0,
             occluder_draw_base: 0,
             occluder_factor: 0.0,
+            mark_seen: 0,
         }
     }
 

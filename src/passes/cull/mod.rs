@@ -18,8 +18,8 @@ use crate::passes::Phase;
 use crate::pipelines::{compute_all, compute_spec, Constants, PipelineCache, PipelineError};
 use crate::tunables::{
     COUNTER_DRAWN_EARLY, COUNTER_DRAWN_LATE, COUNTER_IN_FRUSTUM, COUNTER_LEVELS, COUNTER_OCCLUDED, COUNTER_OCCLUDERS,
-    COUNTER_SLOTS, COUNTER_SOFT, COUNTER_SOFT_MASKED, COUNTER_TOO_SMALL, COUNTER_TRIANGLES, COUNTER_VISIBLE,
-    LOD_LEVELS, OCCLUDER_CAPACITY, VARIANT_COUNT,
+    COUNTER_SLOTS, COUNTER_SOFT, COUNTER_SOFT_EARLY, COUNTER_SOFT_MASKED, COUNTER_SOFT_MASKED_EARLY, COUNTER_TOO_SMALL,
+    COUNTER_TRIANGLES, COUNTER_VISIBLE, LOD_LEVELS, OCCLUDER_CAPACITY, VARIANT_COUNT,
 };
 
 /// The pass's wgpu label, puffin scope and GPU timestamp name.
@@ -58,6 +58,8 @@ pub struct GpuCounters {
     pub levels: [u32; LOD_LEVELS as usize],
     /// Of the drawn objects, those the compute rasteriser drew (`passes::raster`).
     pub soft: u32,
+    /// Of those, the ones the first phase drew (all of them in a frame of one phase).
+    pub soft_early: u32,
     /// Of the drawn objects, the occluders the first main pass drew first, nearest first
     /// (`passes::build`).
     pub occluders: u32,
@@ -77,6 +79,7 @@ impl GpuCounters {
             levels: std::array::from_fn(|level| at(COUNTER_LEVELS + level as u32)),
             // What the build pass left: each part of the list as it holds.
             soft: at(COUNTER_SOFT) + at(COUNTER_SOFT_MASKED),
+            soft_early: at(COUNTER_SOFT_EARLY) + at(COUNTER_SOFT_MASKED_EARLY),
             // The large objects the first phase found; those past the list's room were drawn
             // from their batches.
             occluders: at(COUNTER_OCCLUDERS).min(OCCLUDER_CAPACITY),
