@@ -11,38 +11,42 @@
 //! they had moved, and its pyramid hid fewer objects (docs/BENCHMARKS.md § "Visibility from
 //! the pixels").
 //!
-//! One thread per pixel; of a row's run of pixels of one object only the first marks it (the
-//! neighbour is read from the same cache lines). A pixel's payload names the object's place
-//! in the compute rasteriser's list (`shaders/raster.wgsl`), whose entry is the object's id,
-//! and `instances[cull_slot_base..]` gives the id's slot in the cull's order, the bit's index.
+//! One thread per `SHADE_LIST_SEGMENT` pixels of a row, as the shade list's (the same dispatch
+//! size, `passes::raster::list_workgroups`); a run of pixels of one object marks it once. A
+//! pixel's payload names the object's place in the compute rasteriser's list
+//! (`shaders/raster.wgsl`), whose entry is the object's id, and `instances[cull_slot_base..]`
+//! gives the id's slot in the cull's order, the bit's index. (A thread per pixel, comparing
+//! each with its left neighbour, took lavapipe twice the time: docs/BENCHMARKS.md §
+//! "Visibility from the pixels".)
 
 // Bindings: groups `frame` and `mark io`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
 
-/// The place in the compute rasteriser's list that pixel word `word` names, or `NO_PLACE` for
-/// an empty pixel.
-fn place_of(word: vec2<u32>) -> u32 {
-    if all(word == vec2<u32>(0u)) {
-        return NO_PLACE;
-    }
-    return ((0xffffffffu - word.x) & ~SOFT_TEXTURED_BIT) >> SOFT_TRIANGLE_BITS;
-}
-
-const NO_PLACE: u32 = 0xffffffffu;
-
 @compute @workgroup_size(SHADE_WORKGROUP_SIZE)
 fn mark(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE;
-    let width = u32(frame.target_size.x);
-    if i >= width * u32(frame.target_size.y) {
+    let segment = id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE;
+    let size = vec2<u32>(frame.target_size);
+    let per_row = (size.x + SHADE_LIST_SEGMENT - 1u) / SHADE_LIST_SEGMENT;
+    if segment >= per_row * size.y {
         return;
     }
-    let place = place_of(pixels[i]);
-    if place == NO_PLACE || (i % width != 0u && place_of(pixels[i - 1u]) == place) {
-        return;
-    }
-    let object = instances[frame.soft_base + place] & ((1u << LEVEL_SHIFT) - 1u);
-    if object < frame.object_count {
-        visibility[instances[frame.cull_slot_base + object]] = 1u;
+    let row = segment / per_row;
+    let first = row * size.x + (segment % per_row) * SHADE_LIST_SEGMENT;
+    let end = min(first + SHADE_LIST_SEGMENT, (row + 1u) * size.x);
+    var marked = 0xffffffffu;
+    for (var i = first; i < end; i++) {
+        let word = pixels[i];
+        if all(word == vec2<u32>(0u)) {
+            continue;
+        }
+        let place = ((0xffffffffu - word.x) & ~SOFT_TEXTURED_BIT) >> SOFT_TRIANGLE_BITS;
+        if place == marked {
+            continue;
+        }
+        marked = place;
+        let object = instances[frame.soft_base + place] & ((1u << LEVEL_SHIFT) - 1u);
+        if object < frame.object_count {
+            visibility[instances[frame.cull_slot_base + object]] = 1u;
+        }
     }
 }

@@ -189,9 +189,8 @@ pub const CPU_RASTER_WORKGROUP_SIZE: u32 = 8;
 /// The occlusion test (`is_occluded` in shaders/cull.wgsl) reads the depth pyramid at the level
 /// where an object's screen rectangle is at most this many texels wide and high: up to
 /// (this + 1)² texels, each the farthest depth of the pixels it covers. At one texel (up to
-/// 2 × 2 read), one gap in the coarser texels let through whatever lay behind it: on the
-/// H100, at 10,000,000 objects four texels drew 39% fewer objects with the mark dispatch and
-/// took the frame from 3.84 to 3.07 ms (docs/BENCHMARKS.md § "Visibility from the pixels").
+/// 2 × 2 read), one gap in the coarser texels let through whatever lay behind it
+/// (docs/BENCHMARKS.md § "Visibility from the pixels").
 pub const OCCLUSION_TEST_TEXELS: f32 = 4.0;
 /// Threads per workgroup of the compute rasteriser's list and shade dispatches.
 pub const SHADE_WORKGROUP_SIZE: u32 = 64;

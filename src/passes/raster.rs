@@ -455,8 +455,8 @@ impl RasterPass {
         pass.set_bind_group(FRAME.index, &view.frame_bind_group);
         pass.set_bind_group(MARK_IO.index, group);
         pass.set_pipeline(&self.mark);
-        let groups = (pixels.width * pixels.height).div_ceil(SHADE_WORKGROUP_SIZE);
-        pass.dispatch(groups.min(MAX_WORKGROUPS_PER_DIMENSION), groups.div_ceil(MAX_WORKGROUPS_PER_DIMENSION));
+        let (x, y) = list_workgroups(pixels.width, pixels.height);
+        pass.dispatch(x, y);
     }
 
     /// Records the frame's resolve into its last main pass, before the draws: an indirect
