@@ -12,7 +12,10 @@
 //! With it, `PHASE_EARLY` draws the objects the previous frame found visible (their bit in
 //! `visibility[]`), the main pass draws them and the pyramid pass reduces their depth; then
 //! `PHASE_LATE` tests every object against the frustum and the pyramid, draws the visible ones
-//! the first phase did not draw, and writes every object's bit for the next frame. Objects
+//! the first phase did not draw, and writes every object's bit for the next frame: set where
+//! visible and not hidden, except that in a frame that marks (`frame.mark_seen`) the bits of
+//! the objects the compute rasteriser would draw stay clear for the mark dispatch to set from
+//! its pixels (`marked_later`, `shaders/mark.wgsl`). Objects
 //! crossing the near plane count as visible, so the first frame, a camera jump or a resize
 //! costs time, never a missing object.
 //!

@@ -14,7 +14,8 @@
 //! One thread per `SHADE_LIST_SEGMENT` pixels of a row, as the shade list's (the same dispatch
 //! size, `passes::raster::list_workgroups`); a run of pixels of one object marks it once. A
 //! pixel's payload names the object's place in the compute rasteriser's list
-//! (`shaders/raster.wgsl`), whose entry is the object's id, and `instances[cull_slot_base..]`
+//! (`shaders/raster.wgsl`), whose entry is the object's id tagged with its level, and
+//! `instances[cull_slot_base..]`
 //! gives the id's slot in the cull's order, the bit's index. (A thread per pixel, comparing
 //! each with its left neighbour, took lavapipe twice the time: docs/BENCHMARKS.md §
 //! "Visibility from the pixels".)

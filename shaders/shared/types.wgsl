@@ -143,8 +143,9 @@ struct FrameUniforms {
     /// > d` (measured as `is_soft` measures, with the stretch off the view axis).
     occluder_factor: f32,
     /// 1: the frame's mark dispatch (`shaders/mark.wgsl`) sets the visibility bit of every
-    /// object the compute rasteriser's pixels show, so the second phase leaves the bits of
-    /// the objects the compute rasteriser would draw clear; 0: it sets every visible object's.
+    /// object that holds a pixel of the compute rasteriser's visibility buffer, so the second
+    /// phase leaves the bits of the objects the compute rasteriser would draw clear; 0: it
+    /// sets the bit of every object it finds visible and not hidden.
     mark_seen: u32,
 }
 

@@ -157,10 +157,11 @@ pub struct FrameUniforms {
     /// [`crate::tunables::OCCLUDER_MIN_RADIUS_PX`]).
     pub occluder_factor: f32,
     /// 1: the frame's mark dispatch (`shaders/mark.wgsl`) sets the visibility bit of every
-    /// object the compute rasteriser's pixels show, after the second phase, so that phase
-    /// leaves the bits of the objects the compute rasteriser would draw clear
-    /// (`passes::raster::RasterPass::mark`); 0: the second phase sets every visible object's
-    /// bit (a cascade, a frame without the compute rasteriser or without two phases).
+    /// object that holds a pixel of the compute rasteriser's visibility buffer, after the
+    /// second phase, so that phase leaves the bits of the objects the compute rasteriser would
+    /// draw clear (`passes::raster::RasterPass::mark`); 0: the second phase sets the bit of
+    /// every object it finds visible and not hidden (a cascade, a frame without the compute
+    /// rasteriser or without two phases, or `MULTIDRAW_MARK=off`).
     pub mark_seen: u32,
 }
 

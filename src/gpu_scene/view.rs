@@ -1,6 +1,7 @@
 //! What one view of the frame owns on the GPU beside the scene's shared buffers: its frame
 //! uniforms (camera, culling planes, detail thresholds) and its visibility bits (what its second
-//! culling phase found visible, which its next first phase draws), with the bind groups over
+//! culling phase found visible and not hidden, or the compute rasteriser's pixels held: which
+//! its next first phase draws), with the bind groups over
 //! them. The views of a frame are recorded one after another into one encoder, so they share
 //! the scene's working buffers (`instances`, `batch_counts`, `draws`, `draw_counts`): each view's
 //! cull clears and refills them after the previous view's draws have read them.
@@ -31,9 +32,11 @@ pub struct ViewBuffers {
     /// ([`ViewBuffers::bind_soft_depth`]; `None`: a 1×1 placeholder, `soft_placeholder`).
     soft_depth: Option<wgpu::TextureView>,
     soft_placeholder: wgpu::TextureView,
-    /// Per object, 1 if the view's second culling phase found it visible: its next first phase
-    /// draws those. Zero when made (the view's first frame draws everything in phase 2); read
-    /// and written by cull.
+    /// Per slot of the cull order, 1 if the view's second culling phase found the object visible
+    /// and not hidden, or, for the objects the compute rasteriser draws in a frame that marks,
+    /// if it holds one of its pixels (`shaders/mark.wgsl`): its next first phase draws those.
+    /// Zero when made (the view's first frame draws everything in phase 2); read and written by
+    /// cull, set by the mark dispatch.
     pub visibility: wgpu::Buffer,
     /// Group `cull io`: the scene's shared buffers and this view's visibility bits.
     pub cull_bind_group: wgpu::BindGroup,
