@@ -99,10 +99,12 @@ impl GpuMs {
             .fold(0.0, |a, b| a + b)
     }
 
-    /// The second phase and the pyramid together, 0 without them.
+    /// The second phase and the pyramid together, with the mark dispatch that sets the compute
+    /// rasteriser's objects' bits for the next frame's first phase; 0 without them.
     pub fn occlusion_passes(&self) -> f64 {
+        let mark = self.passes.get(crate::passes::raster::MARK_NAME).copied();
         // From +0.0: an empty float sum is -0.0, which prints as "-0.000".
-        [self.pyramid, self.cull_late, self.build_late, self.main_late].iter().flatten().fold(0.0, |a, b| a + b)
+        [self.pyramid, self.cull_late, self.build_late, self.main_late, mark].iter().flatten().fold(0.0, |a, b| a + b)
     }
 }
 

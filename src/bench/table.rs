@@ -286,7 +286,7 @@ impl BenchReport {
         prose += "lod/occ/sr: levels of detail / occlusion culling / compute rasteriser for small objects (a+ / a-: auto, the \
                   adaptive frame's choice, on / off in most measured frames); drawn: objects \
                   drawn by phase 1 + phase 2, of which soft: by the compute rasteriser; raster: its GPU ms (both phases; \
-                  its resolve is part of main); df, shade (--wide): deferred shading of the opaque pixels (as lod/occ/sr) and its shade and composite passes' GPU ms; occl: GPU ms of the pyramid and the second phase; shadow: every shadow cascade's cull, build and depth passes (--shadows); blend (--wide): the blend sort and the blended pass; gpu sum: every pass's \
+                  its resolve is part of main); df, shade (--wide): deferred shading of the opaque pixels (as lod/occ/sr) and its shade and composite passes' GPU ms; occl: GPU ms of the pyramid and the second phase (and the mark that sets the compute rasteriser's objects' visibility bits); shadow: every shadow cascade's cull, build and depth passes (--shadows); blend (--wide): the blend sort and the blended pass; gpu sum: every pass's \
                   timestamps; wall: the frame by the wall clock, from recording until the CPU sees the GPU done\n";
         if self.rows.iter().any(|r| r.timestamps_short) {
             prose += &format!(
