@@ -11,31 +11,22 @@
 //! they had moved, and its pyramid hid fewer objects (docs/BENCHMARKS.md § "Visibility from
 //! the pixels").
 //!
-//! One thread per `SHADE_LIST_SEGMENT` pixels of a row, as the shade list's (the same dispatch
-//! size, `passes::raster::list_workgroups`); a run of pixels of one object marks it once. A
+//! One thread per `SHADE_LIST_SEGMENT` pixels of a row (`row_segment`), as the shade list's;
+//! a run of pixels of one object marks it once. A
 //! pixel's payload names the object's place in the compute rasteriser's list
 //! (`shaders/raster.wgsl`), whose entry is the object's id tagged with its level, and
 //! `instances[cull_slot_base..]`
-//! gives the id's slot in the cull's order, the bit's index. (A thread per pixel, comparing
-//! each with its left neighbour, took lavapipe twice the time: docs/BENCHMARKS.md §
-//! "Visibility from the pixels".)
+//! gives the id's slot in the cull's order, the bit's index. (Why not a thread per pixel:
+//! docs/BENCHMARKS.md § "Visibility from the pixels".)
 
 // Bindings: groups `frame` and `mark io`, declared from their tables in
 // src/gpu_scene/layout.rs ahead of this file.
 
 @compute @workgroup_size(SHADE_WORKGROUP_SIZE)
 fn mark(@builtin(global_invocation_id) id: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let segment = id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE;
-    let size = vec2<u32>(frame.target_size);
-    let per_row = (size.x + SHADE_LIST_SEGMENT - 1u) / SHADE_LIST_SEGMENT;
-    if segment >= per_row * size.y {
-        return;
-    }
-    let row = segment / per_row;
-    let first = row * size.x + (segment % per_row) * SHADE_LIST_SEGMENT;
-    let end = min(first + SHADE_LIST_SEGMENT, (row + 1u) * size.x);
+    let range = row_segment(id.x + id.y * groups.x * SHADE_WORKGROUP_SIZE);
     var marked = 0xffffffffu;
-    for (var i = first; i < end; i++) {
+    for (var i = range.x; i < range.y; i++) {
         let word = pixels[i];
         if all(word == vec2<u32>(0u)) {
             continue;

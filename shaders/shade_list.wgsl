@@ -51,13 +51,10 @@ fn pixel_item(i: u32, drawn: bool) -> vec2<u32> {
 /// segments does not matter).
 fn list_segment(segment: u32, drawn: bool) {
     let size = vec2<u32>(frame.target_size);
-    let per_row = (size.x + SHADE_LIST_SEGMENT - 1u) / SHADE_LIST_SEGMENT;
-    if segment >= per_row * size.y {
-        return;
-    }
-    let row = segment / per_row;
-    let first = row * size.x + (segment % per_row) * SHADE_LIST_SEGMENT;
-    let end = min(first + SHADE_LIST_SEGMENT, (row + 1u) * size.x);
+    // Past the last segment, none: nothing is counted, and the thread returns below.
+    let range = row_segment(segment);
+    let first = range.x;
+    let end = range.y;
     var plain = 0u;
     var textured_count = 0u;
     for (var i = first; i < end; i++) {

@@ -1,5 +1,6 @@
-//! Animation and culling math shared by the cull and draw passes, and the lighting and output
-//! encoding shared by the draw shader and the compute rasteriser's resolve. The CPU reference
+//! Animation and culling math shared by the cull and draw passes, the lighting and output
+//! encoding shared by the draw shader and the compute rasteriser's resolve, and the row
+//! segments of the dispatches over the compute rasteriser's pixels. The CPU reference
 //! (`passes::cull::cpu`, `animate_point` and `sphere_in_frustum`) does the same arithmetic in the same order on the same inputs.
 
 /// Rotates `p` about the Y axis by the angle whose cosine and sine are `cs`.
@@ -254,4 +255,19 @@ fn clip_interpolation(t: ClipTriangle, pixel: vec2<i32>) -> Interpolation {
     let ddx = clip_weights_at(t, vec2<f32>(quad.x + 1.0, centre.y)) - clip_weights_at(t, vec2<f32>(quad.x, centre.y));
     let ddy = clip_weights_at(t, vec2<f32>(centre.x, quad.y + 1.0)) - clip_weights_at(t, vec2<f32>(centre.x, quad.y));
     return Interpolation(weights, ddx, ddy);
+}
+
+/// The pixels `x ..< y` (row by row) of the target that thread `segment` of a dispatch over its
+/// rows' segments looks through (the shade list's and the mark's,
+/// `passes::raster::list_workgroups`): `SHADE_LIST_SEGMENT` pixels of one row, fewer at the
+/// row's end; none (x = y) past the last segment.
+fn row_segment(segment: u32) -> vec2<u32> {
+    let size = vec2<u32>(frame.target_size);
+    let per_row = (size.x + SHADE_LIST_SEGMENT - 1u) / SHADE_LIST_SEGMENT;
+    if segment >= per_row * size.y {
+        return vec2<u32>(0u);
+    }
+    let row = segment / per_row;
+    let first = row * size.x + (segment % per_row) * SHADE_LIST_SEGMENT;
+    return vec2<u32>(first, min(first + SHADE_LIST_SEGMENT, (row + 1u) * size.x));
 }

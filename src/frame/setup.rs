@@ -186,7 +186,6 @@ impl Renderer {
             state.pyramid_view_proj.is_some() && state.pyramid.fits(target.depth, target.width, target.height);
         let schedule = self.schedule(input, view, pyramid_current);
         let mut uniforms = self.view_uniforms(input, view, &schedule, target.width, target.height);
-        uniforms.mark_seen = u32::from(schedule.marks());
         let state = &mut self.views[index];
         // A deferred view's composite binds the compute rasteriser's pixels in every frame, so
         // the rasteriser fits the target whether or not this frame uses it.

@@ -121,8 +121,7 @@ impl Renderer {
             occluder_draw_base: self.buffers.occluder_draw_base,
             // Radius r·pixels_per_unit/d above OCCLUDER_MIN_RADIUS_PX, as `soft_factor`.
             occluder_factor: pixels_per_unit / OCCLUDER_MIN_RADIUS_PX,
-            // Set where the schedule marks (`Renderer::setup_view`).
-            mark_seen: 0,
+            mark_seen: u32::from(schedule.marks()),
         }
     }
 }
