@@ -147,24 +147,37 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     var row = vec3<i32>(edge(p1, p2, corner), edge(p2, p0, corner), edge(p0, p1, corner));
     let step_x = vec3<i32>(p1.y - p2.y, p2.y - p0.y, p0.y - p1.y) * 256;
     let step_y = vec3<i32>(p2.x - p1.x, p0.x - p2.x, p1.x - p0.x) * 256;
-    for (var y = lo.y; y <= hi.y; y++) {
-        var w = row;
-        for (var x = lo.x; x <= hi.x; x++) {
-            if all(w >= least) {
-                let depth = clamp(dot(vec3<f32>(w), depth_plane) + bias_depth, 0.0, 1.0);
-                let key = (u64(0xffffffffu - bitcast<u32>(depth)) << 32u) | key_low;
-                // Behind its own `if`: naga evaluates both sides of `&&` when the right one calls.
-                var keep = true;
-                if masked {
-                    keep = alpha_passes(object.material, planes, uvs, vec2<i32>(x, y));
-                }
-                if keep {
-                    atomicMax(&pixels[u32(y) * width + u32(x)], key);
-                }
+    // One loop over the box's pixels, row by row, not a loop over rows: threads that run in
+    // step (a warp, or a CPU adapter's vector of lanes) then take as many steps as the largest
+    // box among them has pixels, not its most rows times its widest row (docs/BENCHMARKS.md §
+    // "One loop over the box").
+    let box = hi - lo + 1;
+    let box_pixels = select(0, box.x * box.y, all(box > vec2<i32>(0)));
+    var x = lo.x;
+    var y = lo.y;
+    var w = row;
+    for (var i = 0; i < box_pixels; i++) {
+        if all(w >= least) {
+            let depth = clamp(dot(vec3<f32>(w), depth_plane) + bias_depth, 0.0, 1.0);
+            let key = (u64(0xffffffffu - bitcast<u32>(depth)) << 32u) | key_low;
+            // Behind its own `if`: naga evaluates both sides of `&&` when the right one calls.
+            var keep = true;
+            if masked {
+                keep = alpha_passes(object.material, planes, uvs, vec2<i32>(x, y));
             }
+            if keep {
+                atomicMax(&pixels[u32(y) * width + u32(x)], key);
+            }
+        }
+        if x == hi.x {
+            x = lo.x;
+            y += 1;
+            row += step_y;
+            w = row;
+        } else {
+            x += 1;
             w += step_x;
         }
-        row += step_y;
     }
 }
 
