@@ -128,17 +128,19 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     );
     // Depth is the corners' depths weighted by the edge functions over the area: a plane in
     // the edge functions.
-    let depth_plane = z / f32(abs(area));
-    let key_low = u64(0xffffffffu - payload);
-    let width = u32(frame.target_size.x);
+    var cover: Coverage;
+    cover.least = least;
+    cover.depth_plane = z / f32(abs(area));
+    cover.bias_depth = bias_depth;
+    cover.key_low = u64(0xffffffffu - payload);
+    cover.width = u32(frame.target_size.x);
     // `ALPHA_TEST` off: the pipeline of the list's part without masked objects, which then
     // holds none of the test's code.
-    let masked = batch.variant == VARIANT_MASKED && ALPHA_TEST;
-    var planes: WeightPlanes;
-    var uvs: mat3x2<f32>;
-    if masked {
-        planes = weight_planes(s0, s1, s2, vec3<f32>(c0.w, c1.w, c2.w), vec2<f32>(lo) + 0.5);
-        uvs = mat3x2<f32>(uv_of(v0), uv_of(v1), uv_of(v2));
+    cover.masked = batch.variant == VARIANT_MASKED && ALPHA_TEST;
+    cover.material = object.material;
+    if cover.masked {
+        cover.planes = weight_planes(s0, s1, s2, vec3<f32>(c0.w, c1.w, c2.w), vec2<f32>(lo) + 0.5);
+        cover.uvs = mat3x2<f32>(uv_of(v0), uv_of(v1), uv_of(v2));
     }
     // The edge functions at the box's first pixel centre, then stepped a pixel at a time: the
     // same integers as evaluating each pixel afresh, for an add instead of two multiplies per
@@ -147,36 +149,66 @@ fn raster_triangle(object: GpuObject, batch: GpuBatch, triangle: u32, payload: u
     var row = vec3<i32>(edge(p1, p2, corner), edge(p2, p0, corner), edge(p0, p1, corner));
     let step_x = vec3<i32>(p1.y - p2.y, p2.y - p0.y, p0.y - p1.y) * 256;
     let step_y = vec3<i32>(p2.x - p1.x, p0.x - p2.x, p1.x - p0.x) * 256;
-    // One loop over the box's pixels, row by row, not a loop over rows: threads that run in
-    // step (a warp, or a CPU adapter's vector of lanes) then take as many steps as the largest
-    // box among them has pixels, not its most rows times its widest row (docs/BENCHMARKS.md §
-    // "One loop over the box").
-    let box = hi - lo + 1;
-    let box_pixels = select(0, box.x * box.y, all(box > vec2<i32>(0)));
-    var x = lo.x;
-    var y = lo.y;
-    var w = row;
-    for (var i = 0; i < box_pixels; i++) {
-        if all(w >= least) {
-            let depth = clamp(dot(vec3<f32>(w), depth_plane) + bias_depth, 0.0, 1.0);
-            let key = (u64(0xffffffffu - bitcast<u32>(depth)) << 32u) | key_low;
-            // Behind its own `if`: naga evaluates both sides of `&&` when the right one calls.
-            var keep = true;
-            if masked {
-                keep = alpha_passes(object.material, planes, uvs, vec2<i32>(x, y));
-            }
-            if keep {
-                atomicMax(&pixels[u32(y) * width + u32(x)], key);
+    if FLAT_BOX {
+        // One loop over the box's pixels, row by row: lanes that run as one vector take as
+        // many steps as the largest box among them has pixels, not its most rows times its
+        // widest row.
+        let box = hi - lo + 1;
+        let box_pixels = select(0, box.x * box.y, all(box > vec2<i32>(0)));
+        var at = lo;
+        var w = row;
+        for (var i = 0; i < box_pixels; i++) {
+            cover_pixel(cover, at, w);
+            if at.x == hi.x {
+                at = vec2<i32>(lo.x, at.y + 1);
+                row += step_y;
+                w = row;
+            } else {
+                at.x += 1;
+                w += step_x;
             }
         }
-        if x == hi.x {
-            x = lo.x;
-            y += 1;
+    } else {
+        for (var y = lo.y; y <= hi.y; y++) {
+            var w = row;
+            for (var x = lo.x; x <= hi.x; x++) {
+                cover_pixel(cover, vec2<i32>(x, y), w);
+                w += step_x;
+            }
             row += step_y;
-            w = row;
-        } else {
-            x += 1;
-            w += step_x;
+        }
+    }
+}
+
+/// What covering a pixel of one triangle takes, set up once for the triangle: the least value
+/// each edge function may take (the top-left rule), its depth as a plane in the edge functions
+/// plus the cascades' bias, the payload's half of the key, the row length of `pixels[]`, and
+/// for a masked material its weight planes and corner texture coordinates.
+struct Coverage {
+    least: vec3<i32>,
+    depth_plane: vec3<f32>,
+    bias_depth: f32,
+    key_low: u64,
+    width: u32,
+    masked: bool,
+    material: u32,
+    planes: WeightPlanes,
+    uvs: mat3x2<f32>,
+}
+
+/// Pixel `at` of the triangle whose edge functions there are `w`: where they cover its centre
+/// (and a masked material's alpha passes), the nearest (depth, payload) is kept in `pixels[]`.
+fn cover_pixel(cover: Coverage, at: vec2<i32>, w: vec3<i32>) {
+    if all(w >= cover.least) {
+        let depth = clamp(dot(vec3<f32>(w), cover.depth_plane) + cover.bias_depth, 0.0, 1.0);
+        let key = (u64(0xffffffffu - bitcast<u32>(depth)) << 32u) | cover.key_low;
+        // Behind its own `if`: naga evaluates both sides of `&&` when the right one calls.
+        var keep = true;
+        if cover.masked {
+            keep = alpha_passes(cover.material, cover.planes, cover.uvs, at);
+        }
+        if keep {
+            atomicMax(&pixels[u32(at.y) * cover.width + u32(at.x)], key);
         }
     }
 }
@@ -218,6 +250,11 @@ override MASKED_PART: bool = false;
 override ALPHA_TEST: bool = true;
 override COUNT_SLOT: u32 = COUNTER_SOFT;
 override EARLY_SLOT: u32 = COUNTER_SOFT_EARLY;
+
+/// How a triangle's box is walked (`passes::raster::flat_box`): one loop over its pixels on a
+/// CPU adapter, a loop over rows and in each over pixels on a GPU (docs/BENCHMARKS.md § "One
+/// loop over the box").
+override FLAT_BOX: bool = false;
 
 /// Threads per workgroup, an object's triangles taken in turn: `RASTER_WORKGROUP_SIZE` unless
 /// `passes::raster` sets it (`CPU_RASTER_WORKGROUP_SIZE` on a CPU adapter, the width of its

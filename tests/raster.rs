@@ -160,3 +160,29 @@ fn the_compute_raster_is_off_where_it_cannot_judge_or_draw() {
     let without = Renderer::with_options(&ctx, &scene, &options).expect("renderer");
     assert!(without.raster.is_none() && !without.soft_raster(&input));
 }
+
+/// A CPU adapter's raster pipelines walk a triangle's box in one loop over its pixels, a GPU's
+/// in a loop over rows (`raster::flat_box`). Both cover the same pixels in the same order:
+/// forced each way here, the frame, its shadow cascades' small casters included, is the same
+/// to the bit, and (`compare`, above) what the hardware draws.
+#[test]
+fn both_walks_of_a_triangles_box_draw_the_same_pixels() {
+    let ctx = common::context();
+    let scene = file::default_scene();
+    let detail = Detail { soft: true, auto_soft: false, occlusion: true, auto_occlusion: false, ..Detail::default() };
+    let input = FrameInput { time: 1.5, detail, ..FrameInput::new(scene.camera, DrawMode::Gpu) }.with_shadows(4);
+    let mut images = Vec::new();
+    for walk in ["on", "off"] {
+        std::env::set_var("MULTIDRAW_FLAT_BOX", walk);
+        assert_eq!(raster::flat_box(wgpu::DeviceType::Cpu), walk == "on", "the switch reaches the pipelines");
+        let (mut soft, mut hardware) = renderers(&ctx, &scene);
+        compare(&ctx, (&mut soft, &mut hardware), &input, (640, 360), &format!("flat-box-{walk}"));
+        images.push(common::render_image(&ctx, &mut soft, &input, 640, 360));
+    }
+    std::env::remove_var("MULTIDRAW_FLAT_BOX");
+    let (exact, _) = common::differing_pixels(&images[0], &images[1]);
+    if exact > 0 {
+        let (actual, diff) = common::write_mismatch("raster-box-walks", &images[1], &images[0]);
+        panic!("{exact} pixels differ between the walks; actual {}, diff {}", actual.display(), diff.display());
+    }
+}

@@ -137,14 +137,31 @@ pub fn raster_lanes(device_type: wgpu::DeviceType) -> u32 {
     }
 }
 
-/// The override constants of the raster pipeline for `phase`, `lanes` threads a workgroup, and
-/// the list's part it draws (`shaders/raster.wgsl`'s `LATE`, `LANES`, `MASKED_PART`,
-/// `ALPHA_TEST`, `COUNT_SLOT`, `EARLY_SLOT`): `None` for the whole list in one part (the
-/// shader's defaults), `Some(masked)` for a part.
-fn raster_constants(phase: Phase, lanes: u32, part: Option<bool>) -> Constants {
+/// Whether the raster pipelines on an adapter of `device_type` walk a triangle's box in one
+/// loop over its pixels (`shaders/raster.wgsl`'s `FLAT_BOX`): on a CPU adapter, whose lanes run
+/// as one vector and so take as many steps together as the tallest box among them times the
+/// widest row in a loop over rows; a GPU's loop over rows costs less (docs/BENCHMARKS.md §
+/// "One loop over the box"). `MULTIDRAW_FLAT_BOX=on|off` overrides it, for comparisons and
+/// so that a CPU adapter can test the GPU's walk (`tests/raster.rs`).
+pub fn flat_box(device_type: wgpu::DeviceType) -> bool {
+    match std::env::var("MULTIDRAW_FLAT_BOX").as_deref() {
+        Ok("on") => true,
+        Ok("off") => false,
+        _ => device_type == wgpu::DeviceType::Cpu,
+    }
+}
+
+/// The override constants of the raster pipeline for `phase`, `lanes` threads a workgroup, the
+/// walk of a triangle's box ([`flat_box`]) and the list's part it draws (`shaders/raster.wgsl`'s
+/// `LATE`, `LANES`, `FLAT_BOX`, `MASKED_PART`, `ALPHA_TEST`, `COUNT_SLOT`, `EARLY_SLOT`): `None`
+/// for the whole list in one part (the shader's defaults), `Some(masked)` for a part.
+fn raster_constants(phase: Phase, lanes: u32, flat: bool, part: Option<bool>) -> Constants {
     let Constants(mut constants) = phase.late_constant();
     if lanes != RASTER_WORKGROUP_SIZE {
         constants.push(("LANES", f64::from(lanes)));
+    }
+    if flat {
+        constants.push(("FLAT_BOX", Constants::flag(true)));
     }
     if let Some(masked) = part {
         let (count, early) =
@@ -183,7 +200,7 @@ pub struct RasterPass {
 }
 
 impl RasterPass {
-    /// Gets the pipelines for an adapter of `device_type` ([`masked_apart`], [`raster_lanes`])
+    /// Gets the pipelines for an adapter of `device_type` ([`masked_apart`], [`raster_lanes`], [`flat_box`])
     /// from the cache; the resolve draws into targets of `color_format`. (A deferred frame does
     /// not resolve: its composite does, `passes::deferred`.)
     pub fn new(
@@ -194,6 +211,7 @@ impl RasterPass {
         device_type: wgpu::DeviceType,
     ) -> Result<Self, PipelineError> {
         let lanes = raster_lanes(device_type);
+        let flat = flat_box(device_type);
         let shader = SHADER.spec(WORKGROUP_SIZE);
         let shade_shader = SHADE_SHADER.spec(WORKGROUP_SIZE);
         let list_shader = SHADE_LIST_SHADER.spec(WORKGROUP_SIZE);
@@ -203,7 +221,7 @@ impl RasterPass {
         let raster_specs = [Phase::Only, Phase::Late].into_iter().flat_map(|phase| {
             parts.iter().map(move |&part| {
                 compute_spec(phase.pass_name(NAME, LATE_NAME), &layouts.raster, shader, "raster")
-                    .with_constants(raster_constants(phase, lanes, part))
+                    .with_constants(raster_constants(phase, lanes, flat, part))
             })
         });
         let specs: Vec<_> = [
