@@ -200,9 +200,9 @@ pub struct RasterPass {
 }
 
 impl RasterPass {
-    /// Gets the pipelines for an adapter of `device_type` ([`masked_apart`], [`raster_lanes`], [`flat_box`])
-    /// from the cache; the resolve draws into targets of `color_format`. (A deferred frame does
-    /// not resolve: its composite does, `passes::deferred`.)
+    /// Gets the pipelines for an adapter of `device_type` ([`masked_apart`], [`raster_lanes`],
+    /// [`flat_box`]) from the cache; the resolve draws into targets of `color_format`. (A
+    /// deferred frame does not resolve: its composite does, `passes::deferred`.)
     pub fn new(
         device: &wgpu::Device,
         cache: &PipelineCache,
