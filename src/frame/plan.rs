@@ -480,7 +480,7 @@ impl Step {
 /// the mark dispatch ([`Step::Mark`]): unless `MULTIDRAW_MARK=off`, which measurements compare
 /// against (docs/BENCHMARKS.md § "Visibility from the pixels").
 static MARKS: std::sync::LazyLock<bool> =
-    std::sync::LazyLock::new(|| std::env::var_os("MULTIDRAW_MARK").is_none_or(|v| v != "off"));
+    std::sync::LazyLock::new(|| crate::passes::env_switch("MULTIDRAW_MARK") != Some(false));
 
 /// Steps of the fullest view: two phases of cull, build, raster and main, the pyramid, the
 /// blend sort and the blended pass, the counter copy.

@@ -44,7 +44,7 @@ pub struct BuildPass {
 
 /// Whether the views list and sort occluders: unless `MULTIDRAW_OCCLUDERS=off`.
 fn occluders_wanted() -> bool {
-    std::env::var_os("MULTIDRAW_OCCLUDERS").is_none_or(|v| v != "off")
+    crate::passes::env_switch("MULTIDRAW_OCCLUDERS") != Some(false)
 }
 
 impl BuildPass {

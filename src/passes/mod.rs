@@ -32,6 +32,20 @@ pub mod shadow;
 use crate::gpu_scene::shader::PassShader;
 use crate::pipelines::Constants;
 
+/// A switch that measurements set from the environment to compare a pass with and without
+/// what it does: `Some(true)` where variable `name` is `on`, `Some(false)` where it is `off`,
+/// `None` where it is unset or anything else (the code's own choice stands).
+pub fn env_switch(name: &str) -> Option<bool> {
+    let value = std::env::var_os(name)?;
+    if value == "on" {
+        Some(true)
+    } else if value == "off" {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// Which culling phase a cull, build or main pass serves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
