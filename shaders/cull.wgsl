@@ -33,9 +33,9 @@
 //! less"). Visibility bits are per slot.
 //!
 //! Output, batched (`PER_OBJECT` false): a drawn object takes the next slot of batch
-//! `object.batch + level` and writes its id there, with the level above `LEVEL_SHIFT`; the
-//! workgroup reserves its slots with one atomicAdd per batch it draws into (`append`), so that
-//! the batches' few counters do not serialise millions of adds. A batch's slice of
+//! `object.batch + level` and writes its id there, with the level above `LEVEL_SHIFT`; each
+//! group of 32 threads reserves its slots with one atomicAdd per batch it draws into
+//! (`append`), so that the batches' few counters do not serialise millions of adds. A batch's slice of
 //! `instances[]` has room for every object of its (variant, mesh), so no prefix sum is needed.
 //! Per object
 //! (`PER_OBJECT` true, mode gpu-per-object): one indirect command per object, whose
@@ -491,8 +491,11 @@ const APPEND_BLEND: u32 = 0xfffffffdu;
 const APPEND_SOFT_MASKED: u32 = 0xfffffffcu;
 const APPEND_OCCLUDER: u32 = 0xfffffffbu;
 
-/// Threads that share one atomicAdd per list (`append`): the workgroup, up to 64 threads.
-const APPEND_GROUP: u32 = min(WORKGROUP_SIZE, 64u);
+/// Threads that share one atomicAdd per list (`append`): 32, or the workgroup where smaller.
+/// Each thread that names a list scans its group's keys, so the scan's length is the group's;
+/// groups of 64 cost the H100's cull of 10M objects a third more, and groups of 16 or 8 cost
+/// more atomics than they save (docs/BENCHMARKS.md § "The cull's append in groups of 32").
+const APPEND_GROUP: u32 = min(WORKGROUP_SIZE, 32u);
 
 /// Each thread's list (`APPEND_*` or a batch), then the first slot the workgroup got in it.
 var<workgroup> append_keys: array<u32, WORKGROUP_SIZE>;
