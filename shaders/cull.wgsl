@@ -35,12 +35,12 @@
 //! Output, batched (`PER_OBJECT` false): a drawn object takes the next slot of batch
 //! `object.batch + level` and writes its id there, with the level above `LEVEL_SHIFT`; each
 //! group of 32 threads reserves its slots with one atomicAdd per batch it draws into
-//! (`append`), so that the batches' few counters do not serialise millions of adds. A batch's slice of
-//! `instances[]` has room for every object of its (variant, mesh), so no prefix sum is needed.
-//! Per object
-//! (`PER_OBJECT` true, mode gpu-per-object): one indirect command per object, whose
-//! `first_instance` is the object's slot in the identity range of its level; compacted behind
-//! a count when `frame.compact` is 1, otherwise one per object with instance_count 0 or 1.
+//! (`append`), so that the batches' few counters do not serialise millions of adds. A batch's
+//! slice of `instances[]` has room for every object of its (variant, mesh), so no prefix sum
+//! is needed. Per object (`PER_OBJECT` true, mode gpu-per-object): one indirect command per
+//! object, whose `first_instance` is the object's slot in the identity range of its level;
+//! compacted behind a count when `frame.compact` is 1, otherwise one per object with
+//! instance_count 0 or 1.
 //!
 //! Small objects the compute rasteriser can draw (`is_soft`) are listed in
 //! `instances[frame.soft_base..]` instead (reserved the same way), and counted as drawn here
@@ -492,12 +492,12 @@ const APPEND_SOFT_MASKED: u32 = 0xfffffffcu;
 const APPEND_OCCLUDER: u32 = 0xfffffffbu;
 
 /// Threads that share one atomicAdd per list (`append`): 32, or the workgroup where smaller.
-/// Each thread that names a list scans its group's keys, so the scan's length is the group's;
-/// groups of 64 cost the H100's cull of 10M objects a third more, and groups of 16 or 8 cost
-/// more atomics than they save (docs/BENCHMARKS.md § "The cull's append in groups of 32").
+/// Each thread that names a list scans its group's keys, so a larger group makes a longer scan
+/// and a smaller one more atomics; 32 cost least of 64, 32, 16 and 8 (docs/BENCHMARKS.md §
+/// "The cull's append in groups of 32").
 const APPEND_GROUP: u32 = min(WORKGROUP_SIZE, 32u);
 
-/// Each thread's list (`APPEND_*` or a batch), then the first slot the workgroup got in it.
+/// Each thread's list (`APPEND_*` or a batch), then the first slot its group got in it.
 var<workgroup> append_keys: array<u32, WORKGROUP_SIZE>;
 var<workgroup> append_bases: array<u32, WORKGROUP_SIZE>;
 
